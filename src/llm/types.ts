@@ -1,0 +1,109 @@
+/**
+ * Canonical message and stream types shared by every provider. This module imports nothing from the project:
+ * agent/, session/ and the UI all speak these types, and each adapter maps its wire format into them.
+ */
+
+/** How an assistant message ended. */
+export type StopReason = "stop" | "length" | "tool_use" | "error" | "aborted";
+
+export type TextBlock = { type: "text"; text: string };
+/** Model reasoning. `signature` must be sent back unchanged to Anthropic on the next turn. */
+export type ThinkingBlock = { type: "thinking"; thinking: string; signature?: string; redacted?: boolean };
+/** A tool call. `arguments` is the parsed JSON object; `rawArguments` keeps the text when it did not parse. */
+export type ToolCallBlock = {
+	type: "tool_call";
+	id: string;
+	name: string;
+	arguments: Record<string, unknown>;
+	rawArguments?: string;
+};
+export type AssistantBlock = TextBlock | ThinkingBlock | ToolCallBlock;
+
+/** Token counts as the provider reported them. `input` excludes cached tokens. */
+export type Usage = { input: number; output: number; cacheRead: number; cacheWrite: number };
+
+export type UserMessage = { role: "user"; content: string };
+export type AssistantMessage = {
+	role: "assistant";
+	content: AssistantBlock[];
+	provider: string;
+	model: string;
+	usage: Usage;
+	stopReason: StopReason;
+	/** Set when stopReason is "error" or "aborted": what went wrong, in words a person can act on. */
+	error?: string;
+};
+export type ToolResultMessage = {
+	role: "tool_result";
+	callId: string;
+	name: string;
+	content: string;
+	isError: boolean;
+};
+export type Message = UserMessage | AssistantMessage | ToolResultMessage;
+
+/** A tool as the model sees it: JSON Schema parameters. */
+export type ToolSpec = { name: string; description: string; parameters: Record<string, unknown> };
+
+export type ThinkingLevel = "off" | "low" | "medium" | "high";
+
+/** Everything a provider needs for one model call. */
+export type ModelRequest = {
+	model: string;
+	system: string;
+	messages: Message[];
+	tools: ToolSpec[];
+	maxTokens?: number;
+	thinking?: ThinkingLevel;
+	/**
+	 * Structured output: the final answer must be JSON matching `schema`. Providers use their native mechanism
+	 * (a forced tool call on Anthropic, `response_format` on OpenAI) and return the JSON as a text block.
+	 */
+	responseSchema?: { name: string; schema: Record<string, unknown> };
+	signal?: AbortSignal;
+};
+
+/**
+ * What a provider stream yields. Deltas carry only the delta. The last event is always `done` with the
+ * final message, even after an error or an abort.
+ */
+export type StreamEvent =
+	| { type: "start" }
+	| { type: "text_delta"; delta: string }
+	| { type: "thinking_delta"; delta: string }
+	| { type: "toolcall_start"; id: string; name: string }
+	| { type: "toolcall_delta"; id: string; delta: string }
+	| { type: "retry"; attempt: number; reason: string; delayMs: number }
+	| { type: "done"; message: AssistantMessage };
+
+/**
+ * A model backend. Contract: `stream` never throws and never rejects; network, API and parse failures end the
+ * stream with a `done` message whose stopReason is "error" (with `error` set), an abort with "aborted".
+ * Content produced before the failure is kept in that message.
+ */
+export interface Provider {
+	readonly name: string;
+	stream(request: ModelRequest): AsyncIterable<StreamEvent>;
+}
+
+export const EMPTY_USAGE: Usage = Object.freeze({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
+
+export function addUsage(a: Usage, b: Usage): Usage {
+	return {
+		input: a.input + b.input,
+		output: a.output + b.output,
+		cacheRead: a.cacheRead + b.cacheRead,
+		cacheWrite: a.cacheWrite + b.cacheWrite,
+	};
+}
+
+/** The text of an assistant message's text blocks, joined. */
+export function textOf(message: AssistantMessage): string {
+	let out = "";
+	for (const block of message.content) if (block.type === "text") out += block.text;
+	return out;
+}
+
+export function toolCallsOf(message: AssistantMessage): ToolCallBlock[] {
+	return message.content.filter((b): b is ToolCallBlock => b.type === "tool_call");
+}
