@@ -9,7 +9,7 @@ export type ToolResult<D = unknown> = { content: string; details: D; isError: bo
 export type ToolContext = {
 	/** Aborts the call: tools stop work and return or throw promptly. */
 	signal: AbortSignal;
-	/** Partial details while the tool runs (e.g. bash output so far). The caller throttles. */
+	/** Partial details while the tool runs (e.g. bash output so far); tools throttle their own updates. */
 	onUpdate?: (details: unknown) => void;
 };
 
