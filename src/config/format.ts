@@ -1,0 +1,84 @@
+import { flagFor } from "./layers.js";
+import { maskSecret } from "./mask.js";
+import { displayPath } from "./paths.js";
+import type { GarConfig, LoadResult, Source } from "./types.js";
+
+/** Every effective value by dotted TOML key, in the order of the docs. Unset optional keys are left out. */
+export function configValues(config: GarConfig): [string, unknown][] {
+	const values: [string, unknown][] = [
+		["provider", config.provider],
+		["model", config.model],
+		["base_url", config.baseUrl],
+		["profile", config.profile],
+	];
+	for (const name of ["anthropic", "openai"] as const) {
+		const table = config.providers[name];
+		const prefix = `providers.${name}`;
+		values.push(
+			[`${prefix}.api_key_env`, table.apiKeyEnv],
+			[`${prefix}.api_key`, table.apiKey],
+			[`${prefix}.base_url`, table.baseUrl],
+			[`${prefix}.model`, table.model],
+			[`${prefix}.context_window`, table.contextWindow],
+		);
+	}
+	values.push(
+		["agent.max_turns", config.agent.maxTurns],
+		["agent.approve", config.agent.approve],
+		["agent.auto_approve", config.agent.autoApprove],
+		["agent.bash_timeout", config.agent.bashTimeout],
+		["agent.thinking", config.agent.thinking],
+		["session.dir", config.session.dir],
+		["tui.theme", config.tui.theme],
+		["tui.inspector", config.tui.inspector],
+	);
+	return values
+		.filter(([, value]) => value !== undefined)
+		.map(([key, value]) => [key, key.endsWith(".api_key") ? maskSecret(String(value)) : value]);
+}
+
+function showValue(value: unknown): string {
+	if (Array.isArray(value)) return `[${value.map((item) => JSON.stringify(item)).join(", ")}]`;
+	return typeof value === "string" ? JSON.stringify(value) : String(value);
+}
+
+/** A source in words: `default`, `env GAR_MODEL`, `flag --model`, `~/.config/gar/config.toml:7`. */
+export function showSource(key: string, source: Source | undefined, home: string): string {
+	switch (source?.kind) {
+		case "flag":
+			return `flag ${flagFor(key) ?? ""}`.trimEnd();
+		case "env":
+			return `env ${source.name}`;
+		case "file":
+			return `${displayPath(source.path, home)}${source.line ? `:${source.line}` : ""}`;
+		case "profile":
+			return `profile ${source.name} in ${displayPath(source.path, home)}`;
+		default:
+			return "default";
+	}
+}
+
+/** `gar config`: one line per effective key with its source, the files read and the API key variables. Keys are masked. */
+export function formatConfig(result: LoadResult): string {
+	const lines = configValues(result.config).map(
+		([key, value]) => `${key} = ${showValue(value)}  (${showSource(key, result.sources.get(key), result.home)})`,
+	);
+	const files = result.files.map((file) => displayPath(file, result.home));
+	lines.push("", `files read: ${files.length > 0 ? files.join(", ") : "none"}`);
+	for (const { name, masked } of result.apiKeyVars) {
+		lines.push(`${name}: ${masked === undefined ? "not set" : `set (${masked})`}`);
+	}
+	return lines.join("\n");
+}
+
+/** `gar config --json`: the same facts as formatConfig, as one JSON document. Keys are masked. */
+export function formatConfigJson(result: LoadResult): string {
+	const values = Object.fromEntries(
+		configValues(result.config).map(([key, value]) => [
+			key,
+			{ value, source: result.sources.get(key) ?? { kind: "default" } },
+		]),
+	);
+	const apiKeyVars = Object.fromEntries(result.apiKeyVars.map(({ name, masked }) => [name, masked ?? null]));
+	return JSON.stringify({ values, files: result.files, warnings: result.warnings, apiKeyVars }, null, 2);
+}

@@ -1,0 +1,8 @@
+/** Config: TOML files, environment and flags merged into one validated GarConfig. */
+export { ConfigError } from "./errors.js";
+export { configValues, formatConfig, formatConfigJson } from "./format.js";
+export { type LoadOptions, loadConfig } from "./load.js";
+export { maskSecret } from "./mask.js";
+export { configPaths, findProjectConfig } from "./paths.js";
+export { type RunSettings, resolveRun } from "./resolve.js";
+export type { ConfigFlags, GarConfig, LoadResult, ProviderName, ProviderSettings, Source } from "./types.js";

@@ -1,0 +1,159 @@
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { ConfigError } from "./errors.js";
+import { envLayer, flagLayer } from "./layers.js";
+import { maskSecret } from "./mask.js";
+import { configPaths, displayPath, findProjectConfig } from "./paths.js";
+import { type FileLayer, readConfigFile } from "./read-file.js";
+import { PROVIDERS } from "./schema.js";
+import { projectWarnings } from "./trust.js";
+import type { ConfigFlags, Entry, GarConfig, Layer, LoadResult, ProviderName, ProviderSettings } from "./types.js";
+
+export type LoadOptions = { cwd: string; env?: NodeJS.ProcessEnv; flags?: ConfigFlags; home?: string };
+
+/** Profile keys that override the file's top-level values or its [agent] table; the rest go to a provider table. */
+const PROFILE_TARGETS: Record<string, string> = {
+	provider: "provider",
+	model: "model",
+	base_url: "base_url",
+	max_turns: "agent.max_turns",
+	thinking: "agent.thinking",
+};
+
+/**
+ * Reads the user and project files, the environment and the flags, and merges them:
+ * flags > environment > profile > project file > user file > defaults. Throws ConfigError listing every
+ * problem; nothing is applied from a config with any error.
+ */
+export function loadConfig(options: LoadOptions): LoadResult {
+	const env = options.env ?? process.env;
+	const home = options.home ?? homedir();
+	const cwd = resolve(options.cwd);
+	const paths = configPaths(home, env);
+	const project = findProjectConfig(cwd);
+	const candidates = project && project !== paths.configFile ? [paths.configFile, project] : [paths.configFile];
+	const files = candidates.map((path) => readConfigFile(path, home)).filter((file) => file !== undefined);
+	const fromEnv = envLayer(env, cwd, home);
+	const fromFlags = flagLayer(options.flags ?? {}, cwd, home);
+	const errors = [...files.flatMap((file) => file.errors), ...fromEnv.errors, ...fromFlags.errors];
+	if (errors.length > 0) throw new ConfigError(errors);
+
+	const merged = defaults(paths.sessionsDir);
+	for (const file of files) copy(file.entries, merged);
+	const selected = fromFlags.entries.get("profile") ?? fromEnv.entries.get("profile") ?? merged.get("profile");
+	const profile = selected === undefined ? undefined : pickProfile(String(selected.value), selected, files, home);
+	const scoped: Layer = new Map();
+	for (const [key, entry] of profile ?? []) {
+		const target = PROFILE_TARGETS[key];
+		if (target) merged.set(target, entry);
+		else scoped.set(key, entry);
+	}
+	copy(fromEnv.entries, merged);
+	copy(fromFlags.entries, merged);
+	if (merged.get("provider")?.source.kind === "default") inferProvider(merged, env);
+	const provider = String(profile?.get("provider")?.value ?? merged.get("provider")?.value);
+	for (const [key, entry] of scoped) merged.set(`providers.${provider}.${key}`, entry);
+
+	const warnings = files.flatMap((file) => file.warnings);
+	if (profile && scoped.size > 0 && !profile.has("provider")) {
+		const keys = [...scoped.keys()].join(", ");
+		warnings.push(`profile "${selected?.value}" sets ${keys} but no provider; they apply to ${provider}`);
+	}
+	const projectFile = files.find((file) => file.path === project);
+	const userFile = files.find((file) => file.path === paths.configFile);
+	if (projectFile) warnings.push(...projectWarnings(projectFile, userFile, merged, home));
+
+	const config = build(merged);
+	const names = [...new Set(PROVIDERS.map((name) => config.providers[name].apiKeyEnv))];
+	return {
+		config,
+		sources: new Map([...merged].map(([key, entry]) => [key, entry.source])),
+		warnings,
+		files: files.map((file) => file.path),
+		apiKeyVars: names.map((name) => ({ name, masked: env[name] ? maskSecret(String(env[name])) : undefined })),
+		home,
+	};
+}
+
+function defaults(sessionsDir: string): Layer {
+	const values: Record<string, unknown> = {
+		provider: "anthropic",
+		"providers.anthropic.api_key_env": "ANTHROPIC_API_KEY",
+		"providers.openai.api_key_env": "OPENAI_API_KEY",
+		"agent.max_turns": 50,
+		"agent.approve": false,
+		"agent.auto_approve": [],
+		"agent.bash_timeout": 120,
+		"agent.thinking": "off",
+		"session.dir": sessionsDir,
+		"tui.theme": "dark",
+		"tui.inspector": true,
+	};
+	return new Map(Object.entries(values).map(([key, value]) => [key, { value, source: { kind: "default" } }]));
+}
+
+function copy(from: Layer, to: Layer): void {
+	for (const [key, entry] of from) to.set(key, entry);
+}
+
+/** The named profile, merged key by key across files (the project file wins). */
+function pickProfile(name: string, selected: Entry, files: FileLayer[], home: string): Layer {
+	const merged: Layer = new Map();
+	for (const file of files) copy(file.profiles.get(name) ?? new Map(), merged);
+	if (files.some((file) => file.profiles.has(name))) return merged;
+	const by = selected.source;
+	const how =
+		by.kind === "flag"
+			? "--profile"
+			: by.kind === "env"
+				? by.name
+				: by.kind === "file"
+					? `profile = in ${displayPath(by.path, home)}${by.line ? `:${by.line}` : ""}`
+					: "profile";
+	const defined = [...new Set(files.flatMap((file) => [...file.profiles.keys()]))];
+	const list =
+		defined.length > 0 ? `defined profiles: ${defined.map((p) => `"${p}"`).join(", ")}` : "no profiles are defined";
+	throw new ConfigError(`unknown profile "${name}" (from ${how}); ${list}; add [profiles.${name}] to a config file`);
+}
+
+/** No explicit provider: the one whose API key is set (Anthropic first), else openai when a base URL is set. */
+function inferProvider(merged: Layer, env: NodeJS.ProcessEnv): void {
+	for (const provider of PROVIDERS) {
+		const name = String(merged.get(`providers.${provider}.api_key_env`)?.value);
+		if (env[name]) return void merged.set("provider", { value: provider, source: { kind: "env", name } });
+		const inline = merged.get(`providers.${provider}.api_key`);
+		if (inline) return void merged.set("provider", { value: provider, source: inline.source });
+	}
+	const baseUrl = merged.get("base_url") ?? merged.get("providers.openai.base_url");
+	if (baseUrl) merged.set("provider", { value: "openai", source: baseUrl.source });
+}
+
+function build(m: Layer): GarConfig {
+	const get = <T>(key: string): T => m.get(key)?.value as T;
+	const table = (name: ProviderName): ProviderSettings => {
+		const at = (key: string): unknown => m.get(`providers.${name}.${key}`)?.value;
+		const settings: ProviderSettings = { apiKeyEnv: String(at("api_key_env")) };
+		const [apiKey, baseUrl, model, contextWindow] = [at("api_key"), at("base_url"), at("model"), at("context_window")];
+		if (typeof apiKey === "string") settings.apiKey = apiKey;
+		if (typeof baseUrl === "string") settings.baseUrl = baseUrl;
+		if (typeof model === "string") settings.model = model;
+		if (typeof contextWindow === "number") settings.contextWindow = contextWindow;
+		return settings;
+	};
+	return {
+		provider: get("provider"),
+		model: get("model"),
+		baseUrl: get("base_url"),
+		profile: get("profile"),
+		providers: { anthropic: table("anthropic"), openai: table("openai") },
+		agent: {
+			maxTurns: get("agent.max_turns"),
+			approve: get("agent.approve"),
+			autoApprove: get("agent.auto_approve"),
+			bashTimeout: get("agent.bash_timeout"),
+			thinking: get("agent.thinking"),
+		},
+		session: { dir: get("session.dir") },
+		tui: { theme: get("tui.theme"), inspector: get("tui.inspector") },
+	};
+}

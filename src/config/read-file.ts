@@ -1,0 +1,169 @@
+import { readFileSync, statSync } from "node:fs";
+import { dirname } from "node:path";
+import { parse, TomlError } from "smol-toml";
+import type { z } from "zod";
+import { findLine, keyLines } from "./locate.js";
+import { displayPath, resolvePath } from "./paths.js";
+import { describeValue, expectedAt, type FileConfig, fileSchema, homeTable, knownKeys } from "./schema.js";
+import { closestKey } from "./suggest.js";
+import type { Entry, Layer } from "./types.js";
+
+/** One config file, validated and flattened to dotted keys. Profiles stay apart until one is selected. */
+export type FileLayer = {
+	path: string;
+	entries: Layer;
+	profiles: Map<string, Layer>;
+	warnings: string[];
+	errors: string[];
+};
+
+/** Reads, parses and validates one file. Missing file → undefined. Never throws: problems land in `errors`. */
+export function readConfigFile(path: string, home: string): FileLayer | undefined {
+	const layer: FileLayer = { path, entries: new Map(), profiles: new Map(), warnings: [], errors: [] };
+	const shown = displayPath(path, home);
+	let text: string;
+	try {
+		text = readFileSync(path, "utf8");
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+		layer.errors.push(`${shown}: cannot read: ${(error as Error).message}`);
+		return layer;
+	}
+	let raw: Record<string, unknown>;
+	try {
+		raw = parse(text);
+	} catch (error) {
+		if (!(error instanceof TomlError)) throw error;
+		layer.errors.push(syntaxMessage(error, text, shown));
+		return layer;
+	}
+	const data = validate(raw, text, shown, layer);
+	if (data) flatten(data, text, layer, home);
+	return layer;
+}
+
+function syntaxMessage(error: TomlError, text: string, shown: string): string {
+	const reason = (error.message.split("\n")[0] ?? "").replace(/^Invalid TOML document: /, "");
+	let hint = "";
+	if (reason.includes("redefine")) {
+		const lines = keyLines(text);
+		const here = lines.find((entry) => entry.line === error.line)?.path ?? [];
+		const before = lines.find(
+			(entry) => entry.line < error.line && entry.path.length > 0 && entry.path.every((part, i) => part === here[i]),
+		);
+		if (before) {
+			hint = `\n  "${before.path.join(".")}" is already defined on line ${before.line}: a key is defined once, and a key and a table cannot share a name (profile = "x" selects [profiles.x]; provider = "x" goes with [providers.x])`;
+		}
+	}
+	return `${shown}:${error.line}:${error.column}: invalid TOML: ${reason}${hint}\n${error.codeblock.trimEnd()}`;
+}
+
+/** A message and the line it is about, so a file's problems can be listed top to bottom. */
+type Located = { line: number | undefined; text: string };
+
+function byLine(list: Located[]): string[] {
+	return list
+		.sort((a, b) => (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER))
+		.map((m) => m.text);
+}
+
+/** Runs the schema. Unknown keys become warnings and are dropped; any other issue is an error. */
+function validate(raw: Record<string, unknown>, text: string, shown: string, layer: FileLayer): FileConfig | undefined {
+	const first = fileSchema.safeParse(raw);
+	if (first.success) return first.data;
+	const errors: Located[] = [];
+	const warnings: Located[] = [];
+	for (const issue of first.error.issues) {
+		if (issue.code !== "unrecognized_keys") {
+			const line = findLine(text, issue.path);
+			errors.push({ line, text: invalidMessage(issue, raw, shown, line) });
+			continue;
+		}
+		for (const key of issue.keys) {
+			const line = findLine(text, [...issue.path, key]);
+			warnings.push({ line, text: unknownMessage(issue.path, key, shown, line) });
+			const table = valueAt(raw, issue.path);
+			if (table && typeof table === "object") delete (table as Record<string, unknown>)[key];
+		}
+	}
+	layer.errors.push(...byLine(errors));
+	layer.warnings.push(...byLine(warnings));
+	if (errors.length > 0) return undefined;
+	const second = fileSchema.safeParse(raw);
+	return second.success ? second.data : undefined;
+}
+
+function invalidMessage(issue: z.core.$ZodIssue, raw: unknown, shown: string, line: number | undefined): string {
+	const where = line === undefined ? shown : `${shown}:${line}`;
+	const key = issue.path.map((part) => (typeof part === "number" ? `[${part}]` : String(part))).join(".");
+	const value = valueAt(raw, issue.path);
+	const leaf = issue.path[issue.path.length - 1];
+	const got =
+		leaf === "api_key" || leaf === "api_key_env" ? "a value (hidden: it may be a secret)" : describeValue(value);
+	let hint = "";
+	if (got === "a table" && (leaf === "provider" || leaf === "profile")) hint = `; tables go under [${leaf}s.NAME]`;
+	return `${where}: ${key.replace(/\.\[/g, "[")}: expected ${expectedAt(issue.path)}, got ${got}${hint}`;
+}
+
+function unknownMessage(path: readonly PropertyKey[], key: string, shown: string, line: number | undefined): string {
+	const where = line === undefined ? shown : `${shown}:${line}`;
+	const table = path.length === 0 ? "at top level" : `in [${path.map(String).join(".")}]`;
+	const base = `unknown key "${key}" ${table} (${where})`;
+	const suggestion = closestKey(key, knownKeys(path));
+	if (suggestion) return `${base}; did you mean "${suggestion}"?`;
+	const home = path[0] === "profiles" ? undefined : homeTable(key);
+	if (home === "") return `${base}; "${key}" is a top-level key: put it above the first [table] header`;
+	if (home !== undefined) return `${base}; "${key}" belongs in [${home}]`;
+	if (path.length === 1 && path[0] === "providers") {
+		return `${base}; providers are "anthropic" and "openai" — for another server add [profiles.${key}] with provider = "openai" and base_url`;
+	}
+	return base;
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+	let value = root;
+	for (const part of path) {
+		if (value === null || typeof value !== "object") return undefined;
+		value = (value as Record<PropertyKey, unknown>)[part];
+	}
+	return value;
+}
+
+function flatten(data: FileConfig, text: string, layer: FileLayer, home: string): void {
+	const { profiles, ...rest } = data;
+	const visit = (value: unknown, path: string[]): void => {
+		if (value === undefined) return;
+		if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+			for (const [key, child] of Object.entries(value)) visit(child, [...path, key]);
+			return;
+		}
+		const key = path.join(".");
+		const resolved = key === "session.dir" ? resolvePath(String(value), home, dirname(layer.path)) : value;
+		layer.entries.set(key, { value: resolved, source: { kind: "file", path: layer.path, line: findLine(text, path) } });
+	};
+	visit(rest, []);
+	for (const [name, profile] of Object.entries(profiles ?? {})) {
+		const entries = new Map<string, Entry>();
+		for (const [key, value] of Object.entries(profile)) {
+			if (value !== undefined) entries.set(key, { value, source: { kind: "profile", name, path: layer.path } });
+		}
+		layer.profiles.set(name, entries);
+	}
+	warnInlineKeys(data, layer, home);
+}
+
+/** An inline api_key in a file others can read is a leak waiting to happen. */
+function warnInlineKeys(data: FileConfig, layer: FileLayer, home: string): void {
+	if (process.platform === "win32") return;
+	const inline =
+		data.providers?.anthropic?.api_key ??
+		data.providers?.openai?.api_key ??
+		Object.values(data.profiles ?? {}).find((profile) => profile.api_key)?.api_key;
+	if (inline === undefined) return;
+	const mode = statSync(layer.path).mode & 0o777;
+	if ((mode & 0o077) === 0) return;
+	const shown = displayPath(layer.path, home);
+	layer.warnings.push(
+		`${shown} holds an api_key but is readable by others (mode ${mode.toString(8).padStart(3, "0")}): run chmod 600 ${shown}, or use api_key_env to read the key from the environment`,
+	);
+}

@@ -1,0 +1,43 @@
+import { ConfigError } from "./errors.js";
+import type { GarConfig, ProviderName } from "./types.js";
+
+/** The model settings one run uses. `apiKey` is undefined only for an OpenAI-compatible server at a base URL. */
+export type RunSettings = {
+	provider: ProviderName;
+	model: string;
+	baseUrl?: string;
+	apiKey?: string;
+	apiKeyEnv: string;
+	contextWindow?: number;
+};
+
+/**
+ * Picks the model, base URL and key for the configured provider. Model: top-level (flag, env, profile, file)
+ * > provider table > `defaultModel`. Base URL: top-level > provider table. Key: `env[api_key_env]` > inline
+ * api_key. Throws ConfigError naming the variable to set when no key is available and one is needed.
+ */
+export function resolveRun(
+	config: GarConfig,
+	env: NodeJS.ProcessEnv,
+	defaultModel: (provider: ProviderName) => string,
+): RunSettings {
+	const provider = config.provider;
+	const table = config.providers[provider];
+	const baseUrl = config.baseUrl ?? table.baseUrl;
+	const apiKey = env[table.apiKeyEnv] || table.apiKey;
+	if (!apiKey && !(provider === "openai" && baseUrl)) {
+		const local = provider === "openai" ? ", or set base_url for a local OpenAI-compatible server" : "";
+		throw new ConfigError(
+			`no API key for ${provider}: set ${table.apiKeyEnv} (or api_key_env in [providers.${provider}])${local}, or pick another provider with --provider`,
+		);
+	}
+	const settings: RunSettings = {
+		provider,
+		model: config.model ?? table.model ?? defaultModel(provider),
+		apiKeyEnv: table.apiKeyEnv,
+	};
+	if (baseUrl !== undefined) settings.baseUrl = baseUrl;
+	if (apiKey) settings.apiKey = apiKey;
+	if (table.contextWindow !== undefined) settings.contextWindow = table.contextWindow;
+	return settings;
+}

@@ -1,0 +1,142 @@
+import { z } from "zod";
+
+/** Tools whose calls may skip approval under `--approve`. */
+export const TOOL_NAMES = ["read", "write", "edit", "bash"] as const;
+export const PROVIDERS = ["anthropic", "openai"] as const;
+export const THINKING_LEVELS = ["off", "low", "medium", "high"] as const;
+
+function isHttpUrl(value: string): boolean {
+	try {
+		const url = new URL(value);
+		return url.protocol === "http:" || url.protocol === "https:";
+	} catch {
+		return false;
+	}
+}
+
+/** One schema per leaf key name; every table reuses them, so a key means the same thing wherever it appears. */
+export const leaves = {
+	provider: z.enum(PROVIDERS),
+	model: z.string().min(1),
+	base_url: z.string().refine(isHttpUrl),
+	profile: z.string().min(1),
+	api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/),
+	api_key: z.string().min(1),
+	context_window: z.int().min(1),
+	max_turns: z.int().min(1),
+	approve: z.boolean(),
+	auto_approve: z.array(z.enum(TOOL_NAMES)),
+	bash_timeout: z.number().gt(0),
+	thinking: z.enum(THINKING_LEVELS),
+	dir: z.string().min(1),
+	theme: z.string().min(1),
+	inspector: z.boolean(),
+};
+export type LeafName = keyof typeof leaves;
+
+/** What each leaf expects, in words for error messages. */
+export const EXPECTED: Record<LeafName, string> = {
+	provider: 'one of "anthropic", "openai"',
+	model: "a model name (a non-empty string)",
+	base_url: 'an http(s) URL such as "http://localhost:11434/v1"',
+	profile: "a profile name (a non-empty string)",
+	api_key_env: 'the name of an environment variable, such as "OPENAI_API_KEY"',
+	api_key: "a non-empty string",
+	context_window: "a whole number ≥ 1",
+	max_turns: "a whole number ≥ 1",
+	approve: "true or false",
+	auto_approve: 'an array of tool names from "read", "write", "edit", "bash"',
+	bash_timeout: "a number of seconds > 0",
+	thinking: 'one of "off", "low", "medium", "high"',
+	dir: "a path (a non-empty string)",
+	theme: "a theme name (a non-empty string)",
+	inspector: "true or false",
+};
+
+const opt = <K extends LeafName>(key: K) => leaves[key].optional();
+
+const providerTable = z.strictObject({
+	api_key_env: opt("api_key_env"),
+	api_key: opt("api_key"),
+	base_url: opt("base_url"),
+	model: opt("model"),
+	context_window: opt("context_window"),
+});
+
+const profileTable = z.strictObject({
+	provider: opt("provider"),
+	model: opt("model"),
+	base_url: opt("base_url"),
+	api_key_env: opt("api_key_env"),
+	api_key: opt("api_key"),
+	context_window: opt("context_window"),
+	max_turns: opt("max_turns"),
+	thinking: opt("thinking"),
+});
+
+const agentTable = z.strictObject({
+	max_turns: opt("max_turns"),
+	approve: opt("approve"),
+	auto_approve: opt("auto_approve"),
+	bash_timeout: opt("bash_timeout"),
+	thinking: opt("thinking"),
+});
+
+const providersTable = z.strictObject({ anthropic: providerTable.optional(), openai: providerTable.optional() });
+const sessionTable = z.strictObject({ dir: opt("dir") });
+const tuiTable = z.strictObject({ theme: opt("theme"), inspector: opt("inspector") });
+
+/** A whole config file. Unknown keys fail `strictObject`; the loader turns those issues into warnings. */
+export const fileSchema = z.strictObject({
+	provider: opt("provider"),
+	model: opt("model"),
+	base_url: opt("base_url"),
+	profile: opt("profile"),
+	providers: providersTable.optional(),
+	profiles: z.record(z.string(), profileTable).optional(),
+	agent: agentTable.optional(),
+	session: sessionTable.optional(),
+	tui: tuiTable.optional(),
+});
+export type FileConfig = z.infer<typeof fileSchema>;
+
+/** The keys allowed in the table at `path` (e.g. `["agent"]`, `["profiles", "local"]`), or [] when unknown. */
+export function knownKeys(path: readonly PropertyKey[]): string[] {
+	const [head, second] = path;
+	if (path.length === 0) return Object.keys(fileSchema.shape);
+	if (path.length === 1 && head === "providers") return Object.keys(providersTable.shape);
+	if (path.length === 2 && head === "providers") return Object.keys(providerTable.shape);
+	if (path.length === 2 && head === "profiles" && typeof second === "string") return Object.keys(profileTable.shape);
+	if (path.length !== 1) return [];
+	if (head === "agent") return Object.keys(agentTable.shape);
+	if (head === "session") return Object.keys(sessionTable.shape);
+	if (head === "tui") return Object.keys(tuiTable.shape);
+	return [];
+}
+
+/** The table a leaf key belongs to when it is not a profile key, for "belongs in [agent]" hints. */
+export function homeTable(key: string): string | undefined {
+	for (const table of [[], ["agent"], ["session"], ["tui"], ["providers", "<name>"]]) {
+		if (knownKeys(table).includes(key)) return table.length === 0 ? "" : table.join(".");
+	}
+	return undefined;
+}
+
+/** What the value at `path` should be, for an error message. */
+export function expectedAt(path: readonly PropertyKey[]): string {
+	const last = path[path.length - 1];
+	if (typeof last === "number") return 'one of "read", "write", "edit", "bash"';
+	const key = String(last);
+	if (Object.hasOwn(leaves, key) && knownKeys(path.slice(0, -1)).includes(key)) return EXPECTED[key as LeafName];
+	return path.length === 0 ? "a table" : `a table [${path.map(String).join(".")}]`;
+}
+
+/** A value as a person would write it, for "got …" in messages. */
+export function describeValue(value: unknown): string {
+	if (typeof value === "string") return JSON.stringify(value);
+	if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return String(value);
+	if (Array.isArray(value)) return "an array";
+	if (value instanceof Date) return "a date";
+	if (typeof value === "object" && value !== null) return "a table";
+	return String(value);
+}

@@ -1,0 +1,65 @@
+import type { ThinkingLevel } from "../llm/types.js";
+
+export type ProviderName = "anthropic" | "openai";
+
+/** Where an effective config value came from. */
+export type Source =
+	| { kind: "flag" }
+	| { kind: "env"; name: string }
+	| { kind: "file"; path: string; line?: number }
+	| { kind: "profile"; name: string; path: string }
+	| { kind: "default" };
+
+/** Settings of one provider table, `[providers.NAME]`. */
+export type ProviderSettings = {
+	apiKeyEnv: string;
+	apiKey?: string;
+	baseUrl?: string;
+	model?: string;
+	contextWindow?: number;
+};
+
+/** The effective configuration after files, environment and flags are merged. */
+export type GarConfig = {
+	provider: ProviderName;
+	model: string | undefined;
+	baseUrl: string | undefined;
+	profile: string | undefined;
+	providers: { anthropic: ProviderSettings; openai: ProviderSettings };
+	agent: { maxTurns: number; approve: boolean; autoApprove: string[]; bashTimeout: number; thinking: ThinkingLevel };
+	session: { dir: string };
+	tui: { theme: string; inspector: boolean };
+};
+
+/** Command-line flags, already parsed by the CLI. Strings are accepted for numbers and validated here. */
+export type ConfigFlags = {
+	provider?: string;
+	model?: string;
+	baseUrl?: string;
+	profile?: string;
+	maxTurns?: number | string;
+	approve?: boolean;
+	thinking?: string;
+	sessionDir?: string;
+	bashTimeout?: number | string;
+};
+
+/** What `loadConfig` returns. */
+export type LoadResult = {
+	config: GarConfig;
+	/** Dotted TOML key (`agent.max_turns`) → where its effective value came from. Unset keys are absent. */
+	sources: Map<string, Source>;
+	warnings: string[];
+	/** Config files that were read, user file first. */
+	files: string[];
+	/** The API key variables of both providers and their masked values (undefined when unset or empty). */
+	apiKeyVars: { name: string; masked: string | undefined }[];
+	/** The home directory used, so paths can be shown as `~/…`. */
+	home: string;
+};
+
+/** One value in a layer, with where it came from. */
+export type Entry = { value: unknown; source: Source };
+
+/** Dotted key → entry. Layers are merged by plain `Map.set` in precedence order. */
+export type Layer = Map<string, Entry>;
