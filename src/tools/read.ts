@@ -1,0 +1,139 @@
+import { type FileHandle, open } from "node:fs/promises";
+import { z } from "zod";
+import { describeFsError, displayPath, explainMissing, listDirectory, resolvePath } from "./paths.js";
+import { scanLines } from "./read-scan.js";
+import { numbered } from "./truncate.js";
+import { MAX_BYTES, MAX_LINES, type Tool } from "./types.js";
+
+/** What a read showed: lines `startLine`..`endLine` (0 and 0 for an empty file) of `totalLines` (null: unknown). */
+export type ReadDetails = {
+	path: string;
+	startLine: number;
+	endLine: number;
+	totalLines: number | null;
+	/** True when the tool's line or byte limit cut the output (not when the caller's `limit` did). */
+	truncated: boolean;
+};
+
+const readSchema = z.object({
+	path: z.string().min(1).describe("File to read: relative to the working directory, or absolute."),
+	offset: z.coerce.number().int().min(1).optional().describe("First line to show, 1-based (default 1)."),
+	limit: z.coerce.number().int().min(1).optional().describe("How many lines to show (default and maximum 2000)."),
+});
+export type ReadParams = z.infer<typeof readSchema>;
+
+export type ReadToolOptions = { cwd: string; maxLines?: number; maxBytes?: number };
+
+const SNIFF_BYTES = 8192;
+const MAGIC: [string, number[]][] = [
+	["PNG image", [0x89, 0x50, 0x4e, 0x47]],
+	["JPEG image", [0xff, 0xd8, 0xff]],
+	["GIF image", [0x47, 0x49, 0x46, 0x38]],
+	["PDF document", [0x25, 0x50, 0x44, 0x46]],
+	["zip archive", [0x50, 0x4b, 0x03, 0x04]],
+	["gzip archive", [0x1f, 0x8b]],
+	["ELF executable", [0x7f, 0x45, 0x4c, 0x46]],
+	["UTF-16 text", [0xff, 0xfe]],
+	["UTF-16 text", [0xfe, 0xff]],
+];
+
+/** Names a binary file's kind from its first bytes, or null when it looks like text (no NUL byte). */
+function binaryKind(head: Buffer): string | null {
+	for (const [kind, magic] of MAGIC) if (magic.every((b, i) => head[i] === b)) return kind;
+	return head.includes(0) ? "binary data" : null;
+}
+
+function directoryError(abs: string, shown: string): Error {
+	const { names, total } = listDirectory(abs);
+	const more = total > names.length ? `, … (${total} entries)` : "";
+	return new Error(
+		`${shown} is a directory, not a file. It contains: ${names.join(", ") || "(nothing)"}${more}. Read a file inside it, or list it with bash (\`ls -la ${shown}\`).`,
+	);
+}
+
+async function openFile(abs: string, shown: string, cwd: string): Promise<{ fh: FileHandle; size: number }> {
+	let fh: FileHandle | undefined;
+	try {
+		fh = await open(abs, "r");
+		const stat = await fh.stat();
+		if (stat.isDirectory()) {
+			await fh.close();
+			throw directoryError(abs, shown);
+		}
+		return { fh, size: stat.size };
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "ENOENT") throw new Error(`File not found: ${shown}. ${explainMissing(cwd, abs)}`);
+		if (code === "EISDIR") throw directoryError(abs, shown);
+		if (!code) throw error;
+		throw new Error(describeFsError(error, shown, "read"));
+	}
+}
+
+/** The read tool: numbered lines of a text file, streamed, within the line and byte limits. */
+export function createReadTool(options: ReadToolOptions): Tool<ReadParams, ReadDetails> {
+	const maxLines = options.maxLines ?? MAX_LINES;
+	const maxBytes = options.maxBytes ?? MAX_BYTES;
+	const kb = `${Math.round(maxBytes / 1024)} KB`;
+	return {
+		name: "read",
+		description: `Read a text file, shown with line numbers (number, tab, text). At most ${maxLines} lines or ${kb} per call; use offset and limit to page through larger files.`,
+		parameters: readSchema,
+		mutating: false,
+		async execute(params, ctx) {
+			if (ctx.signal.aborted) throw new Error("Aborted before reading.");
+			const abs = resolvePath(options.cwd, params.path);
+			const shown = displayPath(options.cwd, abs);
+			const { fh, size } = await openFile(abs, shown, options.cwd);
+			try {
+				const head = Buffer.alloc(Math.min(SNIFF_BYTES, size));
+				await fh.read(head, 0, head.length, 0);
+				const kind = binaryKind(head);
+				if (kind) {
+					throw new Error(
+						`${shown} is not a text file (${kind}, ${size} bytes); read shows text only. Inspect it with bash instead (e.g. \`file ${shown}\` or \`xxd ${shown} | head\`).`,
+					);
+				}
+				const start = params.offset ?? 1;
+				const want = Math.min(params.limit ?? maxLines, maxLines);
+				const width = String(start + want - 1).length;
+				const scan = await scanLines(fh, size, { start, want, maxBytes, signal: ctx.signal }, width + 2);
+				const total = scan.totalLines;
+				const path = abs;
+				if (scan.lines.length === 0) {
+					if (total === 0) {
+						return {
+							content: `${shown} is empty.`,
+							details: { path, startLine: 0, endLine: 0, totalLines: 0, truncated: false },
+							isError: false,
+						};
+					}
+					throw new Error(
+						`offset=${start} is past the end of ${shown}, which has ${total} lines. Use an offset from 1 to ${total}.`,
+					);
+				}
+				const endLine = start + scan.lines.length - 1;
+				const numWidth = String(endLine).length;
+				const rows = scan.lines.map((text, i) =>
+					numbered(start + i, numWidth, i === 0 && start === 1 ? text.replace(/^\uFEFF/, "") : text),
+				);
+				const more = total === null || endLine < total;
+				const capped = params.limit === undefined || params.limit > maxLines;
+				const truncated =
+					more && (scan.stop === "bytes" || scan.stop === "long_line" || (scan.stop === "lines" && capped));
+				const of = total === null ? " (the file is too large to count its lines)" : ` of ${total}`;
+				let hint = "";
+				if (scan.stop === "long_line") {
+					hint = `[Line ${endLine} is ${scan.longLineBytes} bytes, over the ${kb} limit; only its first ${kb} is shown. See the rest with bash, e.g. \`sed -n '${endLine}p' ${shown} | cut -b ${maxBytes + 1}-${maxBytes * 2}\`.${more ? ` Use offset=${endLine + 1} to continue.` : ""}]`;
+				} else if (more) {
+					const limitNote = scan.stop === "bytes" ? ` (${kb} limit reached)` : "";
+					hint = `[Showing lines ${start}-${endLine}${of}${limitNote}. Use offset=${endLine + 1} to continue.]`;
+				}
+				const content = hint ? `${rows.join("\n")}\n\n${hint}` : rows.join("\n");
+				return { content, details: { path, startLine: start, endLine, totalLines: total, truncated }, isError: false };
+			} finally {
+				await fh.close();
+			}
+		},
+	};
+}
