@@ -74,7 +74,7 @@ export function createScriptedProvider(
 		calls,
 		async *stream(request: ModelRequest): AsyncGenerator<StreamEvent> {
 			const call = calls.length;
-			calls.push(request);
+			calls.push({ ...request, messages: [...request.messages] }); // a snapshot: the caller keeps appending
 			const turn = typeof turns === "function" ? turns(request, call) : turns[call];
 			const content: AssistantBlock[] = [];
 			const finish = (stopReason: AssistantMessage["stopReason"], error?: string): StreamEvent => {

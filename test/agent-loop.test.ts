@@ -1,0 +1,297 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { EventChannel } from "../src/agent/channel.js";
+import type { AgentEvent } from "../src/agent/events.js";
+import { Agent, type AgentOptions } from "../src/agent/loop.js";
+import { checkAnswer } from "../src/agent/structured.js";
+import { compileValidator } from "../src/agent/validate.js";
+import { createScriptedProvider, type ScriptedTurn } from "../src/llm/scripted.js";
+import type { Tool } from "../src/tools/types.js";
+
+type EchoArgs = { text: string };
+
+/** A real tool (the loop's contract is what is tested): records its calls and echoes its argument. */
+function echoTool(calls: string[] = [], options: { wait?: boolean; mutating?: boolean } = {}): Tool<EchoArgs, unknown> {
+	return {
+		name: "echo",
+		description: "echo text",
+		parameters: z.object({ text: z.string() }),
+		mutating: options.mutating ?? false,
+		async execute(args, ctx) {
+			calls.push(args.text);
+			if (options.wait) {
+				await new Promise<void>((resolve) => ctx.signal.addEventListener("abort", () => resolve(), { once: true }));
+				throw new Error("echo aborted");
+			}
+			ctx.onUpdate?.({ partial: args.text });
+			return { content: `echo: ${args.text}`, details: { length: args.text.length }, isError: false };
+		},
+	};
+}
+
+function setup(turns: ScriptedTurn[], extra: Partial<AgentOptions> = {}) {
+	const provider = createScriptedProvider(turns, { model: "test-model" });
+	const channel = new EventChannel();
+	const events: AgentEvent[] = [];
+	channel.subscribe((e) => events.push(e));
+	const agent = new Agent({ provider, model: "test-model", system: "sys", tools: [echoTool()], channel, ...extra });
+	return { agent, events, provider, channel };
+}
+
+const types = (events: AgentEvent[]) => events.map((e) => e.type);
+
+describe("agent loop", () => {
+	it("streams a text reply as deltas and ends done", async () => {
+		const { agent, events } = setup([{ text: ["Hel", "lo", "!"], usage: { input: 10, output: 3 } }]);
+		const result = await agent.run("hi");
+		expect(result).toMatchObject({ stopReason: "done", turns: 1, text: "Hello!", usage: { input: 10, output: 3 } });
+		expect(types(events)).toEqual([
+			"agent_start",
+			"user_message",
+			"turn_start",
+			"message_start",
+			"text_delta",
+			"text_delta",
+			"text_delta",
+			"message_end",
+			"turn_end",
+			"agent_end",
+		]);
+		expect(events.filter((e) => e.type === "text_delta").map((e) => (e as { delta: string }).delta)).toEqual([
+			"Hel",
+			"lo",
+			"!",
+		]);
+		expect(agent.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+	});
+
+	it("runs tool calls in order, appends their results and calls the model again", async () => {
+		const calls: string[] = [];
+		const { agent, events, provider } = setup(
+			[
+				{
+					toolCalls: [
+						{ id: "a", name: "echo", args: { text: "one" } },
+						{ id: "b", name: "echo", args: { text: "two" } },
+					],
+				},
+				{ text: "done" },
+			],
+			{ tools: [echoTool(calls)] },
+		);
+		const result = await agent.run("go");
+		expect(result.stopReason).toBe("done");
+		expect(result.turns).toBe(2);
+		expect(calls).toEqual(["one", "two"]);
+		const ends = events.filter((e) => e.type === "tool_end");
+		expect(ends.map((e) => e.type === "tool_end" && e.message.content)).toEqual(["echo: one", "echo: two"]);
+		expect(ends[0]?.type === "tool_end" && ends[0].result.details).toEqual({ length: 3 });
+		expect(events.some((e) => e.type === "tool_update")).toBe(true);
+		// The second request carries both results, in order, after the assistant message.
+		expect(provider.calls[1]?.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool_result", "tool_result"]);
+	});
+
+	it("keeps going when a listener throws", async () => {
+		const errors: string[] = [];
+		const channel = new EventChannel((error) => errors.push(String(error)));
+		channel.subscribe(() => {
+			throw new Error("boom");
+		});
+		const seen: string[] = [];
+		channel.subscribe((e) => seen.push(e.type));
+		const agent = new Agent({
+			provider: createScriptedProvider([{ text: "ok" }]),
+			model: "m",
+			system: "",
+			tools: [],
+			channel,
+		});
+		const result = await agent.run("hi");
+		expect(result.stopReason).toBe("done");
+		expect(seen.at(-1)).toBe("agent_end");
+		expect(errors.length).toBe(seen.length);
+	});
+
+	it("stops at the turn limit", async () => {
+		const loop: ScriptedTurn = { toolCalls: [{ name: "echo", args: { text: "again" } }] };
+		const { agent } = setup([loop, loop, loop, loop], { maxTurns: 3 });
+		const result = await agent.run("loop");
+		expect(result.stopReason).toBe("max_turns");
+		expect(result.turns).toBe(3);
+		expect(result.error).toContain("--max-turns");
+	});
+
+	it("turns unknown tools and unparsable arguments into error results the model can read", async () => {
+		const { agent, events } = setup([
+			{ toolCalls: [{ id: "x", name: "nope", args: {} }] },
+			{ toolCalls: [{ id: "y", name: "echo", args: { wrong: 1 } }] },
+			{ text: "fine" },
+		]);
+		await agent.run("go");
+		const results = events.flatMap((e) => (e.type === "tool_end" ? [e.result] : []));
+		expect(results[0]).toMatchObject({ isError: true });
+		expect(results[0]?.content).toContain('Unknown tool "nope"');
+		expect(results[1]).toMatchObject({ isError: true });
+		expect(results[1]?.content).toContain("Invalid arguments for echo");
+	});
+
+	it("aborts mid-stream, keeping the partial text", async () => {
+		const controller = new AbortController();
+		const { agent, channel } = setup([{ text: ["par", "tial", " never"], delayMs: 30 }]);
+		channel.subscribe((e) => {
+			if (e.type === "text_delta" && e.delta === "tial") controller.abort();
+		});
+		const result = await agent.run("hi", controller.signal);
+		expect(result.stopReason).toBe("aborted");
+		expect(result.text).toBe("partial");
+		const last = agent.messages.at(-1);
+		expect(last?.role === "assistant" && last.stopReason).toBe("aborted");
+	});
+
+	it("aborts a running tool and gives the calls that never ran a result", async () => {
+		const controller = new AbortController();
+		const { agent, events } = setup(
+			[
+				{
+					toolCalls: [
+						{ id: "a", name: "echo", args: { text: "slow" } },
+						{ id: "b", name: "echo", args: { text: "never" } },
+					],
+				},
+			],
+			{ tools: [echoTool([], { wait: true })] },
+		);
+		setTimeout(() => controller.abort(), 50);
+		const result = await agent.run("go", controller.signal);
+		expect(result.stopReason).toBe("aborted");
+		const results = events.flatMap((e) => (e.type === "tool_end" ? [e.message] : []));
+		expect(results.map((r) => r.callId)).toEqual(["a", "b"]);
+		expect(results.every((r) => r.isError)).toBe(true);
+		expect(results[1]?.content).toContain("Not run");
+	});
+
+	it("delivers a steer after the current tool and skips the reply's remaining calls", async () => {
+		const calls: string[] = [];
+		const { agent, channel, provider } = setup(
+			[
+				{
+					toolCalls: [
+						{ id: "a", name: "echo", args: { text: "first" } },
+						{ id: "b", name: "echo", args: { text: "second" } },
+					],
+				},
+				{ text: "changed course" },
+			],
+			{ tools: [echoTool(calls)] },
+		);
+		channel.subscribe((e) => {
+			if (e.type === "tool_start" && e.callId === "a") agent.queue.steer("stop, do X instead");
+		});
+		const result = await agent.run("go");
+		expect(calls).toEqual(["first"]);
+		expect(result.text).toBe("changed course");
+		const sent = provider.calls[1]?.messages ?? [];
+		expect(sent.map((m) => m.role)).toEqual(["user", "assistant", "tool_result", "tool_result", "user"]);
+		expect(sent[3]?.role === "tool_result" && sent[3].content).toContain("Skipped");
+		expect(sent[4]).toEqual({ role: "user", content: "stop, do X instead" });
+	});
+
+	it("delivers a follow-up when the run would otherwise stop", async () => {
+		const { agent, provider } = setup([{ text: "first answer" }, { text: "second answer" }]);
+		agent.queue.followUp("and also this");
+		const result = await agent.run("hi");
+		expect(result.turns).toBe(2);
+		expect(result.text).toBe("second answer");
+		expect(provider.calls[1]?.messages.at(-1)).toEqual({ role: "user", content: "and also this" });
+	});
+
+	it("asks before mutating calls under approval and reports a denial to the model", async () => {
+		const calls: string[] = [];
+		const asked: string[] = [];
+		const { agent, events } = setup(
+			[
+				{ toolCalls: [{ id: "a", name: "echo", args: { text: "danger" } }] },
+				{ toolCalls: [{ id: "b", name: "echo", args: { text: "ok" } }] },
+				{ text: "end" },
+			],
+			{
+				tools: [echoTool(calls, { mutating: true })],
+				approve: async (call) => {
+					asked.push(call.callId);
+					return call.callId === "a" ? { approved: false, reason: "not today" } : { approved: true };
+				},
+			},
+		);
+		await agent.run("go");
+		expect(asked).toEqual(["a", "b"]);
+		expect(calls).toEqual(["ok"]);
+		const denied = events.find((e) => e.type === "tool_end" && e.callId === "a");
+		expect(denied?.type === "tool_end" && denied.result.content).toContain("denied");
+		expect(types(events).filter((t) => t.startsWith("approval"))).toEqual([
+			"approval_request",
+			"approval_result",
+			"approval_request",
+			"approval_result",
+		]);
+	});
+
+	it("skips approval for auto-approved tools", async () => {
+		const asked: string[] = [];
+		const { agent } = setup([{ toolCalls: [{ name: "echo", args: { text: "x" } }] }, { text: "end" }], {
+			tools: [echoTool([], { mutating: true })],
+			autoApprove: ["echo"],
+			approve: async (call) => {
+				asked.push(call.name);
+				return { approved: true };
+			},
+		});
+		await agent.run("go");
+		expect(asked).toEqual([]);
+	});
+
+	it("ends with error when the provider fails", async () => {
+		const { agent } = setup([{ text: "half", fault: { kind: "error", message: "HTTP 500 from server" } }]);
+		const result = await agent.run("hi");
+		expect(result).toMatchObject({ stopReason: "error", error: "HTTP 500 from server", text: "half" });
+	});
+});
+
+describe("structured output", () => {
+	const schema = {
+		type: "object",
+		properties: { answer: { type: "number" } },
+		required: ["answer"],
+		additionalProperties: false,
+	};
+	const output = { name: "final_answer", schema, validate: compileValidator(schema) };
+
+	it("accepts a final answer that already validates", async () => {
+		const { agent, provider } = setup([{ text: '{"answer": 42}' }], { output });
+		const result = await agent.run("q");
+		expect(result).toMatchObject({ stopReason: "done", structured: { answer: 42 } });
+		expect(provider.calls).toHaveLength(1);
+	});
+
+	it("forces a structured answer, then asks once to correct it", async () => {
+		const { agent, provider } = setup(
+			[{ text: "It is forty-two." }, { text: '{"answer": "42"}' }, { text: '{"answer": 42}' }],
+			{ output },
+		);
+		const result = await agent.run("q");
+		expect(result.structured).toEqual({ answer: 42 });
+		expect(provider.calls[1]?.responseSchema?.name).toBe("final_answer");
+		expect(provider.calls[2]?.messages.at(-1)?.content).toContain("/answer must be number");
+	});
+
+	it("fails with the validation errors when the correction is still invalid", async () => {
+		const { agent } = setup([{ text: "no" }, { text: "{}" }, { text: '{"answer": true}' }], { output });
+		const result = await agent.run("q");
+		expect(result.stopReason).toBe("error");
+		expect(result.error).toContain("must be number");
+	});
+
+	it("reads an answer inside a json code fence", () => {
+		expect(checkAnswer('```json\n{"answer": 1}\n```', output)).toEqual({ ok: true, value: { answer: 1 } });
+		expect(checkAnswer("nope", output).ok).toBe(false);
+	});
+});
