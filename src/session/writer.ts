@@ -1,0 +1,254 @@
+import { appendFileSync, closeSync, constants, fstatSync, mkdirSync, openSync, readSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { AgentEvent } from "../agent/events.js";
+import type { AssistantMessage } from "../llm/types.js";
+import { chosenModel } from "./context.js";
+import {
+	type AssistantEntry,
+	FORMAT_VERSION,
+	type LabelEntry,
+	type LeafEntry,
+	type ModelChangeEntry,
+	type NameEntry,
+	newEntryId,
+	newSessionId,
+	type ParentRef,
+	type SessionEntry,
+	SessionError,
+	type SessionHeader,
+	type ToolResultEntry,
+	toRecord,
+	type UserEntry,
+} from "./format.js";
+import { loadSession } from "./load.js";
+import { sessionDirFor, sessionFileName } from "./paths.js";
+import { redactSecrets } from "./redact.js";
+import { Session } from "./session.js";
+
+export type Clock = () => Date;
+/** `dir` is the sessions base folder; the file goes in its project sub-folder (see sessionDirFor). */
+export type CreateSessionOptions = { dir: string; cwd: string; parent?: ParentRef; now?: Clock };
+/** Anything with a synchronous `subscribe`, such as the agent's EventChannel. */
+export type EventSource = { subscribe(listener: (event: AgentEvent) => void): () => void };
+export type ToolResultInput = Omit<ToolResultEntry, "type" | "id" | "parentId" | "ts">;
+/** Fields common to every new entry; the writer fills them in. */
+type Fresh<E> = Omit<E, "id" | "parentId" | "ts">;
+
+const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND;
+
+/** Whether a file's last byte is "\n" (an empty file counts as ending cleanly). */
+function endsWithNewline(file: string): boolean {
+	const fd = openSync(file, "r");
+	try {
+		const size = fstatSync(fd).size;
+		if (size === 0) return true;
+		const byte = Buffer.alloc(1);
+		readSync(fd, byte, 0, 1, size - 1);
+		return byte[0] === 10;
+	} finally {
+		closeSync(fd);
+	}
+}
+
+/** JSON for one line; details that cannot be serialised (a cycle, a BigInt) are replaced, never lost silently. */
+function serialise(record: object): string {
+	try {
+		return JSON.stringify(record);
+	} catch (error) {
+		const reason = error instanceof Error ? error.message : String(error);
+		return JSON.stringify({ ...record, details: { unserialisable: reason } });
+	}
+}
+
+/**
+ * Appends entries to one session file. Append-only: every entry is one `appendFileSync` of one whole line; the file
+ * is never rewritten, truncated or repaired. The in-memory `session` is kept in step with the file.
+ * One writer per file is the expected use; two writers on one file still leave every line whole (O_APPEND), and
+ * their entries form separate branches.
+ */
+export class SessionWriter {
+	private fd: number | null;
+	private needsNewline: boolean;
+
+	private constructor(
+		readonly session: Session,
+		fd: number,
+		needsNewline: boolean,
+		private readonly now: Clock,
+	) {
+		this.fd = fd;
+		this.needsNewline = needsNewline;
+	}
+
+	/** Creates `<dir>/<project-slug>/<timestamp>_<id>.jsonl` (mode 0600, folders 0700) and writes its header. */
+	static create(options: CreateSessionOptions): SessionWriter {
+		const now = options.now ?? (() => new Date());
+		const created = now();
+		const id = newSessionId();
+		const dir = sessionDirFor(options.dir, options.cwd);
+		mkdirSync(dir, { recursive: true, mode: 0o700 });
+		const file = join(dir, sessionFileName(created, id));
+		const header: SessionHeader = {
+			type: "session",
+			version: FORMAT_VERSION,
+			id,
+			cwd: resolve(options.cwd),
+			createdAt: created.toISOString(),
+			...(options.parent ? { parent: options.parent } : {}),
+		};
+		const fd = openSync(file, CREATE_FLAGS, 0o600);
+		appendFileSync(fd, `${JSON.stringify(header)}\n`);
+		return new SessionWriter(new Session(file, header), fd, false, now);
+	}
+
+	/**
+	 * Opens an existing session for appending (loads it first; see loadSession). A torn last line is left as it is:
+	 * the first new line is preceded by "\n", so the torn line stays separate (and skipped) and the new one is whole.
+	 */
+	static open(file: string, options: { now?: Clock } = {}): SessionWriter {
+		const session = loadSession(file);
+		const needsNewline = !endsWithNewline(file);
+		const fd = openSync(file, "a");
+		return new SessionWriter(session, fd, needsNewline, options.now ?? (() => new Date()));
+	}
+
+	get file(): string {
+		return this.session.file;
+	}
+
+	get leafId(): string | null {
+		return this.session.leafId;
+	}
+
+	/**
+	 * Appends a complete entry (used by fork to copy entries with their ids). Refuses a duplicate id and a node whose
+	 * parent is not in the session. One write per entry.
+	 */
+	append<E extends SessionEntry>(entry: E): E {
+		if (this.fd === null) throw new SessionError(`session ${this.file} is closed`, "invalid");
+		if (this.session.get(entry.id)) throw new SessionError(`entry id ${entry.id} already exists`, "invalid");
+		if (entry.type !== "label" && entry.type !== "name" && entry.type !== "leaf" && entry.parentId !== null) {
+			if (!this.session.node(entry.parentId)) throw new SessionError(`no parent entry ${entry.parentId}`, "invalid");
+		}
+		const line = `${this.needsNewline ? "\n" : ""}${serialise(toRecord(entry))}\n`;
+		try {
+			appendFileSync(this.fd, line);
+		} catch (error) {
+			// A partial write may have left an unfinished line; start the next one on a fresh line.
+			this.needsNewline = true;
+			throw error;
+		}
+		this.needsNewline = false;
+		this.session.add(entry);
+		return entry;
+	}
+
+	/** Appends a new entry as a child of the current leaf. */
+	private appendNew<E extends SessionEntry>(fields: Fresh<E>): E {
+		let id = newEntryId();
+		while (this.session.get(id)) id = newEntryId();
+		const { type, ...rest } = fields as Fresh<SessionEntry>;
+		// `type` first: listing reads an entry's type from the start of its line without parsing it.
+		const entry = { type, id, parentId: this.leafId, ts: this.now().toISOString(), ...rest } as E;
+		return this.append(entry);
+	}
+
+	appendUser(content: string): UserEntry {
+		return this.appendNew<UserEntry>({ type: "user", content });
+	}
+
+	/** Saves a reply as it ended, partial content included; error text is passed through redactSecrets. */
+	appendAssistant(message: AssistantMessage, costUsd?: number | null): AssistantEntry {
+		const { content, provider, model, usage, stopReason, error } = message;
+		return this.appendNew<AssistantEntry>({
+			type: "assistant",
+			content,
+			provider,
+			model,
+			usage,
+			stopReason,
+			...(error === undefined ? {} : { error: redactSecrets(error) }),
+			...(costUsd === undefined ? {} : { costUsd }),
+		});
+	}
+
+	appendToolResult(result: ToolResultInput): ToolResultEntry {
+		return this.appendNew<ToolResultEntry>({ type: "tool_result", ...result, details: result.details ?? null });
+	}
+
+	appendModelChange(provider: string, model: string): ModelChangeEntry {
+		return this.appendNew<ModelChangeEntry>({ type: "model_change", provider, model });
+	}
+
+	/** Sets the label of a node; null (or blank) clears it. Metadata: the leaf does not move. */
+	label(entryId: string, label: string | null): LabelEntry {
+		if (!this.session.node(entryId)) throw new SessionError(`no entry ${entryId} to label`, "not_found");
+		const text = label?.trim() || null;
+		return this.appendNew<LabelEntry>({ type: "label", target: entryId, label: text });
+	}
+
+	/** Names the session (the latest name wins). Metadata: the leaf does not move. */
+	setName(name: string): NameEntry {
+		const text = name.trim();
+		if (text === "") throw new SessionError("a session name cannot be empty", "invalid");
+		return this.appendNew<NameEntry>({ type: "name", name: text });
+	}
+
+	/**
+	 * Moves the current leaf to a node (null: the next message starts a new root) by appending a leaf record, so the
+	 * move survives a restart. Branching = the next message becomes a child of that node; nothing is deleted.
+	 */
+	moveTo(entryId: string | null): LeafEntry {
+		if (entryId !== null && !this.session.node(entryId)) {
+			throw new SessionError(`no entry ${entryId} to move to`, "not_found");
+		}
+		return this.appendNew<LeafEntry>({ type: "leaf", target: entryId });
+	}
+
+	/**
+	 * Records the agent's events: user_message → user (written before the model is called: delivery is synchronous),
+	 * message_end → assistant (aborted replies too), tool_end → tool_result, agent_start → model_change when the model
+	 * differs from the one chosen on the current path. Returns the unsubscribe function.
+	 */
+	attach(channel: EventSource): () => void {
+		return channel.subscribe((event) => this.record(event));
+	}
+
+	/** Turns one agent event into at most one entry. */
+	record(event: AgentEvent): void {
+		switch (event.type) {
+			case "agent_start": {
+				const current = chosenModel(this.session.pathTo(this.leafId));
+				if (current?.provider !== event.provider || current.model !== event.model) {
+					this.appendModelChange(event.provider, event.model);
+				}
+				break;
+			}
+			case "user_message":
+				this.appendUser(event.message.content);
+				break;
+			case "message_end":
+				this.appendAssistant(event.message, event.costUsd);
+				break;
+			case "tool_end":
+				this.appendToolResult({
+					callId: event.callId,
+					name: event.name,
+					content: event.message.content,
+					details: event.result.details,
+					isError: event.message.isError,
+					durationMs: event.durationMs,
+				});
+				break;
+			default:
+				break;
+		}
+	}
+
+	/** Closes the file; later appends throw. Idempotent. */
+	close(): void {
+		if (this.fd === null) return;
+		closeSync(this.fd);
+		this.fd = null;
+	}
+}
