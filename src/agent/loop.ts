@@ -10,6 +10,7 @@ import {
 	type ThinkingLevel,
 	type ToolCallBlock,
 	type ToolResultMessage,
+	type ToolSpec,
 	textOf,
 	toolCallsOf,
 	type Usage,
@@ -72,12 +73,15 @@ const NOT_RUN_ABORT = "Not run: the run was aborted before this call started.";
 export class Agent {
 	readonly queue = new MessageQueue();
 	private readonly now: () => number;
+	/** JSON Schemas of the tools, computed once: the same for every request. */
+	private readonly toolSpecs: ToolSpec[];
 
 	constructor(
 		private readonly options: AgentOptions,
 		readonly messages: Message[] = [],
 	) {
 		this.now = options.now ?? Date.now;
+		this.toolSpecs = options.tools.map(toToolSpec);
 	}
 
 	get model(): string {
@@ -210,7 +214,7 @@ export class Agent {
 			model: this.options.model,
 			system: this.options.system,
 			messages: this.messages,
-			tools: this.options.tools.map(toToolSpec),
+			tools: this.toolSpecs,
 			signal,
 		};
 		if (this.options.thinking) request.thinking = this.options.thinking;

@@ -1,0 +1,170 @@
+import { fstatSync } from "node:fs";
+import { resolve } from "node:path";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { isUsageError, UsageError } from "./errors.js";
+import type { OutputFormat } from "./modes/print-output.js";
+
+declare const GAR_VERSION: string;
+const VERSION = typeof GAR_VERSION === "string" ? GAR_VERSION : "0.0.0-dev";
+
+function positiveInt(value: string): number {
+	const n = Number(value);
+	if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a whole number of at least 1");
+	return n;
+}
+
+function list(value: string): string[] {
+	return value
+		.split(",")
+		.map((s) => s.trim())
+		.filter(Boolean);
+}
+
+/** Reads piped stdin to the end. Only a pipe or a redirected file is read when a prompt was also given. */
+async function readStdin(promptGiven: boolean): Promise<string> {
+	if (process.stdin.isTTY) return "";
+	if (promptGiven) {
+		let piped = false;
+		try {
+			const stat = fstatSync(0);
+			piped = stat.isFIFO() || stat.isFile();
+		} catch {
+			piped = false;
+		}
+		if (!piped) return ""; // e.g. a socket a parent never closes: don't wait on it
+	}
+	const chunks: Buffer[] = [];
+	for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+	return Buffer.concat(chunks).toString("utf8");
+}
+
+type RootOptions = {
+	print?: boolean;
+	output: OutputFormat;
+	provider?: "anthropic" | "openai";
+	model?: string;
+	baseUrl?: string;
+	maxTurns?: number;
+	tools?: string[];
+	systemPrompt?: string;
+	appendSystemPrompt?: string;
+	cwd?: string;
+	schema?: string;
+	profile?: string;
+	approve?: boolean;
+	thinking?: "off" | "low" | "medium" | "high";
+	bashTimeout?: number;
+};
+
+function buildProgram(run: (code: number) => void): Command {
+	const program = new Command("gar")
+		.description("A fast, transparent terminal coding agent.")
+		.version(VERSION, "-v, --version")
+		.argument("[prompt...]", "the task; piped stdin is appended to it")
+		.option("-p, --print", "run headless: do the task, print the result, exit")
+		.addOption(
+			new Option("--output <format>", "headless output format")
+				.choices(["text", "json", "stream-json"])
+				.default("text"),
+		)
+		.addOption(new Option("--provider <name>", "model provider").choices(["anthropic", "openai"]))
+		.option("-m, --model <id>", "model id (e.g. claude-sonnet-4-5, gpt-5)")
+		.option("--base-url <url>", "API base URL (any OpenAI-compatible server with --provider openai)")
+		.option("--max-turns <n>", "model calls per run before stopping (default 50)", positiveInt)
+		.option("--tools <list>", "comma-separated allow-list of tools: read,write,edit,bash", list)
+		.option("--system-prompt <text|file>", "replace the built-in system prompt")
+		.option("--append-system-prompt <text|file>", "append to the system prompt")
+		.option("--cwd <dir>", "working directory for the agent and its tools")
+		.option("--schema <file>", "JSON Schema the final answer must match (headless)")
+		.option("--profile <name>", "use a [profiles.NAME] table from the config")
+		.option("--approve", "ask before every write, edit and bash call")
+		.addOption(new Option("--thinking <level>", "extended thinking").choices(["off", "low", "medium", "high"]))
+		.option("--bash-timeout <seconds>", "default timeout of a bash command (default 120)", positiveInt)
+		.exitOverride()
+		.configureOutput({ writeErr: (s) => process.stderr.write(s) })
+		.action(async (words: string[], options: RootOptions) => run(await runRoot(words, options)));
+
+	program
+		.command("config")
+		.description("print the effective configuration and where each value comes from")
+		.option("--json", "as JSON")
+		.action(async (options: { json?: boolean }) => {
+			const { loadConfig, formatConfig, formatConfigJson } = await import("./config/index.js");
+			const parent = program.opts<RootOptions>();
+			const cwd = resolve(parent.cwd ?? process.cwd());
+			const result = loadConfig({ cwd, env: process.env, flags: configFlags(parent) });
+			process.stdout.write(`${options.json ? formatConfigJson(result) : formatConfig(result)}\n`);
+			run(0);
+		});
+	return program;
+}
+
+function configFlags(o: RootOptions) {
+	return {
+		...(o.provider ? { provider: o.provider } : {}),
+		...(o.model ? { model: o.model } : {}),
+		...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
+		...(o.maxTurns ? { maxTurns: o.maxTurns } : {}),
+		...(o.profile ? { profile: o.profile } : {}),
+		...(o.approve ? { approve: true } : {}),
+		...(o.thinking ? { thinking: o.thinking } : {}),
+		...(o.bashTimeout ? { bashTimeout: o.bashTimeout } : {}),
+	};
+}
+
+async function runRoot(words: string[], o: RootOptions): Promise<number> {
+	const cwd = resolve(o.cwd ?? process.cwd());
+	const headless = o.print || !process.stdout.isTTY || !process.stdin.isTTY;
+	if (!headless) {
+		process.stderr.write('gar: the full-screen interface is not built yet; run a task headless with gar -p "task"\n');
+		return 2;
+	}
+	let prompt = words.join(" ").trim();
+	const piped = (await readStdin(prompt.length > 0)).trim();
+	if (piped) prompt = prompt ? `${prompt}\n\n${piped}` : piped;
+	if (!prompt) throw new UsageError('no prompt: give the task as an argument (gar -p "task") or pipe it on stdin');
+	const { runPrintMode } = await import("./modes/print.js");
+	return runPrintMode(
+		{
+			...configFlags(o),
+			cwd,
+			prompt,
+			output: o.output,
+			...(o.tools ? { tools: o.tools } : {}),
+			...(o.systemPrompt !== undefined ? { systemPrompt: o.systemPrompt } : {}),
+			...(o.appendSystemPrompt !== undefined ? { appendSystemPrompt: o.appendSystemPrompt } : {}),
+			...(o.schema ? { schema: o.schema } : {}),
+		},
+		{ stdout: process.stdout, stderr: process.stderr, env: process.env },
+	);
+}
+
+/** Parses argv, runs the command and resolves with the exit code. Never rejects. */
+export async function main(argv: string[]): Promise<number> {
+	let code = 0;
+	const program = buildProgram((c) => {
+		code = c;
+	});
+	try {
+		await program.parseAsync(argv, { from: "user" });
+		return code;
+	} catch (error) {
+		if (error instanceof CommanderError) {
+			// --help and --version end here with exit code 0; a bad flag has already been explained on stderr.
+			return error.exitCode === 0 ? 0 : 2;
+		}
+		if (isUsageError(error)) {
+			process.stderr.write(`gar: ${error.message}\n`);
+			return 2;
+		}
+		process.stderr.write(
+			`gar: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : error}\n`,
+		);
+		return 1;
+	}
+}
+
+const code = await main(process.argv.slice(2));
+process.exitCode = code;
+// Output was flushed before main resolved; exit now so that nothing left open (a socket, a timer) keeps us alive.
+process.exit(code);

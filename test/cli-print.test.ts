@@ -1,0 +1,202 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { costUsd, defaultModel } from "../src/llm/models.js";
+import { runGar, tempHome } from "./support/cli.js";
+import { startWireServer, type WireServer } from "./support/wire-server.js";
+
+let server: WireServer | undefined;
+afterEach(async () => {
+	await server?.close();
+	server = undefined;
+});
+
+/** read → edit → bash → answer: the scripted task both wire formats replay. */
+const TASK = [
+	{ toolCalls: [{ id: "c1", name: "read", args: { path: "greet.txt" } }], usage: { input: 100, output: 10 } },
+	{
+		toolCalls: [{ id: "c2", name: "edit", args: { path: "greet.txt", edits: [{ oldText: "world", newText: "gar" }] } }],
+		usage: { input: 200, output: 20, cacheRead: 50 },
+	},
+	{ toolCalls: [{ id: "c3", name: "bash", args: { command: "cat greet.txt" } }], usage: { input: 300, output: 5 } },
+	{ text: ["The file ", "now says hello gar."], usage: { input: 400, output: 9 } },
+];
+
+describe.each(["openai", "anthropic"] as const)("gar -p over the %s wire format", (provider) => {
+	it("reads, edits and runs a command, then prints the JSON result", async () => {
+		server = await startWireServer(TASK);
+		const { project, env } = tempHome();
+		writeFileSync(join(project, "greet.txt"), "hello world\n");
+		const key = provider === "openai" ? "OPENAI_API_KEY" : "ANTHROPIC_API_KEY";
+		const run = await runGar(
+			["-p", "change world to gar", "--output", "json", "--provider", provider, "--base-url", server.url],
+			{ env: { ...env, [key]: "test-key" }, cwd: project },
+		);
+		expect(run.stderr).toBe("");
+		expect(run.code).toBe(0);
+		expect(readFileSync(join(project, "greet.txt"), "utf8")).toBe("hello gar\n");
+		const result = JSON.parse(run.stdout);
+		expect(result).toMatchObject({
+			type: "result",
+			ok: true,
+			result: "The file now says hello gar.",
+			stopReason: "done",
+			turns: 4,
+			usage: { input: 1000, output: 44, cacheRead: 50, cacheWrite: 0 },
+		});
+		expect(typeof result.durationMs).toBe("number");
+		const sum = { input: 1000, output: 44, cacheRead: 50, cacheWrite: 0 };
+		expect(result.costUsd).toBeCloseTo(costUsd(defaultModel(provider), sum) ?? Number.NaN, 10);
+		// The bash output reached the model in the last request.
+		const lastBody = JSON.stringify(server.requests.at(-1)?.body);
+		expect(lastBody).toContain("hello gar");
+	});
+});
+
+describe("gar -p", () => {
+	it("streams events as JSON lines, deltas only, ending with the result", async () => {
+		server = await startWireServer([{ text: ["one ", "two ", "three"] }]);
+		const { project, env } = tempHome();
+		const run = await runGar(["-p", "count", "--output", "stream-json", "--base-url", server.url], {
+			env: { ...env, OPENAI_API_KEY: "k" },
+			cwd: project,
+		});
+		expect(run.code).toBe(0);
+		const lines = run.stdout
+			.trim()
+			.split("\n")
+			.map((l) => JSON.parse(l));
+		expect(lines[0].type).toBe("agent_start");
+		expect(lines.filter((l) => l.type === "text_delta").map((l) => l.delta)).toEqual(["one ", "two ", "three"]);
+		expect(lines.at(-2).type).toBe("agent_end");
+		expect(lines.at(-1)).toMatchObject({ type: "result", ok: true, result: "one two three" });
+	});
+
+	it("prints only the answer in text mode and takes the prompt from a pipe", async () => {
+		server = await startWireServer([{ text: "42" }]);
+		const { project, env } = tempHome();
+		const run = await runGar(["-p", "--base-url", server.url], {
+			env: { ...env, OPENAI_API_KEY: "k" },
+			cwd: project,
+			stdin: "what is six times seven?",
+		});
+		expect(run.code).toBe(0);
+		expect(run.stdout).toBe("42\n");
+		const body = server.requests[0]?.body as { messages: { role: string; content: unknown }[] };
+		expect(JSON.stringify(body.messages.at(-1))).toContain("six times seven");
+	});
+
+	it("exits 1 with the error when the model call fails", async () => {
+		server = await startWireServer([{ fault: { kind: "http", status: 400, times: 1 } }]);
+		const { project, env } = tempHome();
+		const run = await runGar(["-p", "hi", "--output", "json", "--base-url", server.url], {
+			env: { ...env, OPENAI_API_KEY: "sk-secret-value-1234567890" },
+			cwd: project,
+		});
+		expect(run.code).toBe(1);
+		const result = JSON.parse(run.stdout);
+		expect(result).toMatchObject({ ok: false, stopReason: "error" });
+		expect(result.error).toContain("400");
+		expect(run.stdout).not.toContain("sk-secret-value");
+	});
+
+	it("reports the cost of an unknown model as null, not $0", async () => {
+		server = await startWireServer([{ text: "hi", usage: { input: 10, output: 2 } }]);
+		const { project, env } = tempHome();
+		const run = await runGar(["-p", "hi", "--output", "json", "--model", "my-local-model", "--base-url", server.url], {
+			env,
+			cwd: project,
+		});
+		expect(run.code).toBe(0);
+		expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, costUsd: null, usage: { input: 10, output: 2 } });
+	});
+
+	it("exits 1 at the turn limit", async () => {
+		const loop = { toolCalls: [{ name: "bash", args: { command: "true" } }] };
+		server = await startWireServer([loop, loop, loop]);
+		const { project, env } = tempHome();
+		const run = await runGar(["-p", "loop", "--max-turns", "2", "--output", "json", "--base-url", server.url], {
+			env: { ...env, OPENAI_API_KEY: "k" },
+			cwd: project,
+		});
+		expect(run.code).toBe(1);
+		expect(JSON.parse(run.stdout)).toMatchObject({ ok: false, stopReason: "max_turns", turns: 2 });
+	});
+
+	it("exits 2 naming the variable when no API key is set", async () => {
+		const { project, env } = tempHome();
+		const run = await runGar(["-p", "hi"], { env, cwd: project });
+		expect(run.code).toBe(2);
+		expect(run.stderr).toContain("ANTHROPIC_API_KEY");
+		expect(run.stdout).toBe("");
+	});
+
+	it("exits 2 on bad usage", async () => {
+		const { project, env } = tempHome();
+		const bad = await runGar(["-p", "hi", "--output", "yaml"], { env, cwd: project });
+		expect(bad.code).toBe(2);
+		expect(bad.stderr).toContain("yaml");
+		const tools = await runGar(["-p", "hi", "--tools", "read,grep"], {
+			env: { ...env, OPENAI_API_KEY: "k" },
+			cwd: project,
+		});
+		expect(tools.code).toBe(2);
+		expect(tools.stderr).toContain("grep");
+		const none = await runGar(["-p"], { env, cwd: project });
+		expect(none.code).toBe(2);
+		expect(none.stderr).toContain("no prompt");
+	});
+
+	it("honours the tool allow-list", async () => {
+		server = await startWireServer([{ text: "ok" }]);
+		const { project, env } = tempHome();
+		await runGar(["-p", "hi", "--tools", "read,bash", "--base-url", server.url], {
+			env: { ...env, OPENAI_API_KEY: "k" },
+			cwd: project,
+		});
+		const body = server.requests[0]?.body as { tools: { function: { name: string } }[] };
+		expect(body.tools.map((t) => t.function.name)).toEqual(["read", "bash"]);
+	});
+
+	it("exits 130 on SIGINT, after printing the partial result", async () => {
+		server = await startWireServer([{ text: Array.from({ length: 200 }, () => "tick "), delayMs: 20 }]);
+		const { project, env } = tempHome();
+		const { spawn } = await import("node:child_process");
+		const { GAR_BIN } = await import("./support/cli.js");
+		const child = spawn(process.execPath, [GAR_BIN, "-p", "go", "--output", "json", "--base-url", server.url], {
+			env: { ...env, OPENAI_API_KEY: "k" },
+			cwd: project,
+			stdio: ["ignore", "pipe", "pipe"],
+		});
+		let stdout = "";
+		child.stdout.on("data", (d: Buffer) => {
+			stdout += d.toString();
+		});
+		await new Promise((r) => setTimeout(r, 700));
+		const started = Date.now();
+		child.kill("SIGINT");
+		const code = await new Promise<number | null>((r) => child.on("close", r));
+		expect(Date.now() - started).toBeLessThan(1000);
+		expect(code).toBe(130);
+		const result = JSON.parse(stdout);
+		expect(result).toMatchObject({ ok: false, stopReason: "aborted" });
+		expect(result.result).toContain("tick");
+	});
+
+	it("validates structured output against --schema", async () => {
+		server = await startWireServer([{ text: "The answer is 7" }, { text: '{"answer": 7}' }]);
+		const { project, env } = tempHome();
+		writeFileSync(
+			join(project, "schema.json"),
+			JSON.stringify({ type: "object", properties: { answer: { type: "integer" } }, required: ["answer"] }),
+		);
+		const run = await runGar(["-p", "q", "--schema", "schema.json", "--output", "json", "--base-url", server.url], {
+			env: { ...env, OPENAI_API_KEY: "k" },
+			cwd: project,
+		});
+		expect(run.code).toBe(0);
+		expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, structured: { answer: 7 } });
+		const second = server.requests[1]?.body as { response_format?: { type: string } };
+		expect(second.response_format?.type).toBe("json_schema");
+	});
+});

@@ -1,0 +1,52 @@
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export const GAR_BIN = join(import.meta.dirname, "..", "..", "bin", "gar.js");
+
+export type CliRun = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
+
+/** A throwaway home: config, data and the project dir all in a fresh temp folder. */
+export function tempHome() {
+	const root = mkdtempSync(join(tmpdir(), "gar-cli-"));
+	const project = join(root, "project");
+	mkdirSync(project);
+	const env: NodeJS.ProcessEnv = {
+		PATH: process.env.PATH,
+		HOME: root,
+		XDG_CONFIG_HOME: join(root, "config"),
+		XDG_DATA_HOME: join(root, "data"),
+		TMPDIR: tmpdir(),
+	};
+	return { root, project, env };
+}
+
+/** Runs the built CLI (`bin/gar.js`) with `args`; resolves when it exits. */
+export function runGar(
+	args: string[],
+	options: { env: NodeJS.ProcessEnv; cwd?: string; stdin?: string; timeoutMs?: number },
+): Promise<CliRun> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, [GAR_BIN, ...args], {
+			env: options.env,
+			cwd: options.cwd ?? process.cwd(),
+			stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+		});
+		let stdout = "";
+		let stderr = "";
+		child.stdout.on("data", (d: Buffer) => {
+			stdout += d.toString();
+		});
+		child.stderr.on("data", (d: Buffer) => {
+			stderr += d.toString();
+		});
+		const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 15_000);
+		child.on("error", reject);
+		child.on("close", (code, signal) => {
+			clearTimeout(timer);
+			resolve({ code, signal, stdout, stderr });
+		});
+		if (options.stdin !== undefined) child.stdin?.end(options.stdin);
+	});
+}
