@@ -35,10 +35,10 @@ export function runGar(
 		});
 		let stdout = "";
 		let stderr = "";
-		child.stdout.on("data", (d: Buffer) => {
+		child.stdout?.on("data", (d: Buffer) => {
 			stdout += d.toString();
 		});
-		child.stderr.on("data", (d: Buffer) => {
+		child.stderr?.on("data", (d: Buffer) => {
 			stderr += d.toString();
 		});
 		const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 15_000);
