@@ -1,0 +1,164 @@
+import http from "node:http";
+import https from "node:https";
+import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+
+/**
+ * A small `fetch` over node:http/https, enough for the provider SDKs: string or byte request bodies, a streamed
+ * response body (an async iterable of Uint8Array), `text()`/`json()`/`arrayBuffer()`, and abort through `signal`.
+ * It exists because Node's built-in fetch (undici) costs a lot of memory for one request, and `gar -p` must stay
+ * small. It never touches the global fetch, Request or Response. Redirects are not followed.
+ */
+export function createNodeFetch(): typeof fetch {
+	return nodeFetch as typeof fetch;
+}
+
+type HeaderInit =
+	| Record<string, string>
+	| [string, string][]
+	| { forEach(cb: (value: string, key: string) => void): void };
+type Init = { method?: string; headers?: HeaderInit; body?: unknown; signal?: AbortSignal | null };
+
+/** The read-only Headers surface the SDKs use, over Node's lowercased header object. */
+export class NodeHeaders {
+	readonly #map = new Map<string, string>();
+	constructor(raw: http.IncomingHttpHeaders) {
+		for (const [key, value] of Object.entries(raw)) {
+			if (value !== undefined) this.#map.set(key, Array.isArray(value) ? value.join(", ") : value);
+		}
+	}
+	get(name: string): string | null {
+		return this.#map.get(name.toLowerCase()) ?? null;
+	}
+	has(name: string): boolean {
+		return this.#map.has(name.toLowerCase());
+	}
+	forEach(cb: (value: string, key: string, parent: NodeHeaders) => void): void {
+		for (const [key, value] of this.#map) cb(value, key, this);
+	}
+	entries(): IterableIterator<[string, string]> {
+		return this.#map.entries();
+	}
+	keys(): IterableIterator<string> {
+		return this.#map.keys();
+	}
+	values(): IterableIterator<string> {
+		return this.#map.values();
+	}
+	[Symbol.iterator](): IterableIterator<[string, string]> {
+		return this.#map.entries();
+	}
+}
+
+function abortError(signal: AbortSignal): Error {
+	const reason: unknown = signal.reason;
+	if (reason instanceof Error && reason.name === "AbortError") return reason;
+	const error = new Error("This operation was aborted");
+	error.name = "AbortError";
+	return error;
+}
+
+function flattenHeaders(headers: HeaderInit | undefined): Record<string, string> {
+	const out: Record<string, string> = {};
+	if (!headers) return out;
+	if (Array.isArray(headers)) for (const [key, value] of headers) out[key.toLowerCase()] = value;
+	else if (typeof headers.forEach === "function") {
+		(headers as { forEach(cb: (v: string, k: string) => void): void }).forEach((v, k) => {
+			out[k.toLowerCase()] = v;
+		});
+	} else for (const [key, value] of Object.entries(headers)) out[key.toLowerCase()] = String(value);
+	return out;
+}
+
+function encodeBody(body: unknown): Buffer | undefined {
+	if (body === undefined || body === null) return undefined;
+	if (typeof body === "string") return Buffer.from(body);
+	if (body instanceof Uint8Array) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+	if (body instanceof ArrayBuffer) return Buffer.from(body);
+	throw new TypeError("createNodeFetch: only string and byte request bodies are supported");
+}
+
+function decode(res: http.IncomingMessage): NodeJS.ReadableStream & AsyncIterable<Uint8Array> {
+	const encoding = res.headers["content-encoding"]?.toLowerCase();
+	const decoder =
+		encoding === "gzip" || encoding === "x-gzip"
+			? createGunzip()
+			: encoding === "deflate"
+				? createInflate()
+				: encoding === "br"
+					? createBrotliDecompress()
+					: undefined;
+	if (!decoder) return res;
+	res.on("error", (err) => decoder.destroy(err));
+	return res.pipe(decoder);
+}
+
+async function nodeFetch(input: string | URL | { url: string }, init: Init = {}): Promise<Response> {
+	const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
+	const signal = init.signal ?? undefined;
+	if (signal?.aborted) throw abortError(signal);
+	const body = encodeBody(init.body);
+	const headers: Record<string, string> = { "accept-encoding": "identity", ...flattenHeaders(init.headers) };
+	if (body && headers["content-length"] === undefined) headers["content-length"] = String(body.length);
+	const transport = url.protocol === "https:" ? https : url.protocol === "http:" ? http : undefined;
+	if (!transport) throw new TypeError(`createNodeFetch: unsupported protocol ${url.protocol}`);
+
+	return new Promise<Response>((resolve, reject) => {
+		let response: http.IncomingMessage | undefined;
+		const onAbort = () => {
+			const err = abortError(signal as AbortSignal);
+			response?.destroy(err);
+			req.destroy(err);
+			reject(err);
+		};
+		const cleanup = () => signal?.removeEventListener("abort", onAbort);
+		const req = transport.request(url, { method: (init.method ?? "GET").toUpperCase(), headers }, (res) => {
+			response = res;
+			res.on("error", () => {}); // errors reach whoever reads the body; never an uncaught 'error' event
+			res.once("close", cleanup);
+			resolve(toResponse(res, url.href));
+		});
+		req.on("error", (err) => {
+			cleanup();
+			reject(new TypeError(`fetch failed: ${err.message}`, { cause: err }));
+		});
+		signal?.addEventListener("abort", onAbort, { once: true });
+		req.end(body);
+	});
+}
+
+function toResponse(res: http.IncomingMessage, url: string): Response {
+	const status = res.statusCode ?? 0;
+	const noBody = status === 204 || status === 304;
+	const body = noBody ? null : decode(res);
+	if (noBody) res.resume();
+	let used = false;
+	const bytes = async (): Promise<Buffer> => {
+		if (used) throw new TypeError("Body has already been read");
+		used = true;
+		if (!body) return Buffer.alloc(0);
+		const chunks: Buffer[] = [];
+		for await (const chunk of body) chunks.push(Buffer.from(chunk));
+		return Buffer.concat(chunks);
+	};
+	const response = {
+		status,
+		statusText: res.statusMessage ?? "",
+		ok: status >= 200 && status < 300,
+		redirected: false,
+		type: "basic",
+		url,
+		headers: new NodeHeaders(res.headers),
+		body,
+		get bodyUsed() {
+			return used;
+		},
+		text: async () => (await bytes()).toString("utf8"),
+		json: async () => JSON.parse((await bytes()).toString("utf8")),
+		arrayBuffer: async () => {
+			const buf = await bytes();
+			return buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength);
+		},
+	};
+	// Structurally a subset of Response: the SDKs read only the members above.
+	return response as unknown as Response;
+}
