@@ -1,0 +1,228 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import type { Readable } from "node:stream";
+import { z } from "zod";
+import { OutputCollector } from "./bash-output.js";
+import { MAX_BYTES, MAX_LINES, type Tool, type ToolContext } from "./types.js";
+
+/** What a command did. `exitCode` is null when a signal ended it; `fullOutputPath` is set when output was cut. */
+export type BashDetails = {
+	command: string;
+	exitCode: number | null;
+	signal: string | null;
+	durationMs: number;
+	timedOut: boolean;
+	aborted: boolean;
+	truncated: boolean;
+	totalLines: number;
+	totalBytes: number;
+	fullOutputPath?: string;
+};
+
+/** Partial details sent to `onUpdate` while a command runs (at most every `updateIntervalMs`). */
+export type BashUpdate = { command: string; output: string; totalLines: number; totalBytes: number; elapsedMs: number };
+
+const bashSchema = z.object({
+	command: z.string().min(1).describe("Shell command to run with bash -c in the working directory."),
+	timeout: z.coerce.number().positive().optional().describe("Timeout in seconds (default 120)."),
+});
+export type BashParams = z.infer<typeof bashSchema>;
+
+export type BashToolOptions = {
+	cwd: string;
+	/** Default timeout when the call gives none (120 s). */
+	timeoutMs?: number;
+	/** Between SIGTERM and SIGKILL to the process group (2 s). */
+	killGraceMs?: number;
+	maxLines?: number;
+	maxBytes?: number;
+	/** Defaults to /bin/bash when it exists, else sh. */
+	shell?: string;
+	/** Where full outputs over the limits are saved (os.tmpdir()). */
+	tempDir?: string;
+	env?: NodeJS.ProcessEnv;
+	/** Minimum time between progress updates (100 ms). */
+	updateIntervalMs?: number;
+	/** How long to wait for the pipes to drain after the shell exits (100 ms). */
+	drainMs?: number;
+};
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
+const UPDATE_TAIL = { maxLines: 100, maxBytes: 8 * 1024 };
+
+/** Sends `signal` to the whole process group of `pid`; false when the group is gone. */
+function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+	try {
+		process.kill(-pid, signal);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** Resolves when the stream has ended, or is already gone. */
+function ended(stream: Readable): Promise<void> {
+	if (stream.readableEnded || stream.destroyed) return Promise.resolve();
+	return new Promise((resolve) => {
+		stream.once("end", resolve);
+		stream.once("close", resolve);
+	});
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Spawns the shell; rejects with a readable error when it cannot start. */
+function start(shell: string, command: string, options: BashToolOptions): ChildProcess {
+	try {
+		if (!statSync(options.cwd).isDirectory()) throw new Error("not a directory");
+	} catch {
+		throw new Error(`The working directory ${options.cwd} does not exist or is not a directory.`);
+	}
+	return spawn(shell, ["-c", command], {
+		cwd: options.cwd,
+		env: options.env ?? process.env,
+		detached: true,
+		stdio: ["ignore", "pipe", "pipe"],
+	});
+}
+
+/**
+ * The bash tool. Runs the command in its own process group with stdin closed; resolves when the shell exits
+ * (a background child holding the pipe does not block it); on timeout or abort, SIGTERM then SIGKILL to the
+ * group. Never buffers more than about three times the byte limit, whatever the output size.
+ */
+export function createBashTool(options: BashToolOptions): Tool<BashParams, BashDetails> {
+	const shell = options.shell ?? (existsSync("/bin/bash") ? "/bin/bash" : "sh");
+	const limits = { maxLines: options.maxLines ?? MAX_LINES, maxBytes: options.maxBytes ?? MAX_BYTES };
+	const defaultTimeoutMs = options.timeoutMs ?? 120_000;
+	const graceMs = options.killGraceMs ?? 2000;
+	const intervalMs = options.updateIntervalMs ?? 100;
+	const drainMs = options.drainMs ?? 100;
+	return {
+		name: "bash",
+		description: `Run a shell command (bash -c) in the working directory; stdout and stderr are merged, stdin is empty. Default timeout ${Math.round(defaultTimeoutMs / 1000)} s. Long output keeps its head and tail and saves the full text to a file. For servers or long jobs, run them in the background with output redirected to a file (\`cmd > log 2>&1 &\`).`,
+		parameters: bashSchema,
+		mutating: true,
+		async execute(params, ctx) {
+			const startedAt = Date.now();
+			const timeoutMs = Math.min(params.timeout ? params.timeout * 1000 : defaultTimeoutMs, MAX_TIMER_MS);
+			const output = new OutputCollector(limits, options.tempDir ?? tmpdir());
+			let timedOut = false;
+			let aborted = ctx.signal.aborted;
+			let exit: { code: number | null; signal: NodeJS.Signals | null } = { code: null, signal: null };
+			if (!aborted) {
+				const child = start(shell, params.command, options);
+				const run = supervise(child, output, ctx, {
+					timeoutMs,
+					graceMs,
+					intervalMs,
+					command: params.command,
+					startedAt,
+				});
+				try {
+					exit = await run.exited;
+				} finally {
+					run.stop();
+					await Promise.race([
+						Promise.all([ended(child.stdout as Readable), ended(child.stderr as Readable)]),
+						sleep(drainMs),
+					]);
+					child.stdout?.destroy();
+					child.stderr?.destroy();
+					output.dispose();
+				}
+				timedOut = run.timedOut();
+				aborted = run.aborted();
+			}
+			const summary = output.finish();
+			const details: BashDetails = {
+				command: params.command,
+				exitCode: exit.code,
+				signal: exit.signal,
+				durationMs: Date.now() - startedAt,
+				timedOut,
+				aborted,
+				truncated: summary.truncated,
+				totalLines: summary.totalLines,
+				totalBytes: summary.totalBytes,
+				...(summary.fullOutputPath ? { fullOutputPath: summary.fullOutputPath } : {}),
+			};
+			let content = summary.text === "" ? "(no output)" : summary.text;
+			const seconds = Math.round(timeoutMs / 100) / 10;
+			if (timedOut) {
+				content += `\n\n[Timed out after ${seconds} s; the command's process group was killed. Pass a larger timeout (in seconds) if it needs longer, or run it in the background with output redirected to a file.]`;
+			} else if (aborted) content += "\n\n[Aborted by the user; the command's process group was killed.]";
+			else if (exit.signal) content += `\n\n[Killed by signal ${exit.signal}]`;
+			else if (exit.code !== 0) content += `\n\n[Exit code ${exit.code}]`;
+			const isError = timedOut || aborted || exit.signal !== null || exit.code !== 0;
+			return { content, details, isError };
+		},
+	};
+}
+
+type SuperviseOptions = { timeoutMs: number; graceMs: number; intervalMs: number; command: string; startedAt: number };
+
+/** Wires output, throttled updates, the timeout and abort to a running child. */
+function supervise(child: ChildProcess, output: OutputCollector, ctx: ToolContext, o: SuperviseOptions) {
+	let timedOut = false;
+	let aborted = false;
+	let killTimer: NodeJS.Timeout | undefined;
+	let updateTimer: NodeJS.Timeout | undefined;
+	let lastUpdate = 0;
+	let stopped = false;
+	const pid = child.pid;
+
+	const kill = () => {
+		if (killTimer || pid === undefined) return;
+		signalGroup(pid, "SIGTERM");
+		killTimer = setTimeout(() => signalGroup(pid, "SIGKILL"), o.graceMs);
+	};
+	const emit = () => {
+		updateTimer = undefined;
+		lastUpdate = Date.now();
+		ctx.onUpdate?.({
+			command: o.command,
+			output: output.recent(UPDATE_TAIL),
+			totalLines: output.totalLines,
+			totalBytes: output.totalBytes,
+			elapsedMs: lastUpdate - o.startedAt,
+		} satisfies BashUpdate);
+	};
+	const onData = (stream: "stdout" | "stderr") => (chunk: Buffer) => {
+		output.push(chunk, stream);
+		if (!ctx.onUpdate || updateTimer || stopped) return;
+		const wait = o.intervalMs - (Date.now() - lastUpdate);
+		if (wait <= 0) emit();
+		else updateTimer = setTimeout(emit, wait);
+	};
+	child.stdout?.on("data", onData("stdout"));
+	child.stderr?.on("data", onData("stderr"));
+	const timeout = setTimeout(() => {
+		timedOut = true;
+		kill();
+	}, o.timeoutMs);
+	const onAbort = () => {
+		aborted = true;
+		kill();
+	};
+	ctx.signal.addEventListener("abort", onAbort, { once: true });
+
+	const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
+		child.once("error", (error) => reject(new Error(`Could not run the command: ${error.message}`)));
+		child.once("exit", (code, signal) => resolve({ code, signal }));
+	});
+	return {
+		exited,
+		timedOut: () => timedOut,
+		aborted: () => aborted,
+		/** Clears timers; a pending SIGKILL stays armed only while the group still has members. */
+		stop() {
+			stopped = true;
+			clearTimeout(timeout);
+			clearTimeout(updateTimer);
+			ctx.signal.removeEventListener("abort", onAbort);
+			if (killTimer && (pid === undefined || !signalGroup(pid, 0))) clearTimeout(killTimer);
+		},
+	};
+}
