@@ -1,0 +1,146 @@
+import { z } from "zod";
+import type { ToolSpec } from "../llm/types.js";
+import { createBashTool } from "./bash.js";
+import { createEditTool } from "./edit.js";
+import { createReadTool } from "./read.js";
+import type { AnyTool, ToolContext, ToolResult } from "./types.js";
+import { createWriteTool } from "./write.js";
+
+export type { BashDetails, BashToolOptions, BashUpdate } from "./bash.js";
+export type { EditDetails } from "./edit.js";
+export type { FileChange, UndoKind } from "./file-change.js";
+export { previousBytes } from "./file-change.js";
+export type { ReadDetails } from "./read.js";
+export type { WriteDetails } from "./write.js";
+export { createBashTool, createEditTool, createReadTool, createWriteTool };
+
+/** The four tools, in the order they are offered to the model. */
+export const TOOL_NAMES = ["read", "write", "edit", "bash"] as const;
+export type ToolName = (typeof TOOL_NAMES)[number];
+
+export type ToolsOptions = {
+	cwd: string;
+	bashTimeoutMs?: number;
+	maxLines?: number;
+	maxBytes?: number;
+	/** Where bash saves full outputs over the limits (os.tmpdir()). */
+	tempDir?: string;
+	shell?: string;
+	env?: NodeJS.ProcessEnv;
+};
+
+/** Details of an error result made by `runTool` itself (bad arguments, a throw, an abort). */
+export type ToolErrorDetails = { error: "invalid_arguments" | "failed" | "aborted"; message: string };
+
+/** Creates read, write, edit and bash (in that order) for one working directory. */
+export function createTools(options: ToolsOptions): AnyTool[] {
+	const { cwd, maxLines, maxBytes } = options;
+	return [
+		createReadTool({ cwd, maxLines, maxBytes }),
+		createWriteTool({ cwd }),
+		createEditTool({ cwd }),
+		createBashTool({
+			cwd,
+			maxLines,
+			maxBytes,
+			timeoutMs: options.bashTimeoutMs,
+			tempDir: options.tempDir,
+			shell: options.shell,
+			env: options.env,
+		}),
+	];
+}
+
+type JsonSchema = Record<string, unknown>;
+
+/** Drops noise the model does not need: `$schema` and the ±2^53 bounds zod adds to integers. */
+function tidy(schema: unknown): unknown {
+	if (Array.isArray(schema)) return schema.map(tidy);
+	if (schema === null || typeof schema !== "object") return schema;
+	const out: JsonSchema = {};
+	for (const [key, value] of Object.entries(schema)) {
+		if (key === "$schema") continue;
+		if ((key === "maximum" || key === "minimum") && Math.abs(value as number) === Number.MAX_SAFE_INTEGER) continue;
+		out[key] = tidy(value);
+	}
+	return out;
+}
+
+/** The tool as the model sees it: name, description and the JSON Schema of its input. */
+export function toToolSpec(tool: AnyTool): ToolSpec {
+	const parameters = tidy(z.toJSONSchema(tool.parameters, { io: "input" })) as JsonSchema;
+	return { name: tool.name, description: tool.description, parameters };
+}
+
+/** A one-line picture of the expected arguments, e.g. `path: string, offset?: integer`. */
+function signature(schema: JsonSchema): string {
+	const typeOf = (s: JsonSchema | undefined): string => {
+		if (!s) return "unknown";
+		if (s.type === "array") return `${typeOf(s.items as JsonSchema | undefined)}[]`;
+		if (s.type === "object") return `{${Object.keys((s.properties as JsonSchema | undefined) ?? {}).join(", ")}}`;
+		return String(s.type ?? "unknown");
+	};
+	const required = new Set((schema.required as string[] | undefined) ?? []);
+	const props = (schema.properties as Record<string, JsonSchema> | undefined) ?? {};
+	return Object.entries(props)
+		.map(([k, v]) => `${k}${required.has(k) ? "" : "?"}: ${typeOf(v)}`)
+		.join(", ");
+}
+
+/** Models sometimes send a nested argument as a JSON string; returns the arguments with those parsed, if any. */
+function parseJsonStrings(raw: unknown): unknown {
+	if (typeof raw === "string") {
+		try {
+			return JSON.parse(raw);
+		} catch {
+			return undefined;
+		}
+	}
+	if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return undefined;
+	let changed = false;
+	const out: Record<string, unknown> = {};
+	for (const [key, value] of Object.entries(raw)) {
+		out[key] = value;
+		if (typeof value !== "string" || !/^\s*[[{]/.test(value)) continue;
+		try {
+			out[key] = JSON.parse(value);
+			changed = true;
+		} catch {}
+	}
+	return changed ? out : undefined;
+}
+
+const errorResult = (error: ToolErrorDetails["error"], message: string): ToolResult<ToolErrorDetails> => ({
+	content: message,
+	details: { error, message },
+	isError: true,
+});
+
+const abortedResult = (name: string) => errorResult("aborted", `The ${name} call was aborted by the user.`);
+
+/**
+ * Validates raw arguments and runs the tool. Never throws: invalid arguments, a throw from the tool and an
+ * abort all become error results (message only, no stack) the model can read and recover from.
+ */
+export async function runTool(tool: AnyTool, rawArgs: unknown, ctx: ToolContext): Promise<ToolResult> {
+	if (ctx.signal.aborted) return abortedResult(tool.name);
+	let parsed = tool.parameters.safeParse(rawArgs);
+	if (!parsed.success) {
+		const repaired = parseJsonStrings(rawArgs);
+		const second = repaired === undefined ? undefined : tool.parameters.safeParse(repaired);
+		if (second?.success) parsed = second;
+	}
+	if (!parsed.success) {
+		const expected = signature(toToolSpec(tool).parameters);
+		return errorResult(
+			"invalid_arguments",
+			`Invalid arguments for ${tool.name}: ${z.prettifyError(parsed.error)}\nExpected (${expected}); fix the arguments and call ${tool.name} again.`,
+		);
+	}
+	try {
+		return await tool.execute(parsed.data, ctx);
+	} catch (error) {
+		if (ctx.signal.aborted) return abortedResult(tool.name);
+		return errorResult("failed", error instanceof Error ? error.message : String(error));
+	}
+}
