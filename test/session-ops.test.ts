@@ -1,0 +1,168 @@
+import { createHash } from "node:crypto";
+import { readFileSync, renameSync, utimesSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { buildContext } from "../src/session/context.js";
+import { forkSession } from "../src/session/fork.js";
+import { loadSession } from "../src/session/load.js";
+import { findLatestSession, listSessions, readSessionInfo, resolveSession } from "../src/session/ops.js";
+import { sessionDirFor } from "../src/session/paths.js";
+import { SessionWriter } from "../src/session/writer.js";
+import { fakeClock, firstReply, secondReply, tempDir } from "./fixtures/session/run.js";
+
+let cleanups: (() => void)[] = [];
+afterEach(() => {
+	for (const cleanup of cleanups) cleanup();
+	cleanups = [];
+});
+function tmp(): string {
+	const { dir, cleanup } = tempDir();
+	cleanups.push(cleanup);
+	return dir;
+}
+/** A session with the given user prompts (each answered), its mtime set to `ageSec` seconds ago. */
+function session(base: string, cwd: string, prompts: string[], ageSec: number, name?: string): string {
+	const writer = SessionWriter.create({ dir: base, cwd });
+	for (const prompt of prompts) {
+		writer.appendUser(prompt);
+		writer.appendAssistant(secondReply);
+	}
+	if (name) writer.setName(name);
+	writer.close();
+	const when = new Date(Date.now() - ageSec * 1000);
+	utimesSync(writer.file, when, when);
+	return writer.file;
+}
+/** Renames a session file so its id is `id` (ids are random; tests need chosen prefixes). */
+function withId(file: string, id: string): string {
+	const target = join(dirname(file), basename(file).replace(/_[0-9a-z]+\.jsonl$/, `_${id}.jsonl`));
+	renameSync(file, target);
+	return target;
+}
+const sha256 = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
+
+describe("listing sessions", () => {
+	it("lists a project's sessions newest first with name, counts and the first prompt", () => {
+		const base = tmp();
+		const old = session(base, "/p/app", ["first task"], 300);
+		const named = session(base, "/p/app", [`a long prompt\nwith lines ${"x".repeat(100)}`, "second"], 100, "Nice name");
+		session(base, "/p/other", ["elsewhere"], 10);
+		const infos = listSessions(base, "/p/app");
+		expect(infos.map((i) => i.file)).toEqual([named, old]);
+		expect(infos[0]).toMatchObject({ name: "Nice name", entries: 5, messages: 4, cwd: "/p/app" });
+		expect(infos[0]?.firstPrompt).toBe(`a long prompt with lines ${"x".repeat(54)}…`);
+		expect(infos[0]?.firstPrompt).toHaveLength(80);
+		expect(infos[1]).toMatchObject({ entries: 2, firstPrompt: "first task" });
+		expect(infos[1]?.name).toBeUndefined();
+		expect(listSessions(base).map((i) => i.firstPrompt)).toEqual(["elsewhere", infos[0]?.firstPrompt, "first task"]);
+		expect(listSessions(join(base, "nothing-here"))).toEqual([]);
+	});
+
+	it("counts lines the way a full load does, skipping torn and foreign lines, and reports unreadable files", () => {
+		const base = tmp();
+		const file = session(base, "/p/app", ["one"], 0);
+		writeFileSync(file, `${readFileSync(file, "utf8")}not json\n{"type":"user","id":"x`, { flag: "w" });
+		expect(readSessionInfo(file)).toMatchObject({ entries: 2, messages: 2 });
+		writeFileSync(join(sessionDirFor(base, "/p/app"), "2020-01-01T00-00-00-000Z_broken.jsonl"), "garbage\n");
+		const warnings: string[] = [];
+		expect(listSessions(base, "/p/app", { onWarning: (w) => warnings.push(w) })).toHaveLength(1);
+		expect(warnings).toEqual([expect.stringContaining("not a gar session")]);
+	});
+
+	it("finds the latest session of a directory that has messages", () => {
+		const base = tmp();
+		expect(findLatestSession(base, "/p/app")).toBeUndefined();
+		const older = session(base, "/p/app", ["old"], 200);
+		session(base, "/p/app", [], 0); // started and quit without a message
+		session(base, "/p/other", ["other project"], 0);
+		expect(findLatestSession(base, "/p/app")?.file).toBe(older);
+	});
+});
+
+describe("resolveSession", () => {
+	it("resolves a path, an id prefix in this project first, then in any project", () => {
+		const base = tmp();
+		const here = withId(session(base, "/p/app", ["a"], 0), "abc111111111");
+		const there = withId(session(base, "/p/other", ["b"], 0), "abd222222222");
+		const alsoThere = withId(session(base, "/p/other", ["c"], 0), "xyz333333333");
+		expect(resolveSession(base, here, "/p/app")).toEqual({ file: here, id: readSessionInfo(here).id, inProject: true });
+		expect(resolveSession(base, "ab", "/p/app")).toEqual({ file: here, id: "abc111111111", inProject: true });
+		expect(resolveSession(base, "abd", "/p/app")).toEqual({ file: there, id: "abd222222222", inProject: false });
+		expect(resolveSession(base, "XYZ")).toEqual({ file: alsoThere, id: "xyz333333333", inProject: false });
+	});
+
+	it("names the candidates when a prefix is ambiguous and says where it looked when nothing matches", () => {
+		const base = tmp();
+		const one = withId(session(base, "/p/app", ["a"], 0), "abc111111111");
+		const two = withId(session(base, "/p/app", ["b"], 0), "abd222222222");
+		expect(() => resolveSession(base, "ab", "/p/app")).toThrow(
+			expect.objectContaining({
+				code: "ambiguous",
+				message: expect.stringMatching(
+					new RegExp(`2 sessions match[^]*abc111111111 {2}${one}[^]*abd222222222 {2}${two}`),
+				),
+			}),
+		);
+		expect(() => resolveSession(base, "q", "/p/app")).toThrow(
+			`no session matches "q" (looked in ${sessionDirFor(base, "/p/app")} or any project under ${base})`,
+		);
+		expect(() => resolveSession(base, "/no/such/file.jsonl")).toThrow(expect.objectContaining({ code: "not_found" }));
+	});
+});
+
+describe("forkSession", () => {
+	it("copies the root→entry path into a new file whose header names its parent; the source is untouched", () => {
+		const base = tmp();
+		const writer = SessionWriter.create({ dir: base, cwd: "/p/app", now: fakeClock() });
+		const u1 = writer.appendUser("one");
+		const a1 = writer.appendAssistant(firstReply);
+		const t1 = writer.appendToolResult({
+			callId: "call_1",
+			name: "bash",
+			content: "ok",
+			details: { exitCode: 0 },
+			isError: false,
+		});
+		writer.appendAssistant(secondReply);
+		writer.label(u1.id, "start");
+		writer.label(t1.id, "ran ls");
+		writer.setName("source");
+		writer.close();
+		const before = sha256(writer.file);
+
+		const forked = forkSession(writer.file, t1.id.slice(0, 6), {
+			dir: base,
+			now: fakeClock(Date.parse("2026-02-01T00:00:00Z")),
+		});
+		expect(sha256(writer.file)).toBe(before);
+		expect(forked).not.toBe(writer.file);
+		expect(dirname(forked)).toBe(dirname(writer.file));
+
+		const copy = loadSession(forked);
+		const source = loadSession(writer.file);
+		expect(copy.warnings).toEqual([]);
+		expect(copy.header).toMatchObject({
+			cwd: "/p/app",
+			createdAt: "2026-02-01T00:00:00.000Z",
+			parent: { session: source.header.id, entry: t1.id, path: writer.file },
+		});
+		expect(copy.entries.filter((e) => e.type !== "label")).toEqual([u1, a1, t1].map((e) => source.get(e.id)));
+		expect([...copy.labels]).toEqual([
+			[u1.id, "start"],
+			[t1.id, "ran ls"],
+		]);
+		expect(copy.leafId).toBe(t1.id);
+		expect(copy.name).toBeUndefined();
+		expect(buildContext(copy)).toEqual(buildContext(source, t1.id));
+	});
+
+	it("forks at the current leaf by default and refuses an empty session", () => {
+		const base = tmp();
+		const file = session(base, "/p/app", ["one", "two"], 0);
+		const forked = forkSession(file, undefined, { dir: base, cwd: "/p/elsewhere" });
+		expect(loadSession(forked).entries).toHaveLength(4);
+		expect(dirname(forked)).toBe(sessionDirFor(base, "/p/elsewhere"));
+		const empty = session(base, "/p/app", [], 0);
+		expect(() => forkSession(empty, undefined, { dir: base })).toThrow(/nothing to fork/);
+	});
+});
