@@ -1,0 +1,130 @@
+import {
+	type AssistantBlock,
+	type AssistantMessage,
+	EMPTY_USAGE,
+	type StopReason,
+	type StreamEvent,
+	type TextBlock,
+	type ThinkingBlock,
+	type ToolCallBlock,
+	type Usage,
+} from "./types.js";
+
+/** Parses a tool call's joined argument text; text that is not a JSON object is kept as `rawArguments`. */
+export function parseArguments(text: string): Pick<ToolCallBlock, "arguments" | "rawArguments"> {
+	if (text.trim() === "") return { arguments: {} };
+	try {
+		const value: unknown = JSON.parse(text);
+		if (value && typeof value === "object" && !Array.isArray(value)) {
+			return { arguments: value as Record<string, unknown> };
+		}
+	} catch {
+		// Not JSON: fall through and keep the text.
+	}
+	return { arguments: {}, rawArguments: text };
+}
+
+/**
+ * Accumulates one assistant reply from stream deltas and emits the matching stream events. Work per delta is
+ * O(delta): text is appended, tool-call argument fragments are collected and joined once at the block's end.
+ * After `finish` the builder is frozen: later deltas (from a request still winding down) are ignored.
+ */
+export class MessageBuilder {
+	readonly content: AssistantBlock[] = [];
+	usage: Usage = { ...EMPTY_USAGE };
+	/** True once the server sent anything of the reply itself. */
+	started = false;
+	#done = false;
+	readonly #openTools = new Map<string, { block: ToolCallBlock; chunks: string[] }>();
+
+	constructor(
+		readonly provider: string,
+		readonly model: string,
+		private readonly emit: (event: StreamEvent) => void,
+	) {}
+
+	#push<T extends AssistantBlock>(block: T): T {
+		if (!this.#done) this.content.push(block);
+		return block;
+	}
+
+	/** Merges reported token counts (providers report some at the start and the rest at the end). */
+	setUsage(update: Partial<Usage>): void {
+		if (!this.#done) this.usage = { ...this.usage, ...update };
+	}
+
+	newText(): TextBlock {
+		return this.#push({ type: "text", text: "" });
+	}
+
+	newThinking(): ThinkingBlock {
+		return this.#push({ type: "thinking", thinking: "" });
+	}
+
+	/** Appends to `block`, or to the last block when it is text, or to a new text block. */
+	text(delta: string, block?: TextBlock): void {
+		if (this.#done || delta === "") return;
+		const last = this.content[this.content.length - 1];
+		const target = block ?? (last?.type === "text" ? last : this.newText());
+		target.text += delta;
+		this.emit({ type: "text_delta", delta });
+	}
+
+	/** Appends to `block`, or to the last block when it is unsigned thinking, or to a new thinking block. */
+	thinking(delta: string, block?: ThinkingBlock): void {
+		if (this.#done || delta === "") return;
+		const last = this.content[this.content.length - 1];
+		const target = block ?? (last?.type === "thinking" && !last.signature ? last : this.newThinking());
+		target.thinking += delta;
+		this.emit({ type: "thinking_delta", delta });
+	}
+
+	startTool(id: string, name: string): void {
+		if (this.#done) return;
+		const block = this.#push<ToolCallBlock>({ type: "tool_call", id, name, arguments: {} });
+		this.#openTools.set(id, { block, chunks: [] });
+		this.emit({ type: "toolcall_start", id, name });
+	}
+
+	toolDelta(id: string, delta: string): void {
+		const open = this.#openTools.get(id);
+		if (this.#done || !open || delta === "") return;
+		open.chunks.push(delta);
+		this.emit({ type: "toolcall_delta", id, delta });
+	}
+
+	/** Parses the joined arguments. Returns the finished block, or undefined for an unknown id. */
+	endTool(id: string): ToolCallBlock | undefined {
+		const open = this.#openTools.get(id);
+		if (!open) return undefined;
+		this.#openTools.delete(id);
+		Object.assign(open.block, parseArguments(open.chunks.join("")));
+		return open.block;
+	}
+
+	/** Sets a thinking block's signature (or, for redacted thinking, its opaque data). */
+	sign(block: ThinkingBlock, signature: string): void {
+		if (!this.#done) block.signature = (block.signature ?? "") + signature;
+	}
+
+	/** Replaces a text block's text without an event (structured output normalises its JSON at the end). */
+	setText(block: TextBlock, text: string): void {
+		if (!this.#done) block.text = text;
+	}
+
+	/** Freezes the builder and returns the final message. Tool calls still open are closed with what arrived. */
+	finish(stopReason: StopReason, error?: string): AssistantMessage {
+		for (const id of [...this.#openTools.keys()]) this.endTool(id);
+		this.#done = true;
+		const message: AssistantMessage = {
+			role: "assistant",
+			content: this.content,
+			provider: this.provider,
+			model: this.model,
+			usage: this.usage,
+			stopReason,
+		};
+		if (error !== undefined) message.error = error;
+		return message;
+	}
+}
