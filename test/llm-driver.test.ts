@@ -1,0 +1,169 @@
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import { afterEach, describe, expect, it } from "vitest";
+import { createAnthropicProvider } from "../src/llm/anthropic.js";
+import { describeError, redact } from "../src/llm/errors.js";
+import { createProvider } from "../src/llm/index.js";
+import { parseArguments } from "../src/llm/message-builder.js";
+import { createOpenAIProvider } from "../src/llm/openai.js";
+import { describeStatus, sdkRetryDelayMs, sdkWillRetryStatus } from "../src/llm/retry.js";
+import { Channel } from "../src/llm/stream-driver.js";
+import type { StreamEvent } from "../src/llm/types.js";
+import { collect, startWireServer, type WireServer } from "./support/wire-server.js";
+
+let server: WireServer | undefined;
+afterEach(async () => {
+	await server?.close();
+	server = undefined;
+});
+
+const headers = (values: Record<string, string>) => new Headers(values);
+
+describe("retry helpers", () => {
+	it("describes statuses", () => {
+		expect(describeStatus(529)).toBe("HTTP 529 overloaded");
+		expect(describeStatus(429)).toBe("HTTP 429 rate limited");
+		expect(describeStatus(418)).toBe("HTTP 418 i'm a teapot");
+		expect(describeStatus(599)).toBe("HTTP 599");
+	});
+
+	it("follows the SDKs' retry rule and delays", () => {
+		expect(sdkWillRetryStatus(529, null)).toBe(true);
+		expect(sdkWillRetryStatus(400, null)).toBe(false);
+		expect(sdkWillRetryStatus(400, "true")).toBe(true);
+		expect(sdkWillRetryStatus(503, "false")).toBe(false);
+		expect(sdkRetryDelayMs(0, headers({ "retry-after-ms": "25" }))).toBe(25);
+		expect(sdkRetryDelayMs(0, headers({ "retry-after": "2" }))).toBe(2000);
+		expect(sdkRetryDelayMs(0)).toBe(500);
+		expect(sdkRetryDelayMs(2)).toBe(2000);
+		expect(sdkRetryDelayMs(9)).toBe(8000);
+	});
+});
+
+describe("errors", () => {
+	it("redacts the key and anything shaped like one", () => {
+		expect(redact("bad key abc123secret!", ["abc123secret"])).toBe("bad key [redacted]!");
+		expect(redact("Incorrect API key provided: sk-proj-AbCdEf123456", [])).toBe(
+			"Incorrect API key provided: sk-pr…[redacted]",
+		);
+	});
+
+	it("writes status, type, message and a hint", () => {
+		const error = {
+			status: 401,
+			error: { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } },
+		};
+		const ctx = { api: "Anthropic API", keyEnv: "ANTHROPIC_API_KEY", secrets: [] };
+		expect(describeError(error, ctx)).toBe(
+			"Anthropic API error 401 (authentication_error): invalid x-api-key — check ANTHROPIC_API_KEY",
+		);
+	});
+});
+
+describe("parseArguments", () => {
+	it("parses objects, keeps anything else raw", () => {
+		expect(parseArguments('{"a":1}')).toEqual({ arguments: { a: 1 } });
+		expect(parseArguments("")).toEqual({ arguments: {} });
+		expect(parseArguments("[1]")).toEqual({ arguments: {}, rawArguments: "[1]" });
+		expect(parseArguments('{"a":')).toEqual({ arguments: {}, rawArguments: '{"a":' });
+	});
+});
+
+describe("Channel", () => {
+	it("delivers items pushed before and after the consumer waits, then ends on close", async () => {
+		const channel = new Channel<number>();
+		channel.push(1);
+		const got: number[] = [];
+		const done = (async () => {
+			for await (const n of channel) got.push(n);
+		})();
+		await new Promise((r) => setTimeout(r, 5));
+		channel.push(2);
+		channel.push(3);
+		channel.close();
+		channel.push(4);
+		await done;
+		expect(got).toEqual([1, 2, 3]);
+	});
+});
+
+describe("stream lifecycle", () => {
+	it("a consumer that stops early aborts the request", async () => {
+		server = await startWireServer([{ text: Array.from({ length: 50 }, (_, i) => `${i} `), delayMs: 20 }]);
+		const provider = createOpenAIProvider({ apiKey: "k", baseURL: `${server.url}/v1` });
+		for await (const event of provider.stream({ model: "m", system: "", messages: [], tools: [] })) {
+			if (event.type === "text_delta") break;
+		}
+		for (let i = 0; i < 50 && server.disconnects === 0; i++) await new Promise((r) => setTimeout(r, 10));
+		expect(server.disconnects).toBe(1);
+	});
+
+	it("an abort during the SDK's retry backoff ends the stream at once", async () => {
+		server = await startWireServer([{ text: "late", fault: { kind: "http", status: 500, times: 1 } }]);
+		// A real server's backoff: no retry-after header, so the SDK waits its default 0.5 s.
+		const provider = createAnthropicProvider({
+			apiKey: "k",
+			baseURL: server.url,
+			fetch: async (input, init) => {
+				const res = await fetch(input, init);
+				return res.status === 500 ? new Response("{}", { status: 500 }) : res;
+			},
+		});
+		const controller = new AbortController();
+		const events: StreamEvent[] = [];
+		const started = Date.now();
+		for await (const event of provider.stream({
+			model: "m",
+			system: "",
+			messages: [{ role: "user", content: "x" }],
+			tools: [],
+			signal: controller.signal,
+		})) {
+			events.push(event);
+			if (event.type === "retry") controller.abort();
+		}
+		expect(Date.now() - started).toBeLessThan(400);
+		expect(events.map((e) => e.type)).toEqual(["start", "retry", "done"]);
+		const done = events[2];
+		expect(done?.type === "done" && done.message.stopReason).toBe("aborted");
+	});
+
+	it("uses the lean fetch by default", async () => {
+		server = await startWireServer([{ text: "x" }]);
+		await collect(createOpenAIProvider({ apiKey: "k", baseURL: `${server.url}/v1` }));
+		expect(server.requests[0]?.headers["accept-encoding"]).toBe("identity");
+	});
+});
+
+describe("createProvider", () => {
+	it("creates each provider by name", async () => {
+		expect((await createProvider("anthropic", { apiKey: "k" })).name).toBe("anthropic");
+		expect((await createProvider("openai", { apiKey: "k" })).name).toBe("openai");
+		const scripted = await createProvider("scripted", { script: [{ text: "hi" }] });
+		const { message } = await collect(scripted);
+		expect(message.content).toEqual([{ type: "text", text: "hi" }]);
+	});
+
+	it("keeps each SDK out of the entry chunk (they load lazily)", async () => {
+		const entry = fileURLToPath(new URL("../src/llm/index.ts", import.meta.url));
+		const result = await build({
+			entryPoints: [entry],
+			bundle: true,
+			splitting: true,
+			format: "esm",
+			platform: "node",
+			outdir: "/tmp/gar-llm-split",
+			write: false,
+			metafile: true,
+			logLevel: "silent",
+		});
+		const outputs = Object.entries(result.metafile.outputs);
+		const main = outputs.find(([, out]) => out.entryPoint?.endsWith("src/llm/index.ts"));
+		const inputs = Object.keys(main?.[1].inputs ?? {});
+		expect(inputs.length).toBeGreaterThan(0);
+		expect(inputs.filter((i) => i.includes("node_modules"))).toEqual([]);
+		const chunkInputs = outputs.flatMap(([, out]) => Object.keys(out.inputs));
+		expect(chunkInputs.some((i) => i.includes("@anthropic-ai/sdk"))).toBe(true);
+		expect(chunkInputs.some((i) => i.includes("node_modules/openai"))).toBe(true);
+	});
+});
