@@ -54,7 +54,7 @@ export type ToolResultEntry = Base & {
 	/** What the model read. */
 	content: string;
 	/** What the UI shows (diff, exit code, truncation facts). Never sent to a model. */
-	details: unknown;
+	details?: unknown;
 	isError: boolean;
 	durationMs?: number;
 };
@@ -144,7 +144,7 @@ const entrySchemas: { [K in KnownEntry["type"]]: z.ZodType<Extract<KnownEntry, {
 		callId: z.string(),
 		name: z.string(),
 		content: z.string(),
-		details: z.unknown(),
+		details: z.unknown().optional(),
 		isError: z.boolean(),
 		durationMs: z.number().optional(),
 	}),

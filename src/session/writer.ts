@@ -6,6 +6,7 @@ import { chosenModel } from "./context.js";
 import {
 	type AssistantEntry,
 	FORMAT_VERSION,
+	isNode,
 	type LabelEntry,
 	type LeafEntry,
 	type ModelChangeEntry,
@@ -108,7 +109,8 @@ export class SessionWriter {
 	static open(file: string, options: { now?: Clock } = {}): SessionWriter {
 		const session = loadSession(file);
 		const needsNewline = !endsWithNewline(file);
-		const fd = openSync(file, "a");
+		// No O_CREAT: appending must never create a file without a header.
+		const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND);
 		return new SessionWriter(session, fd, needsNewline, options.now ?? (() => new Date()));
 	}
 
@@ -127,8 +129,8 @@ export class SessionWriter {
 	append<E extends SessionEntry>(entry: E): E {
 		if (this.fd === null) throw new SessionError(`session ${this.file} is closed`, "invalid");
 		if (this.session.get(entry.id)) throw new SessionError(`entry id ${entry.id} already exists`, "invalid");
-		if (entry.type !== "label" && entry.type !== "name" && entry.type !== "leaf" && entry.parentId !== null) {
-			if (!this.session.node(entry.parentId)) throw new SessionError(`no parent entry ${entry.parentId}`, "invalid");
+		if (isNode(entry) && entry.parentId !== null && !this.session.node(entry.parentId)) {
+			throw new SessionError(`no parent entry ${entry.parentId}`, "invalid");
 		}
 		const line = `${this.needsNewline ? "\n" : ""}${serialise(toRecord(entry))}\n`;
 		try {
