@@ -195,6 +195,12 @@ describe("bash", () => {
 		expect(last?.command).toContain("seq 1 60");
 	});
 
+	it("reports a shell that cannot start", async () => {
+		await expect(run("true", { shell: join(dir, "no-such-shell") })).rejects.toThrow(
+			/Could not run the command: .*ENOENT/,
+		);
+	});
+
 	it("explains a missing working directory", async () => {
 		await expect(createBashTool({ cwd: join(dir, "gone") }).execute({ command: "true" }, ctx())).rejects.toThrow(
 			/working directory .*gone does not exist/,

@@ -1,4 +1,5 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -144,6 +145,15 @@ describe("read", () => {
 		chmodSync(secret, 0o000);
 		// root reads through chmod 000; the assertion only holds for an ordinary user.
 		if (process.getuid?.() !== 0) await expect(read({ path: "secret.txt" })).rejects.toThrow(/Permission denied/);
+	});
+
+	it("refuses a FIFO without blocking and reads files that report size 0", async () => {
+		execFileSync("mkfifo", [join(dir, "pipe")]);
+		await expect(read({ path: "pipe" })).rejects.toThrow("pipe is not a regular file");
+		if (existsSync("/proc/self/status")) {
+			const r = await read({ path: "/proc/self/status", limit: 1 });
+			expect(r.content).toMatch(/^1\tName:/);
+		}
 	});
 
 	it("stops when aborted", async () => {

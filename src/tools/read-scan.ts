@@ -43,6 +43,7 @@ export async function scanLines(fh: FileHandle, size: number, req: ScanRequest, 
 	let longLineBytes = 0;
 	let position = 0;
 	let lastByte = -1;
+	let countFrom: number | undefined;
 
 	const finishLine = () => {
 		let text = Buffer.concat(pieces).toString("utf8");
@@ -81,9 +82,14 @@ export async function scanLines(fh: FileHandle, size: number, req: ScanRequest, 
 		pieceBytes = head.length;
 	};
 
-	while (position < size) {
+	// Reads to EOF rather than to `size`: some files (in /proc, growing logs) report a size that is not their length.
+	for (;;) {
 		if (req.signal.aborted) throw new Error("Aborted while reading.");
-		if (!collecting && size - position > COUNT_LIMIT) return { lines, totalLines: null, stop, longLineBytes };
+		if (!collecting) {
+			countFrom ??= position;
+			const tooFar = size - countFrom > COUNT_LIMIT || position - countFrom > COUNT_LIMIT;
+			if (tooFar) return { lines, totalLines: null, stop, longLineBytes };
+		}
 		const { bytesRead } = await fh.read(buf, 0, CHUNK, position);
 		if (bytesRead === 0) break;
 		position += bytesRead;

@@ -1,4 +1,4 @@
-import { type FileHandle, open } from "node:fs/promises";
+import { type FileHandle, open, stat } from "node:fs/promises";
 import { z } from "zod";
 import { describeFsError, displayPath, explainMissing, listDirectory, resolvePath } from "./paths.js";
 import { scanLines } from "./read-scan.js";
@@ -51,20 +51,21 @@ function directoryError(abs: string, shown: string): Error {
 	);
 }
 
+/** Opens a regular file; stat comes first so a FIFO or device never blocks the open. */
 async function openFile(abs: string, shown: string, cwd: string): Promise<{ fh: FileHandle; size: number }> {
-	let fh: FileHandle | undefined;
 	try {
-		fh = await open(abs, "r");
-		const stat = await fh.stat();
-		if (stat.isDirectory()) {
-			await fh.close();
-			throw directoryError(abs, shown);
+		const info = await stat(abs);
+		if (info.isDirectory()) throw directoryError(abs, shown);
+		if (!info.isFile()) {
+			throw new Error(
+				`${shown} is not a regular file (a device, socket or pipe); read cannot show it. Use bash instead.`,
+			);
 		}
-		return { fh, size: stat.size };
+		const fh = await open(abs, "r");
+		return { fh, size: info.size };
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		if (code === "ENOENT") throw new Error(`File not found: ${shown}. ${explainMissing(cwd, abs)}`);
-		if (code === "EISDIR") throw directoryError(abs, shown);
 		if (!code) throw error;
 		throw new Error(describeFsError(error, shown, "read"));
 	}
