@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createEditTool } from "../src/tools/edit.js";
 import { previousBytes, sha256 } from "../src/tools/file-change.js";
+import { view } from "../src/tools/text-view.js";
 
 let dir: string;
 const ctx = () => ({ signal: new AbortController().signal });
@@ -160,6 +161,16 @@ describe("edit", () => {
 		await expect(edit("e.txt", [{ oldText: "x", newText: "x" }])).rejects.toThrow(/identical/);
 	});
 
+	it("keeps large files to exact matching", async () => {
+		const big = `${"filler line of text\n".repeat(210_000)}target\n`;
+		put("big.txt", big);
+		await expect(edit("big.txt", [{ oldText: "targ et", newText: "x" }])).rejects.toThrow(
+			/too large for a tolerant search/,
+		);
+		const r = await edit("big.txt", [{ oldText: "target", newText: "done" }]);
+		expect(r.details.firstChangedLine).toBe(210_001);
+	});
+
 	it("explains a missing file, a directory and a binary file", async () => {
 		put("exists.txt", "");
 		await expect(edit("exist.txt", [{ oldText: "a", newText: "b" }])).rejects.toThrow(
@@ -169,5 +180,24 @@ describe("edit", () => {
 		await expect(edit("d", [{ oldText: "a", newText: "b" }])).rejects.toThrow("d is a directory, not a file.");
 		put("b.bin", Buffer.from([0x61, 0, 0x62]));
 		await expect(edit("b.bin", [{ oldText: "a", newText: "b" }])).rejects.toThrow(/not UTF-8 text/);
+	});
+});
+
+describe("text views", () => {
+	it("map every character back to the original, in order", () => {
+		const text = "a \u201cq\u201d\t \r\n\u00a0b\u2014c  \n\n  d\r\ne  ";
+		for (const mode of ["eol", "loose", "squeeze"] as const) {
+			const { norm, map } = view(text, mode);
+			expect(map.length).toBe(norm.length);
+			for (let i = 0; i < norm.length; i++) {
+				const original = text[map[i] ?? -1] ?? "";
+				const folded = { "\u201c": '"', "\u201d": '"', "\u00a0": " ", "\u2014": "-" }[original] ?? original;
+				expect(norm[i]).toBe(mode === "eol" ? original : folded);
+				if (i > 0) expect(map[i]).toBeGreaterThan(map[i - 1] ?? 0);
+			}
+		}
+		expect(view(text, "eol").norm).toBe("a \u201cq\u201d\t \n\u00a0b\u2014c  \n\n  d\ne  ");
+		expect(view(text, "loose").norm).toBe('a "q"\n b-c\n\n  d\ne');
+		expect(view(text, "squeeze").norm).toBe('a"q"b-cde');
 	});
 });

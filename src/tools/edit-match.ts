@@ -10,6 +10,7 @@
  * *reports* where the text probably is, with line numbers, so the model can resend the exact text.
  */
 
+import { type ViewMode, view } from "./text-view.js";
 import { numbered } from "./truncate.js";
 
 export type MatchLevel = "exact" | "line_endings" | "normalized";
@@ -18,59 +19,6 @@ export type Located =
 	| { kind: "found"; start: number; end: number; level: MatchLevel }
 	| { kind: "ambiguous"; count: number; lines: number[]; level: MatchLevel }
 	| { kind: "missing"; hint: string };
-
-const FOLD: Record<string, string> = {
-	"\u2018": "'",
-	"\u2019": "'",
-	"\u201a": "'",
-	"\u201b": "'",
-	"\u2032": "'",
-	"\u201c": '"',
-	"\u201d": '"',
-	"\u201e": '"',
-	"\u201f": '"',
-	"\u2033": '"',
-	"\u2010": "-",
-	"\u2011": "-",
-	"\u2012": "-",
-	"\u2013": "-",
-	"\u2014": "-",
-	"\u2015": "-",
-	"\u2212": "-",
-};
-const fold = (c: string) => FOLD[c] ?? (/[\u00a0\u2000-\u200a\u202f\u205f\u3000]/.test(c) ? " " : c);
-const isHorizontalSpace = (c: string | undefined) => c !== undefined && c !== "\n" && c !== "\r" && /\s/.test(c);
-
-/** A normalized view of `text` with, for every character of it, its index in `text`. */
-type View = { norm: string; map: number[] };
-
-/**
- * Normalizes for a tier: always drops the "\r" of "\r\n"; with `loose`, folds characters and drops horizontal
- * whitespace before a line break (and, with `trimEnd`, at the very end).
- */
-function view(text: string, loose: boolean, trimEnd: boolean): View {
-	const out: string[] = [];
-	const map: number[] = [];
-	for (let i = 0; i < text.length; i++) {
-		const c = text[i] as string;
-		if (c === "\r" && text[i + 1] === "\n") continue;
-		if (loose && isHorizontalSpace(c)) {
-			let j = i;
-			while (isHorizontalSpace(text[j])) j++;
-			const atLineEnd =
-				text[j] === "\n" || (text[j] === "\r" && text[j + 1] === "\n") || (j === text.length && trimEnd);
-			for (let k = i; k < j && !atLineEnd; k++) {
-				out.push(fold(text[k] as string));
-				map.push(k);
-			}
-			i = j - 1;
-			continue;
-		}
-		out.push(loose ? fold(c) : c);
-		map.push(i);
-	}
-	return { norm: out.join(""), map };
-}
 
 /** Every start index of `needle` in `hay`, overlapping ones included, up to `cap`. */
 function findAll(hay: string, needle: string, cap = 1000): number[] {
@@ -118,11 +66,14 @@ export class LineIndex {
 	}
 }
 
+/** Files longer than this (in UTF-16 units) get the exact tier only: the tolerant views cost memory per character. */
+const TOLERANT_LIMIT = 4_000_000;
+
 /** Locates `oldText` in `text` (see the module comment for the tiers). */
 export function locate(text: string, oldText: string, index: LineIndex): Located {
-	const tiers: [MatchLevel, boolean][] = [
-		["line_endings", false],
-		["normalized", true],
+	const tiers: [MatchLevel, ViewMode][] = [
+		["line_endings", "eol"],
+		["normalized", "loose"],
 	];
 	// A match starting at the "\n" of a "\r\n" takes the "\r" too, or a lone "\r" would be left behind.
 	const found = (start: number, end: number, level: MatchLevel): Located => {
@@ -133,10 +84,17 @@ export function locate(text: string, oldText: string, index: LineIndex): Located
 	const [only] = exact;
 	if (exact.length === 1 && only !== undefined) return found(only, only + oldText.length, "exact");
 	if (exact.length > 1) return ambiguous(exact, index, "exact");
-	for (const [level, loose] of tiers) {
-		const hay = view(text, loose, true);
-		const needle = view(oldText, loose, false).norm;
-		if (needle === "" || (!loose && !text.includes("\r") && !oldText.includes("\r"))) continue;
+	if (text.length > TOLERANT_LIMIT) {
+		return {
+			kind: "missing",
+			hint: "The file is too large for a tolerant search; read the lines and copy oldText exactly.",
+		};
+	}
+	for (const [level, mode] of tiers) {
+		if (mode === "eol" && !text.includes("\r") && !oldText.includes("\r")) continue;
+		const hay = view(text, mode);
+		const needle = view(oldText, mode, false).norm;
+		if (needle === "") continue;
 		const hits = findAll(hay.norm, needle);
 		const origin = hits.map((h) => hay.map[h] ?? 0);
 		if (hits.length > 1) return ambiguous(origin, index, level);
@@ -160,21 +118,9 @@ function explainMissing(text: string, oldText: string, index: LineIndex): string
 	if (lines.length > 0 && lines.every((l) => LINE_NUMBER_PREFIX.test(l))) {
 		return "oldText seems to include the line-number prefixes of the read output (like `    12\\t`); send the file's text without them.";
 	}
-	const squeeze = (s: string) => {
-		const v = view(s, true, true);
-		const keep: number[] = [];
-		let norm = "";
-		for (let i = 0; i < v.norm.length; i++) {
-			const c = v.norm[i] as string;
-			if (/\s/.test(c)) continue;
-			norm += c;
-			keep.push(v.map[i] ?? 0);
-		}
-		return { norm, map: keep };
-	};
-	const needle = squeeze(oldText).norm;
+	const needle = view(oldText, "squeeze").norm;
 	if (needle.length > 0) {
-		const hay = squeeze(text);
+		const hay = view(text, "squeeze");
 		const hits = findAll(hay.norm, needle, 20);
 		if (hits.length > 0) {
 			const ranges = hits.map((h) => [
@@ -189,60 +135,67 @@ function explainMissing(text: string, oldText: string, index: LineIndex): string
 			return `Ignoring whitespace, it matches at ${where} (indentation or spacing differs). The file has:${shown}\nCopy oldText exactly from these lines (without the line-number prefixes) and retry.`;
 		}
 	}
-	const best = closestLines(index, oldText.split(/\r?\n/));
+	const best = closestLines(text, oldText.split(/\r?\n/));
 	if (!best || best.score < 0.3) return "Nothing similar was found. Read the file again to see its current content.";
 	const pct = Math.round(best.score * 100);
 	const snippet = index.snippet(best.from - 1, best.to + 1);
 	return `The most similar lines (${pct}% similar) are ${best.from}-${best.to}:\n${snippet}\nRead the file again if it may have changed, and copy oldText exactly.`;
 }
 
-const bigrams = (s: string): Map<string, number> => {
-	const m = new Map<string, number>();
-	for (let i = 0; i < s.length - 1; i++) {
-		const g = s.slice(i, i + 2);
-		m.set(g, (m.get(g) ?? 0) + 1);
-	}
-	return m;
-};
+/** The sorted character bigrams of a line, as integers (a multiset). */
+function bigrams(s: string): Int32Array {
+	const grams = new Int32Array(Math.max(0, s.length - 1));
+	for (let i = 0; i < grams.length; i++) grams[i] = (s.charCodeAt(i) << 16) | s.charCodeAt(i + 1);
+	return grams.sort();
+}
 
-function dice(a: Map<string, number>, b: Map<string, number>, la: number, lb: number): number {
-	if (la + lb === 0) return 1;
+/** Dice similarity of two sorted bigram multisets, from 0 to 1. */
+function dice(a: Int32Array, b: Int32Array): number {
+	if (a.length + b.length === 0) return 1;
+	let i = 0;
+	let j = 0;
 	let both = 0;
-	for (const [g, n] of a) both += Math.min(n, b.get(g) ?? 0);
-	return (2 * both) / (la + lb);
+	while (i < a.length && j < b.length) {
+		const x = a[i] as number;
+		const y = b[j] as number;
+		if (x === y) {
+			both++;
+			i++;
+			j++;
+		} else if (x < y) i++;
+		else j++;
+	}
+	return (2 * both) / (a.length + b.length);
 }
 
 /** The window of file lines most similar to `needleLines` (bigram Dice, whitespace-collapsed), within a budget. */
-function closestLines(index: LineIndex, needleLines: string[]): { from: number; to: number; score: number } | null {
-	const norm = (s: string) => view(s, true, true).norm.trim().replace(/\s+/g, " ");
-	const needle = needleLines.map(norm);
+function closestLines(text: string, needleLines: string[]): { from: number; to: number; score: number } | null {
+	const collapse = (s: string) => s.trim().replace(/\s+/g, " ");
+	const needle = needleLines.map((l) => bigrams(collapse(view(l, "loose").norm)));
+	const lines = view(text, "loose").norm.split("\n");
 	const k = needle.length;
-	const total = index.lineCount;
-	if (k === 0 || total === 0) return null;
+	const total = lines.length;
+	if (k === 0 || text === "") return null;
 	// Compare at most a few needle lines per window so big files stay cheap.
-	const probe = k <= 5 || total * k <= 200_000 ? needle.map((_, j) => j) : [0, k >> 1, k - 1];
-	const fileGrams = new Map<number, [Map<string, number>, number]>();
+	const probe = k <= 5 || total * k <= 2_000_000 ? needle.map((_, j) => j) : [0, k >> 1, k - 1];
+	const cache = new Map<number, Int32Array>();
+	const empty = new Int32Array(0);
 	const gramsOf = (n: number) => {
-		let g = fileGrams.get(n);
-		if (!g) {
-			const line = norm(index.line(n));
-			g = [bigrams(line), Math.max(0, line.length - 1)];
-			fileGrams.set(n, g);
+		if (n > total) return empty;
+		let grams = cache.get(n);
+		if (!grams) {
+			grams = bigrams(collapse(lines[n - 1] ?? ""));
+			cache.set(n, grams);
 		}
-		return g;
+		return grams;
 	};
-	const needleGrams = needle.map((l) => [bigrams(l), Math.max(0, l.length - 1)] as const);
 	let best: { from: number; to: number; score: number } | null = null;
-	for (let start = 1; start + k - 1 <= Math.max(total, k); start++) {
+	for (let start = 1; start === 1 || start + k - 1 <= total; start++) {
 		let sum = 0;
-		for (const j of probe) {
-			const [ng, nl] = needleGrams[j] as readonly [Map<string, number>, number];
-			const [fg, fl] = start + j <= total ? gramsOf(start + j) : [new Map<string, number>(), 0];
-			sum += dice(ng, fg, nl, fl);
-		}
+		for (const j of probe) sum += dice(needle[j] ?? empty, gramsOf(start + j));
 		const score = sum / probe.length;
 		if (!best || score > best.score) best = { from: start, to: Math.min(total, start + k - 1), score };
-		if (start + k - 1 >= total) break;
+		cache.delete(start);
 	}
 	return best;
 }
