@@ -77,6 +77,16 @@ function encodeBody(body: unknown): Buffer | undefined {
 	throw new TypeError("createNodeFetch: only string and byte request bodies are supported");
 }
 
+/** Socket reads arrive in up to 64 KiB; SDK SSE parsers copy the unparsed rest per event, so hand them 16 KiB. */
+const MAX_CHUNK = 16 * 1024;
+
+async function* rechunk(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+	for await (const chunk of source) {
+		if (chunk.length <= MAX_CHUNK) yield chunk;
+		else for (let i = 0; i < chunk.length; i += MAX_CHUNK) yield chunk.subarray(i, i + MAX_CHUNK);
+	}
+}
+
 function decode(res: http.IncomingMessage): NodeJS.ReadableStream & AsyncIterable<Uint8Array> {
 	const encoding = res.headers["content-encoding"]?.toLowerCase();
 	const decoder =
@@ -129,7 +139,7 @@ async function nodeFetch(input: string | URL | { url: string }, init: Init = {})
 function toResponse(res: http.IncomingMessage, url: string): Response {
 	const status = res.statusCode ?? 0;
 	const noBody = status === 204 || status === 304;
-	const body = noBody ? null : decode(res);
+	const body = noBody ? null : rechunk(decode(res));
 	if (noBody) res.resume();
 	let used = false;
 	const bytes = async (): Promise<Buffer> => {

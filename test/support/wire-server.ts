@@ -175,6 +175,19 @@ function openaiFrames(turn: WireTurn, model: string): Frame[] {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Resolves when `res` can take more data or has closed (listeners removed either way). */
+function drained(res: http.ServerResponse): Promise<void> {
+	return new Promise((resolve) => {
+		const done = () => {
+			res.off("drain", done);
+			res.off("close", done);
+			resolve();
+		};
+		res.on("drain", done);
+		res.on("close", done);
+	});
+}
+
 function writeAsync(res: http.ServerResponse, text: string): Promise<void> {
 	return new Promise((resolve) => res.write(text, () => resolve()));
 }
@@ -205,7 +218,7 @@ async function serveStream(res: http.ServerResponse, format: Format, turn: WireT
 			deltas++;
 			if (turn.delayMs) await sleep(turn.delayMs);
 		}
-		if (!res.write(frame.text)) await Promise.race([once(res, "drain"), once(res, "close")]);
+		if (!res.write(frame.text)) await drained(res);
 	}
 	res.end();
 }
