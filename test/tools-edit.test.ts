@@ -34,7 +34,7 @@ async function editAndUndo(name: string, content: string, edits: Edits, expected
 describe("edit", () => {
 	it("replaces a unique text and reports the line", async () => {
 		const r = await editAndUndo("a.ts", "one\ntwo\nthree\n", [{ oldText: "two", newText: "2" }], "one\n2\nthree\n");
-		expect(r.content).toBe("Edited a.ts: 1 edit at line 2.");
+		expect(r.content).toBe("Edited a.ts: 1 edit, now at line 2.");
 		expect(r.details).toMatchObject({
 			path: join(dir, "a.ts"),
 			firstChangedLine: 2,
@@ -54,7 +54,7 @@ describe("edit", () => {
 			],
 			"x\nc\nD\n",
 		);
-		expect(r.content).toBe("Edited m.txt: 2 edits at lines 1, 4.");
+		expect(r.content).toBe("Edited m.txt: 2 edits, now at lines 1, 3.");
 		expect(r.details.firstChangedLine).toBe(1);
 	});
 

@@ -72,7 +72,7 @@ function ended(stream: Readable): Promise<void> {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Spawns the shell; rejects with a readable error when it cannot start. */
+/** Spawns the shell; throws a readable error when the working directory is missing. */
 function start(shell: string, command: string, options: BashToolOptions): ChildProcess {
 	try {
 		if (!statSync(options.cwd).isDirectory()) throw new Error("not a directory");
@@ -109,7 +109,8 @@ export function createBashTool(options: BashToolOptions): Tool<BashParams, BashD
 			const timeoutMs = Math.min(params.timeout ? params.timeout * 1000 : defaultTimeoutMs, MAX_TIMER_MS);
 			const output = new OutputCollector(limits, options.tempDir ?? tmpdir());
 			let timedOut = false;
-			let aborted = ctx.signal.aborted;
+			const abortedEarly = ctx.signal.aborted;
+			let aborted = abortedEarly;
 			let exit: { code: number | null; signal: NodeJS.Signals | null } = { code: null, signal: null };
 			if (!aborted) {
 				const child = start(shell, params.command, options);
@@ -152,7 +153,8 @@ export function createBashTool(options: BashToolOptions): Tool<BashParams, BashD
 			const seconds = Math.round(timeoutMs / 100) / 10;
 			if (timedOut) {
 				content += `\n\n[Timed out after ${seconds} s; the command's process group was killed. Pass a larger timeout (in seconds) if it needs longer, or run it in the background with output redirected to a file.]`;
-			} else if (aborted) content += "\n\n[Aborted by the user; the command's process group was killed.]";
+			} else if (abortedEarly) content = "[Aborted by the user before the command started.]";
+			else if (aborted) content += "\n\n[Aborted by the user; the command's process group was killed.]";
 			else if (exit.signal) content += `\n\n[Killed by signal ${exit.signal}]`;
 			else if (exit.code !== 0) content += `\n\n[Exit code ${exit.code}]`;
 			const isError = timedOut || aborted || exit.signal !== null || exit.code !== 0;

@@ -136,8 +136,14 @@ export function createEditTool(options: EditToolOptions): Tool<EditParams, EditD
 			} catch (error) {
 				throw new Error(describeFsError(error, shown, "edit"));
 			}
-			const index = new LineIndex(body);
-			const lines = spans.map((s) => index.lineAt(s.start));
+			// Line numbers in the new file, where the model will look next.
+			const index = new LineIndex(next);
+			let shift = 0;
+			const lines = spans.map((s) => {
+				const line = index.lineAt(s.start + shift);
+				shift += s.text.length - (s.end - s.start);
+				return line;
+			});
 			const matchLevels: MatchLevel[] = params.edits.map(() => "exact");
 			for (const s of spans) matchLevels[s.edit] = s.level;
 			const details: EditDetails = {
@@ -146,7 +152,7 @@ export function createEditTool(options: EditToolOptions): Tool<EditParams, EditD
 				matchLevels,
 			};
 			const count = spans.length === 1 ? "1 edit" : `${spans.length} edits`;
-			let content = `Edited ${shown}: ${count} at line${lines.length > 1 ? "s" : ""} ${lines.join(", ")}.`;
+			let content = `Edited ${shown}: ${count}, now at line${lines.length > 1 ? "s" : ""} ${lines.join(", ")}.`;
 			const loose = spans.filter((s) => s.level === "normalized").map((s) => s.edit + 1);
 			if (loose.length > 0) {
 				content += ` Edit ${loose.join(", ")} matched only after ignoring trailing whitespace and quote/dash style; only the matched text was replaced.`;
