@@ -79,6 +79,7 @@ describe("write", () => {
 		const binary = Buffer.from([0, 1, 2, 255, 254, 10, 0]);
 		const r = await roundTrip("blob.bin", binary, "text now\n");
 		expect(r.details.undo).toBe("previous_content");
+		expect(r.details.diff).toBe("Binary files blob.bin and blob.bin differ\n");
 		expect(Buffer.from(r.details.previousContent ?? "", "base64").equals(binary)).toBe(true);
 		const latin1 = Buffer.from("caf\xe9\n", "latin1");
 		expect((await roundTrip("latin1.txt", latin1, "café\n")).details.undo).toBe("previous_content");

@@ -11,7 +11,7 @@ export type UndoKind = "delete" | "patch" | "previous_content" | "none";
 export type FileChange = {
 	/** Absolute path of the file. */
 	path: string;
-	/** Unified diff old → new (file headers only). For a created file, old is empty. */
+	/** Unified diff old → new (file headers only); old is empty for a created file; a one-line note if binary. */
 	diff: string;
 	/** sha256 hex of the old bytes; null when no file existed. */
 	oldHash: string | null;
@@ -95,10 +95,12 @@ export function recordChange(abs: string, name: string, oldBytes: Buffer | null,
 	const newHash = sha256(newBytes);
 	const newText = newBytes.toString("utf8");
 	const oldText = oldBytes?.toString("utf8") ?? "";
-	const diff = unifiedDiff(name, oldText, newText);
+	const text = (oldBytes === null || isExactText(oldBytes)) && isExactText(newBytes);
+	// Like git: no line diff of binary content, which would be noise (and could be huge) in the session file.
+	const diff = text ? unifiedDiff(name, oldText, newText) : `Binary files ${name} and ${name} differ\n`;
 	if (oldBytes === null) return { path: abs, diff, oldHash: null, newHash, undo: "delete" };
 	const oldHash = sha256(oldBytes);
-	if (isExactText(oldBytes) && isExactText(newBytes) && reverseApply(newText, diff) === oldText) {
+	if (text && reverseApply(newText, diff) === oldText) {
 		return { path: abs, diff, oldHash, newHash, undo: "patch" };
 	}
 	if (oldBytes.length <= MAX_PREVIOUS_CONTENT) {
