@@ -54,6 +54,11 @@ type RootOptions = {
 	approve?: boolean;
 	thinking?: "off" | "low" | "medium" | "high";
 	bashTimeout?: number;
+	continue?: boolean;
+	/** An id or path; false with --no-session. */
+	session?: string | false;
+	at?: string;
+	sessionDir?: string;
 };
 
 function buildProgram(run: (code: number) => void): Command {
@@ -80,23 +85,109 @@ function buildProgram(run: (code: number) => void): Command {
 		.option("--approve", "ask before every write, edit and bash call")
 		.addOption(new Option("--thinking <level>", "extended thinking").choices(["off", "low", "medium", "high"]))
 		.option("--bash-timeout <seconds>", "default timeout of a bash command (default 120)", positiveInt)
+		.option("-c, --continue", "continue the most recent session of this directory")
+		.option("--session <id|path>", "continue a session by id prefix or file path")
+		.option("--at <entry>", "with -c or --session: continue from this entry (a new branch)")
+		.option("--no-session", "save nothing (a throwaway run)")
+		.option("--session-dir <dir>", "where sessions are saved")
+		.enablePositionalOptions()
 		.exitOverride()
 		.configureOutput({ writeErr: (s) => process.stderr.write(s) })
 		.action(async (words: string[], options: RootOptions) => run(await runRoot(words, options)));
 
 	program
 		.command("config")
+		.option("--cwd <dir>", "the project directory")
+		.option("--session-dir <dir>", "where sessions are saved")
 		.description("print the effective configuration and where each value comes from")
 		.option("--json", "as JSON")
 		.action(async (options: { json?: boolean }) => {
-			const { loadConfig, formatConfig, formatConfigJson } = await import("./config/index.js");
-			const parent = program.opts<RootOptions>();
-			const cwd = resolve(parent.cwd ?? process.cwd());
-			const result = loadConfig({ cwd, env: process.env, flags: configFlags(parent) });
+			const { formatConfig, formatConfigJson } = await import("./config/index.js");
+			const { result } = await loadFor(program);
 			process.stdout.write(`${options.json ? formatConfigJson(result) : formatConfig(result)}\n`);
 			run(0);
 		});
+
+	program
+		.command("sessions")
+		.option("--cwd <dir>", "the project directory")
+		.option("--session-dir <dir>", "where sessions are saved")
+		.description("list the sessions of this directory (id, name, date, entries, first prompt)")
+		.option("--json", "as JSON, for scripts")
+		.option("--all", "every project's sessions")
+		.action(async (options: { json?: boolean; all?: boolean }) => {
+			const { sessionsCommand } = await import("./commands/sessions.js");
+			run(sessionsCommand(await sessionsContext(program), options));
+		});
+
+	program
+		.command("fork <session>")
+		.option("--cwd <dir>", "the project directory")
+		.option("--session-dir <dir>", "where sessions are saved")
+		.description("copy a session's branch (up to --at, default the current leaf) into a new session")
+		.option("--at <entry>", "the last entry to copy")
+		.option("--json", "print {id, file, parent} as JSON")
+		.action(async (id: string, options: { at?: string; json?: boolean }) => {
+			const { forkCommand } = await import("./commands/sessions.js");
+			run(forkCommand(await sessionsContext(program), id, options));
+		});
+
+	program
+		.command("label <session> <entry> [text]")
+		.option("--cwd <dir>", "the project directory")
+		.option("--session-dir <dir>", "where sessions are saved")
+		.description("label an entry of a session (no text clears the label)")
+		.action(async (id: string, entry: string, text: string | undefined) => {
+			const { labelCommand } = await import("./commands/sessions.js");
+			run(labelCommand(await sessionsContext(program), id, entry, text));
+		});
+
+	program
+		.command("name <session> <name>")
+		.option("--cwd <dir>", "the project directory")
+		.option("--session-dir <dir>", "where sessions are saved")
+		.description("name a session")
+		.action(async (id: string, name: string) => {
+			const { nameCommand } = await import("./commands/sessions.js");
+			run(nameCommand(await sessionsContext(program), id, name));
+		});
+
+	program
+		.command("replay <session>")
+		.option("--cwd <dir>", "the project directory")
+		.option("--session-dir <dir>", "where sessions are saved")
+		.description("re-emit a recorded conversation (a file, or a session id) as agent events, without a model")
+		.option("--at <entry>", "replay the path up to this entry (default: the current leaf)")
+		.option("--speed <n>", "pace events at n times the recorded speed (default: as fast as possible)", positiveNumber)
+		.addOption(new Option("--output <format>", "output format").choices(["text", "stream-json"]).default("text"))
+		.action(async (target: string, options: { at?: string; speed?: number; output: "text" | "stream-json" }) => {
+			const { replayCommand } = await import("./commands/replay.js");
+			const ctx = await sessionsContext(program);
+			run(await replayCommand(target, { baseDir: ctx.baseDir, cwd: ctx.cwd, ...options }));
+		});
 	return program;
+}
+
+function positiveNumber(value: string): number {
+	const n = Number(value);
+	if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("expected a number greater than 0");
+	return n;
+}
+
+/** Loads the configuration with the root command's flags and the subcommand's own (which win). */
+async function loadFor(program: Command) {
+	const { loadConfig } = await import("./config/index.js");
+	const sub = program.commands.find((c) => c.name() === program.args[0]);
+	const options = { ...program.opts<RootOptions>(), ...(sub?.opts<RootOptions>() ?? {}) };
+	const cwd = resolve(options.cwd ?? process.cwd());
+	const result = loadConfig({ cwd, env: process.env, flags: configFlags(options) });
+	for (const warning of result.warnings) process.stderr.write(`gar: warning: ${warning}\n`);
+	return { cwd, result };
+}
+
+async function sessionsContext(program: Command) {
+	const { cwd, result } = await loadFor(program);
+	return { cwd, baseDir: result.config.session.dir, write: (text: string) => process.stdout.write(text) };
 }
 
 function configFlags(o: RootOptions) {
@@ -109,6 +200,7 @@ function configFlags(o: RootOptions) {
 		...(o.approve ? { approve: true } : {}),
 		...(o.thinking ? { thinking: o.thinking } : {}),
 		...(o.bashTimeout ? { bashTimeout: o.bashTimeout } : {}),
+		...(o.sessionDir ? { sessionDir: o.sessionDir } : {}),
 	};
 }
 
@@ -134,6 +226,10 @@ async function runRoot(words: string[], o: RootOptions): Promise<number> {
 			...(o.systemPrompt !== undefined ? { systemPrompt: o.systemPrompt } : {}),
 			...(o.appendSystemPrompt !== undefined ? { appendSystemPrompt: o.appendSystemPrompt } : {}),
 			...(o.schema ? { schema: o.schema } : {}),
+			...(o.continue ? { continue: true } : {}),
+			...(typeof o.session === "string" ? { session: o.session } : {}),
+			...(o.session === false ? { noSession: true } : {}),
+			...(o.at ? { at: o.at } : {}),
 		},
 		{ stdout: process.stdout, stderr: process.stderr, env: process.env },
 	);

@@ -62,6 +62,11 @@ export class PrintWriter {
 		if (this.format === "stream-json") this.out.write(`${JSON.stringify(event)}\n`);
 	};
 
+	/** Waits until everything written so far has reached stdout. */
+	flush(): Promise<void> {
+		return this.out.flush();
+	}
+
 	/** Prints the result (and, in text mode, the error to stderr), then waits until stdout has taken it all. */
 	async finish(result: PrintResult): Promise<void> {
 		if (this.format === "text") {

@@ -21,7 +21,7 @@ const denyHeadless: ApproveFn = async () => ({
  * interrupted); it has written everything to stdout before it returns. SIGINT/SIGTERM abort the run.
  */
 export async function runPrintMode(options: PrintOptions, io: Io): Promise<number> {
-	const setup = await setupRun(options, io.env, [], denyHeadless);
+	const setup = await setupRun(options, io.env, denyHeadless);
 	for (const warning of setup.warnings) io.stderr.write(`gar: warning: ${warning}\n`);
 	const writer = new PrintWriter(options.output, io.stdout, io.stderr);
 	setup.channel.subscribe(writer.onEvent);
@@ -37,9 +37,10 @@ export async function runPrintMode(options: PrintOptions, io: Io): Promise<numbe
 	process.on("SIGTERM", onSignal);
 	try {
 		const run = await setup.agent.run(options.prompt, controller.signal);
-		await writer.finish(toPrintResult(run, null));
+		await writer.finish(toPrintResult(run, setup.session?.session.header.id ?? null));
 		return exitCodeOf(run, interrupted);
 	} finally {
+		setup.session?.close();
 		process.off("SIGINT", onSignal);
 		process.off("SIGTERM", onSignal);
 	}

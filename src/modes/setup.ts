@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
 import { EventChannel } from "../agent/channel.js";
 import { Agent, type ApproveFn } from "../agent/loop.js";
 import type { OutputSchema } from "../agent/structured.js";
@@ -6,23 +7,27 @@ import { type ConfigFlags, configPaths, type GarConfig, loadConfig, resolveRun }
 import { UsageError } from "../errors.js";
 import { createProvider } from "../llm/index.js";
 import { defaultModel } from "../llm/models.js";
-import type { Message } from "../llm/types.js";
 import { loadContextFiles } from "../prompt/context-files.js";
 import { buildSystemPrompt, textOrFile } from "../prompt/system-prompt.js";
+import type { SessionWriter } from "../session/index.js";
 import { createTools, TOOL_NAMES } from "../tools/index.js";
+import { openRunSession, type SessionFlags } from "./run-session.js";
 
-export type RunFlags = ConfigFlags & {
-	cwd: string;
-	tools?: string[];
-	systemPrompt?: string;
-	appendSystemPrompt?: string;
-	schema?: string;
-};
+export type RunFlags = ConfigFlags &
+	SessionFlags & {
+		cwd: string;
+		tools?: string[];
+		systemPrompt?: string;
+		appendSystemPrompt?: string;
+		schema?: string;
+	};
 
 export type Setup = {
 	agent: Agent;
 	channel: EventChannel;
 	config: GarConfig;
+	/** The session the run is saved to; null with --no-session. */
+	session: SessionWriter | null;
 	warnings: string[];
 	provider: string;
 	model: string;
@@ -32,7 +37,7 @@ export type Setup = {
 export async function loadOutputSchema(file: string, cwd: string): Promise<OutputSchema> {
 	let schema: Record<string, unknown>;
 	try {
-		schema = JSON.parse(readFileSync(textOrFilePath(file, cwd), "utf8"));
+		schema = JSON.parse(readFileSync(isAbsolute(file) ? file : join(cwd, file), "utf8"));
 	} catch (error) {
 		throw new UsageError(`--schema ${file}: ${error instanceof Error ? error.message : String(error)}`);
 	}
@@ -46,28 +51,35 @@ export async function loadOutputSchema(file: string, cwd: string): Promise<Outpu
 	}
 }
 
-function textOrFilePath(file: string, cwd: string): string {
-	return file.startsWith("/") ? file : `${cwd}/${file}`;
-}
-
-/**
- * Everything a run needs, from flags, environment and config files: the provider (only its SDK is loaded),
- * the tools, the system prompt and the agent with its event channel. Throws UsageError or ConfigError.
- */
-export async function setupRun(
-	flags: RunFlags,
-	env: NodeJS.ProcessEnv,
-	history: Message[] = [],
-	approve?: ApproveFn,
-): Promise<Setup> {
-	const loaded = loadConfig({ cwd: flags.cwd, env, flags });
-	const { config } = loaded;
-	const run = resolveRun(config, env, defaultModel);
-	const toolNames = flags.tools ?? [...TOOL_NAMES];
-	const unknown = toolNames.filter((t) => !(TOOL_NAMES as readonly string[]).includes(t));
+function checkTools(names: string[]): void {
+	const unknown = names.filter((t) => !(TOOL_NAMES as readonly string[]).includes(t));
 	if (unknown.length) {
 		throw new UsageError(`--tools: unknown tool ${unknown.join(", ")} (choose from ${TOOL_NAMES.join(", ")})`);
 	}
+}
+
+/**
+ * Everything a run needs, from flags, environment and config files: the session (new, continued or branched),
+ * the provider (only its SDK is loaded), the tools, the system prompt and the agent with its event channel.
+ * The session writer is already subscribed to the channel. Throws UsageError, ConfigError or SessionError.
+ */
+export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, approve?: ApproveFn): Promise<Setup> {
+	const toolNames = flags.tools ?? [...TOOL_NAMES];
+	checkTools(toolNames);
+	const loaded = loadConfig({ cwd: flags.cwd, env, flags });
+	const { config } = loaded;
+	const opened = openRunSession(flags, config.session.dir, flags.cwd);
+	// A resumed session keeps its model unless the person picked another one for this run.
+	const resumed = opened.model;
+	const useSessionModel =
+		resumed && !flags.model && !flags.provider && (resumed.provider === "anthropic" || resumed.provider === "openai");
+	const run = resolveRun(
+		useSessionModel
+			? { ...config, provider: resumed.provider as "anthropic" | "openai", model: resumed.model }
+			: config,
+		env,
+		defaultModel,
+	);
 	const tools = createTools({ cwd: flags.cwd, bashTimeoutMs: config.agent.bashTimeout * 1000 }).filter((t) =>
 		toolNames.includes(t.name),
 	);
@@ -79,16 +91,17 @@ export async function setupRun(
 		...(flags.systemPrompt === undefined ? {} : { replace: textOrFile(flags.systemPrompt, flags.cwd) }),
 		...(flags.appendSystemPrompt === undefined ? {} : { append: textOrFile(flags.appendSystemPrompt, flags.cwd) }),
 	});
+	const output = flags.schema ? await loadOutputSchema(flags.schema, flags.cwd) : undefined;
 	const provider = await createProvider(run.provider, {
 		...(run.apiKey === undefined ? {} : { apiKey: run.apiKey }),
 		...(run.baseUrl === undefined ? {} : { baseURL: run.baseUrl }),
 	});
-	const output = flags.schema ? await loadOutputSchema(flags.schema, flags.cwd) : undefined;
 	const channel = new EventChannel((error, event) => {
 		process.stderr.write(
 			`gar: a listener failed on ${event.type}: ${error instanceof Error ? error.message : error}\n`,
 		);
 	});
+	opened.writer?.attach(channel);
 	const agent = new Agent(
 		{
 			provider,
@@ -102,7 +115,15 @@ export async function setupRun(
 			...(config.agent.approve && approve ? { approve } : {}),
 			...(output ? { output } : {}),
 		},
-		history,
+		opened.history,
 	);
-	return { agent, channel, config, warnings: loaded.warnings, provider: run.provider, model: run.model };
+	return {
+		agent,
+		channel,
+		config,
+		session: opened.writer,
+		warnings: [...loaded.warnings, ...opened.warnings],
+		provider: run.provider,
+		model: run.model,
+	};
 }

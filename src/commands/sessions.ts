@@ -1,0 +1,99 @@
+import { UsageError } from "../errors.js";
+import {
+	forkSession,
+	listSessions,
+	loadSession,
+	resolveEntry,
+	resolveSession,
+	type SessionInfo,
+	SessionWriter,
+} from "../session/index.js";
+
+export type SessionsContext = { baseDir: string; cwd: string; write: (text: string) => void };
+
+function shortDate(iso: string): string {
+	const d = new Date(iso);
+	const pad = (n: number) => String(n).padStart(2, "0");
+	return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+function clip(text: string, width: number): string {
+	if (width <= 1) return "";
+	return text.length > width ? `${text.slice(0, width - 1)}…` : text;
+}
+
+/** The session table: id, name, date, entries, first prompt; the prompt column takes what width is left. */
+export function formatSessionTable(sessions: SessionInfo[], columns: number): string {
+	const rows = sessions.map((s) => [
+		s.id,
+		s.name ?? "",
+		shortDate(s.modifiedAt),
+		String(s.entries),
+		s.firstPrompt ?? "",
+	]);
+	const head = ["ID", "NAME", "DATE", "ENTRIES", "FIRST PROMPT"];
+	const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+	widths[1] = Math.min(widths[1] ?? 0, 24);
+	const fixed = widths.slice(0, 4).reduce((a, b) => a + b + 2, 0);
+	widths[4] = Math.max(12, columns - fixed);
+	const line = (cells: string[]) =>
+		cells
+			.map((c, i) => (i === 3 ? c.padStart(widths[i] ?? 0) : clip(c, widths[i] ?? 0).padEnd(widths[i] ?? 0)))
+			.join("  ")
+			.trimEnd();
+	return [line(head), ...rows.map(line)].join("\n");
+}
+
+/** `gar sessions`: this directory's sessions (all projects with `all`), newest first. */
+export function sessionsCommand(ctx: SessionsContext, options: { json?: boolean; all?: boolean }): number {
+	const warnings: string[] = [];
+	const sessions = listSessions(ctx.baseDir, options.all ? undefined : ctx.cwd, { onWarning: (w) => warnings.push(w) });
+	for (const w of warnings) process.stderr.write(`gar: warning: ${w}\n`);
+	if (options.json) {
+		ctx.write(`${JSON.stringify(sessions, null, 2)}\n`);
+	} else if (sessions.length === 0) {
+		ctx.write(`no sessions${options.all ? "" : ` for ${ctx.cwd} (gar sessions --all lists every project)`}\n`);
+	} else {
+		ctx.write(`${formatSessionTable(sessions, process.stdout.columns ?? 120)}\n`);
+	}
+	return 0;
+}
+
+/** `gar fork ID [--at ENTRY]`: copies a branch into a new session file; the source is untouched. */
+export function forkCommand(ctx: SessionsContext, id: string, options: { at?: string; json?: boolean }): number {
+	const source = resolveSession(ctx.baseDir, id, ctx.cwd);
+	const file = forkSession(source.file, options.at, { dir: ctx.baseDir });
+	const fork = loadSession(file);
+	if (options.json) ctx.write(`${JSON.stringify({ id: fork.header.id, file, parent: fork.header.parent })}\n`);
+	else
+		ctx.write(
+			`forked ${source.id} into ${fork.header.id}\n${file}\ncontinue it with: gar --session ${fork.header.id}\n`,
+		);
+	return 0;
+}
+
+/** `gar label ID ENTRY [TEXT]`: labels an entry (no text clears the label). */
+export function labelCommand(ctx: SessionsContext, id: string, entry: string, text: string | undefined): number {
+	const writer = SessionWriter.open(resolveSession(ctx.baseDir, id, ctx.cwd).file);
+	try {
+		const target = resolveEntry(writer.session, entry);
+		writer.label(target, text?.trim() ? text.trim() : null);
+		ctx.write(text?.trim() ? `labelled ${target}: ${text.trim()}\n` : `cleared the label of ${target}\n`);
+	} finally {
+		writer.close();
+	}
+	return 0;
+}
+
+/** `gar name ID NAME`: names a session (the latest name wins). */
+export function nameCommand(ctx: SessionsContext, id: string, name: string): number {
+	if (!name.trim()) throw new UsageError("name: the name is empty");
+	const writer = SessionWriter.open(resolveSession(ctx.baseDir, id, ctx.cwd).file);
+	try {
+		writer.setName(name.trim());
+	} finally {
+		writer.close();
+	}
+	ctx.write(`named ${writer.session.header.id}: ${name.trim()}\n`);
+	return 0;
+}

@@ -1,0 +1,61 @@
+import { UsageError } from "../errors.js";
+import type { Message } from "../llm/types.js";
+import {
+	buildContext,
+	findLatestSession,
+	loadSession,
+	type ModelRef,
+	resolveEntry,
+	resolveSession,
+	SessionWriter,
+} from "../session/index.js";
+
+/** How a run picks its session: new (default), the latest of this directory, or one by id, maybe at an entry. */
+export type SessionFlags = {
+	continue?: boolean;
+	session?: string;
+	/** Continue from this entry (id or prefix): the next message becomes its child; nothing is deleted. */
+	at?: string;
+	/** Save nothing; a continued session's history is still read. */
+	noSession?: boolean;
+};
+
+export type RunSession = {
+	writer: SessionWriter | null;
+	history: Message[];
+	model?: ModelRef;
+	warnings: string[];
+};
+
+/** Opens (or creates) the session a run is saved to and rebuilds the model context from its current leaf. */
+export function openRunSession(flags: SessionFlags, baseDir: string, cwd: string): RunSession {
+	let file: string | undefined;
+	if (flags.session) {
+		file = resolveSession(baseDir, flags.session, cwd).file;
+	} else if (flags.continue) {
+		const latest = findLatestSession(baseDir, cwd);
+		if (!latest)
+			throw new UsageError(`no session to continue in ${cwd} (looked in ${baseDir}); run without -c to start one`);
+		file = latest.file;
+	} else if (flags.at) {
+		throw new UsageError("--at needs a session: add --session ID or -c");
+	}
+	if (!file) {
+		const writer = flags.noSession ? null : SessionWriter.create({ dir: baseDir, cwd });
+		return { writer, history: [], warnings: [] };
+	}
+	const writer = flags.noSession ? null : SessionWriter.open(file);
+	const session = writer ? writer.session : loadSession(file);
+	let leaf = session.leafId;
+	if (flags.at) {
+		leaf = resolveEntry(session, flags.at);
+		writer?.moveTo(leaf);
+	}
+	const context = buildContext(session, leaf);
+	return {
+		writer,
+		history: context.messages,
+		...(context.model ? { model: context.model } : {}),
+		warnings: session.warnings,
+	};
+}
