@@ -10,6 +10,7 @@ export type Pricing = { input: number; output: number; cacheRead: number; cacheW
  */
 export type AnthropicThinking = "budget" | "adaptive" | "adaptive-default" | "always";
 
+/** What gar knows about a model: limits, prices, and how it thinks. */
 export type ModelInfo = {
 	id: string;
 	provider: "anthropic" | "openai";

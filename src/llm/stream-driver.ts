@@ -58,6 +58,7 @@ export function cleanSchema(schema: Record<string, unknown>): Record<string, unk
 	return rest;
 }
 
+/** What `drive` needs besides the call itself. */
 export type DriveOptions = {
 	provider: string;
 	model: string;
