@@ -208,8 +208,8 @@ async function runRoot(words: string[], o: RootOptions): Promise<number> {
 	const cwd = resolve(o.cwd ?? process.cwd());
 	const headless = o.print || !process.stdout.isTTY || !process.stdin.isTTY;
 	if (!headless) {
-		process.stderr.write('gar: the full-screen interface is not built yet; run a task headless with gar -p "task"\n');
-		return 2;
+		const { runLineMode } = await import("./modes/line.js");
+		return runLineMode({ ...runFlags(o, cwd), prompt: words.join(" ") });
 	}
 	let prompt = words.join(" ").trim();
 	const piped = (await readStdin(prompt.length > 0)).trim();
@@ -217,22 +217,24 @@ async function runRoot(words: string[], o: RootOptions): Promise<number> {
 	if (!prompt) throw new UsageError('no prompt: give the task as an argument (gar -p "task") or pipe it on stdin');
 	const { runPrintMode } = await import("./modes/print.js");
 	return runPrintMode(
-		{
-			...configFlags(o),
-			cwd,
-			prompt,
-			output: o.output,
-			...(o.tools ? { tools: o.tools } : {}),
-			...(o.systemPrompt !== undefined ? { systemPrompt: o.systemPrompt } : {}),
-			...(o.appendSystemPrompt !== undefined ? { appendSystemPrompt: o.appendSystemPrompt } : {}),
-			...(o.schema ? { schema: o.schema } : {}),
-			...(o.continue ? { continue: true } : {}),
-			...(typeof o.session === "string" ? { session: o.session } : {}),
-			...(o.session === false ? { noSession: true } : {}),
-			...(o.at ? { at: o.at } : {}),
-		},
+		{ ...runFlags(o, cwd), prompt, output: o.output },
 		{ stdout: process.stdout, stderr: process.stderr, env: process.env },
 	);
+}
+
+function runFlags(o: RootOptions, cwd: string) {
+	return {
+		...configFlags(o),
+		cwd,
+		...(o.tools ? { tools: o.tools } : {}),
+		...(o.systemPrompt !== undefined ? { systemPrompt: o.systemPrompt } : {}),
+		...(o.appendSystemPrompt !== undefined ? { appendSystemPrompt: o.appendSystemPrompt } : {}),
+		...(o.schema ? { schema: o.schema } : {}),
+		...(o.continue ? { continue: true } : {}),
+		...(typeof o.session === "string" ? { session: o.session } : {}),
+		...(o.session === false ? { noSession: true } : {}),
+		...(o.at ? { at: o.at } : {}),
+	};
 }
 
 /** Parses argv, runs the command and resolves with the exit code. Never rejects. */
