@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { costUsd, defaultModel } from "../src/llm/models.js";
-import { runGar, tempHome } from "./support/cli.js";
+import { runGar, spawnGar, tempHome } from "./support/cli.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
 
 let server: WireServer | undefined;
@@ -161,24 +161,17 @@ describe("gar -p", () => {
 	it("exits 130 on SIGINT, after printing the partial result", async () => {
 		server = await startWireServer([{ text: Array.from({ length: 200 }, () => "tick "), delayMs: 20 }]);
 		const { project, env } = tempHome();
-		const { spawn } = await import("node:child_process");
-		const { GAR_BIN } = await import("./support/cli.js");
-		const child = spawn(process.execPath, [GAR_BIN, "-p", "go", "--output", "json", "--base-url", server.url], {
+		const { child, stdout, closed } = spawnGar(["-p", "go", "--output", "json", "--base-url", server.url], {
 			env: { ...env, OPENAI_API_KEY: "k" },
 			cwd: project,
-			stdio: ["ignore", "pipe", "pipe"],
-		});
-		let stdout = "";
-		child.stdout.on("data", (d: Buffer) => {
-			stdout += d.toString();
 		});
 		await new Promise((r) => setTimeout(r, 700));
 		const started = Date.now();
 		child.kill("SIGINT");
-		const code = await new Promise<number | null>((r) => child.on("close", r));
+		const code = await closed;
 		expect(Date.now() - started).toBeLessThan(1000);
 		expect(code).toBe(130);
-		const result = JSON.parse(stdout);
+		const result = JSON.parse(stdout());
 		expect(result).toMatchObject({ ok: false, stopReason: "aborted" });
 		expect(result.result).toContain("tick");
 	});

@@ -1,9 +1,8 @@
-import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadSession } from "../src/session/index.js";
-import { GAR_BIN, runGar, tempHome } from "./support/cli.js";
+import { runGar, spawnGar, tempHome } from "./support/cli.js";
 import { type RecordedRequest, startWireServer, type WireServer } from "./support/wire-server.js";
 
 let server: WireServer | undefined;
@@ -213,23 +212,18 @@ describe("crash safety", () => {
 		});
 		for (let round = 0; round < 8; round++) {
 			const { root, project, env } = tempHome();
-			const child = spawn(
-				process.execPath,
-				[GAR_BIN, "-p", "multi-step", "--output", "stream-json", "--base-url", server.url],
-				{
-					env: { ...env, OPENAI_API_KEY: "k" },
-					cwd: project,
-					stdio: ["ignore", "pipe", "pipe"],
-				},
-			);
-			let stdout = "";
-			child.stdout.on("data", (d: Buffer) => {
-				stdout += d.toString();
+			const {
+				child,
+				stdout: output,
+				closed,
+			} = spawnGar(["-p", "multi-step", "--output", "stream-json", "--base-url", server.url], {
+				env: { ...env, OPENAI_API_KEY: "k" },
+				cwd: project,
 			});
-			const closed = new Promise((r) => child.on("close", r));
 			await new Promise((r) => setTimeout(r, 120 + Math.random() * 500));
 			child.kill("SIGKILL");
 			await closed;
+			const stdout = output();
 
 			const files = sessionFiles(root);
 			if (files.length === 0) continue; // killed before the session was created: nothing to lose

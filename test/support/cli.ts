@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -49,4 +49,19 @@ export function runGar(
 		});
 		if (options.stdin !== undefined) child.stdin?.end(options.stdin);
 	});
+}
+
+/** Starts the built CLI without waiting: for tests that signal or kill it mid-run. */
+export function spawnGar(
+	args: string[],
+	options: { env: NodeJS.ProcessEnv; cwd: string },
+): { child: ChildProcess; stdout: () => string; closed: Promise<number | null> } {
+	const child = spawn(process.execPath, [GAR_BIN, ...args], { ...options, stdio: ["ignore", "pipe", "pipe"] });
+	let stdout = "";
+	child.stdout?.on("data", (d: Buffer) => {
+		stdout += d.toString();
+	});
+	child.stderr?.resume();
+	const closed = new Promise<number | null>((resolve) => child.on("close", resolve));
+	return { child, stdout: () => stdout, closed };
 }
