@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { costUsd, defaultModel } from "../src/llm/models.js";
@@ -124,11 +124,12 @@ describe("gar -p", () => {
 	});
 
 	it("exits 2 naming the variable when no API key is set", async () => {
-		const { project, env } = tempHome();
+		const { root, project, env } = tempHome();
 		const run = await runGar(["-p", "hi"], { env, cwd: project });
 		expect(run.code).toBe(2);
 		expect(run.stderr).toContain("ANTHROPIC_API_KEY");
 		expect(run.stdout).toBe("");
+		expect(existsSync(join(root, "data", "gar"))).toBe(false); // no empty session left behind
 	});
 
 	it("exits 2 on bad usage", async () => {

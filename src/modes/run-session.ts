@@ -21,7 +21,8 @@ export type SessionFlags = {
 };
 
 export type RunSession = {
-	writer: SessionWriter | null;
+	/** The session to save to; null with --no-session. A new session's file is created only by `open()`. */
+	open: () => SessionWriter | null;
 	history: Message[];
 	model?: ModelRef;
 	warnings: string[];
@@ -41,8 +42,12 @@ export function openRunSession(flags: SessionFlags, baseDir: string, cwd: string
 		throw new UsageError("--at needs a session: add --session ID or -c");
 	}
 	if (!file) {
-		const writer = flags.noSession ? null : SessionWriter.create({ dir: baseDir, cwd });
-		return { writer, history: [], warnings: [] };
+		// Created on demand, so a run that fails to start (a missing key, say) leaves no empty session behind.
+		return {
+			open: () => (flags.noSession ? null : SessionWriter.create({ dir: baseDir, cwd })),
+			history: [],
+			warnings: [],
+		};
 	}
 	const writer = flags.noSession ? null : SessionWriter.open(file);
 	const session = writer ? writer.session : loadSession(file);
@@ -53,7 +58,7 @@ export function openRunSession(flags: SessionFlags, baseDir: string, cwd: string
 	}
 	const context = buildContext(session, leaf);
 	return {
-		writer,
+		open: () => writer,
 		history: context.messages,
 		...(context.model ? { model: context.model } : {}),
 		warnings: session.warnings,

@@ -101,7 +101,8 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, approve?
 			`gar: a listener failed on ${event.type}: ${error instanceof Error ? error.message : error}\n`,
 		);
 	});
-	opened.writer?.attach(channel);
+	const session = opened.open();
+	session?.attach(channel);
 	const agent = new Agent(
 		{
 			provider,
@@ -121,7 +122,7 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, approve?
 		agent,
 		channel,
 		config,
-		session: opened.writer,
+		session,
 		warnings: [...loaded.warnings, ...opened.warnings],
 		provider: run.provider,
 		model: run.model,
