@@ -1,17 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
-import { describeError } from "./errors.js";
-import { createNodeFetch } from "./http-fetch.js";
 import type { MessageBuilder } from "./message-builder.js";
 import { findModel, type ModelInfo } from "./models.js";
-import {
-	type CallContext,
-	type CallOutcome,
-	cleanSchema,
-	DEFAULT_IDLE_TIMEOUT_MS,
-	DEFAULT_MAX_RETRIES,
-	drive,
-	type ProviderOptions,
-} from "./stream-driver.js";
+import { type CallOutcome, cleanSchema, type ProviderOptions, sdkProvider } from "./stream-driver.js";
 import { normalizeHistory } from "./transform.js";
 import type {
 	AssistantMessage,
@@ -261,52 +251,29 @@ async function consume(
 
 /** A Provider over the Anthropic Messages API (streaming). Never throws: see `Provider`. */
 export function createAnthropicProvider(options: ProviderOptions = {}): Provider {
-	const apiKey = options.apiKey ?? process.env.ANTHROPIC_API_KEY;
 	const baseURL = options.baseURL;
-	const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-	const baseFetch = options.fetch ?? createNodeFetch();
 	const api = baseURL && baseURL !== DEFAULT_BASE_URL ? `Anthropic API at ${baseURL}` : "Anthropic API";
-	const describe = { api, keyEnv: "ANTHROPIC_API_KEY", secrets: [apiKey] };
-	return {
-		name: "anthropic",
-		stream(request: ModelRequest) {
-			const call = async ({ fetch, signal, builder }: CallContext): Promise<CallOutcome> => {
-				if (!apiKey && !baseURL) {
-					return {
-						stopReason: "error",
-						error: "No Anthropic API key: set ANTHROPIC_API_KEY or api_key in the config.",
-					};
-				}
-				const { params, schemaTool } = buildAnthropicParams(request);
-				const client = new Anthropic({
-					apiKey: apiKey ?? "none",
-					maxRetries,
-					fetch,
-					logLevel: "off", // the SDK logs to the console otherwise, over the terminal UI
-					...(baseURL ? { baseURL } : {}),
-				});
-				// client.post rather than messages.create: create() console.warns about deprecated models, which
-				// would corrupt the terminal UI.
-				const stream = await client.post<AsyncIterable<Anthropic.RawMessageStreamEvent>>("/v1/messages", {
-					body: params,
-					stream: true,
-					signal,
-					timeout: 600_000,
-				});
-				return consume(stream, builder, schemaTool);
-			};
-			return drive(
-				{
-					provider: "anthropic",
-					model: request.model,
-					maxRetries,
-					idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
-					fetch: baseFetch,
-					...(request.signal ? { signal: request.signal } : {}),
-					describe: (error, midStream) => describeError(error, { ...describe, midStream }),
-				},
-				call,
-			);
+	return sdkProvider(
+		{ name: "anthropic", keyEnv: "ANTHROPIC_API_KEY", api },
+		options,
+		async (request, settings, { fetch, signal, builder }) => {
+			const { params, schemaTool } = buildAnthropicParams(request);
+			const client = new Anthropic({
+				apiKey: settings.apiKey ?? "none",
+				maxRetries: settings.maxRetries,
+				fetch,
+				logLevel: "off", // the SDK logs to the console otherwise, over the terminal UI
+				...(settings.baseURL ? { baseURL: settings.baseURL } : {}),
+			});
+			// client.post rather than messages.create: create() console.warns about deprecated models, which
+			// would corrupt the terminal UI.
+			const stream = await client.post<AsyncIterable<Anthropic.RawMessageStreamEvent>>("/v1/messages", {
+				body: params,
+				stream: true,
+				signal,
+				timeout: 600_000,
+			});
+			return consume(stream, builder, schemaTool);
 		},
-	};
+	);
 }

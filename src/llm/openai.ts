@@ -1,17 +1,7 @@
 import OpenAI from "openai";
-import { describeError } from "./errors.js";
-import { createNodeFetch } from "./http-fetch.js";
 import type { MessageBuilder } from "./message-builder.js";
 import { findModel } from "./models.js";
-import {
-	type CallContext,
-	type CallOutcome,
-	cleanSchema,
-	DEFAULT_IDLE_TIMEOUT_MS,
-	DEFAULT_MAX_RETRIES,
-	drive,
-	type ProviderOptions,
-} from "./stream-driver.js";
+import { type CallOutcome, cleanSchema, type ProviderOptions, sdkProvider } from "./stream-driver.js";
 import { normalizeHistory } from "./transform.js";
 import type { AssistantMessage, Message, ModelRequest, Provider } from "./types.js";
 
@@ -162,42 +152,21 @@ async function consume(chunks: AsyncIterable<OpenAI.Chat.ChatCompletionChunk>, b
  * llama.cpp, vLLM, LM Studio, OpenRouter, DeepSeek) through `baseURL`. Never throws: see `Provider`.
  */
 export function createOpenAIProvider(options: ProviderOptions = {}): Provider {
-	const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY;
-	const baseURL = options.baseURL;
-	const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-	const baseFetch = options.fetch ?? createNodeFetch();
-	const api = baseURL ? `OpenAI-compatible API at ${baseURL}` : "OpenAI API";
-	const describe = { api, keyEnv: "OPENAI_API_KEY", secrets: [apiKey] };
-	return {
-		name: "openai",
-		stream(request: ModelRequest) {
-			const call = async ({ fetch, signal, builder }: CallContext): Promise<CallOutcome> => {
-				if (!apiKey && !baseURL) {
-					return { stopReason: "error", error: "No OpenAI API key: set OPENAI_API_KEY or api_key in the config." };
-				}
-				// Local servers need no key, but the SDK wants one.
-				const client = new OpenAI({
-					apiKey: apiKey || "none",
-					maxRetries,
-					fetch,
-					logLevel: "off", // the SDK logs to the console otherwise, over the terminal UI
-					...(baseURL ? { baseURL } : {}),
-				});
-				const stream = await client.chat.completions.create(buildOpenAIParams(request), { signal });
-				return consume(stream, builder);
-			};
-			return drive(
-				{
-					provider: "openai",
-					model: request.model,
-					maxRetries,
-					idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
-					fetch: baseFetch,
-					...(request.signal ? { signal: request.signal } : {}),
-					describe: (error, midStream) => describeError(error, { ...describe, midStream }),
-				},
-				call,
-			);
+	const api = options.baseURL ? `OpenAI-compatible API at ${options.baseURL}` : "OpenAI API";
+	return sdkProvider(
+		{ name: "openai", keyEnv: "OPENAI_API_KEY", api },
+		options,
+		async (request, settings, { fetch, signal, builder }) => {
+			// Local servers need no key, but the SDK wants one.
+			const client = new OpenAI({
+				apiKey: settings.apiKey || "none",
+				maxRetries: settings.maxRetries,
+				fetch,
+				logLevel: "off", // the SDK logs to the console otherwise, over the terminal UI
+				...(settings.baseURL ? { baseURL: settings.baseURL } : {}),
+			});
+			const stream = await client.chat.completions.create(buildOpenAIParams(request), { signal });
+			return consume(stream, builder);
 		},
-	};
+	);
 }

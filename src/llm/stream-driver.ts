@@ -1,6 +1,8 @@
+import { describeError } from "./errors.js";
+import { createNodeFetch } from "./http-fetch.js";
 import { MessageBuilder } from "./message-builder.js";
 import { watchFetch } from "./retry.js";
-import type { StopReason, StreamEvent } from "./types.js";
+import type { ModelRequest, Provider, StopReason, StreamEvent } from "./types.js";
 
 /** An unbounded single-consumer queue: producers push, one async iterator drains (in batches, O(1) per item). */
 export class Channel<T> implements AsyncIterable<T> {
@@ -147,4 +149,60 @@ export async function* drive(
 		if (!settled) settle("aborted", "aborted");
 		if (!callDone) controller.abort();
 	}
+}
+
+/** What differs between the SDK adapters; everything else `sdkProvider` shares. */
+export type AdapterSpec = {
+	name: "anthropic" | "openai";
+	/** The variable a missing key should be set in, for error messages. */
+	keyEnv: string;
+	/** How error messages name the API, e.g. "OpenAI-compatible API at http://localhost:11434/v1". */
+	api: string;
+};
+
+/** The settings one SDK client is built with. */
+export type ClientSettings = { apiKey: string | undefined; baseURL: string | undefined; maxRetries: number };
+
+/**
+ * A Provider around one SDK: resolves the key, retries, fetch and idle timeout once, refuses to call without a
+ * key (unless a base URL points at a server that needs none), and runs each request through `drive`.
+ */
+export function sdkProvider(
+	spec: AdapterSpec,
+	options: ProviderOptions,
+	call: (request: ModelRequest, client: ClientSettings, ctx: CallContext) => Promise<CallOutcome>,
+): Provider {
+	const settings: ClientSettings = {
+		apiKey: options.apiKey ?? process.env[spec.keyEnv],
+		baseURL: options.baseURL,
+		maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+	};
+	const baseFetch = options.fetch ?? createNodeFetch();
+	const context = { api: spec.api, keyEnv: spec.keyEnv, secrets: [settings.apiKey] };
+	const label = spec.name === "anthropic" ? "Anthropic" : "OpenAI";
+	return {
+		name: spec.name,
+		stream(request: ModelRequest) {
+			return drive(
+				{
+					provider: spec.name,
+					model: request.model,
+					maxRetries: settings.maxRetries,
+					idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+					fetch: baseFetch,
+					...(request.signal ? { signal: request.signal } : {}),
+					describe: (error, midStream) => describeError(error, { ...context, midStream }),
+				},
+				async (ctx) => {
+					if (!settings.apiKey && !settings.baseURL) {
+						return {
+							stopReason: "error",
+							error: `No ${label} API key: set ${spec.keyEnv} or api_key in the config.`,
+						};
+					}
+					return call(request, settings, ctx);
+				},
+			);
+		},
+	};
 }
