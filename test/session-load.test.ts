@@ -1,26 +1,17 @@
 import { createHash } from "node:crypto";
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { writeSyntheticSession } from "../src/session/bench.js";
 import { buildContext } from "../src/session/context.js";
 import { SessionError } from "../src/session/format.js";
 import { loadSession } from "../src/session/load.js";
 import { SessionWriter } from "../src/session/writer.js";
-import { tempDir } from "./fixtures/session/run.js";
+import { tempDirsPerTest } from "./fixtures/session/run.js";
 
 const FIXTURES = new URL("./fixtures/session/", import.meta.url).pathname;
 
-let cleanups: (() => void)[] = [];
-afterEach(() => {
-	for (const cleanup of cleanups) cleanup();
-	cleanups = [];
-});
-function tmp(): string {
-	const { dir, cleanup } = tempDir();
-	cleanups.push(cleanup);
-	return dir;
-}
+const tmp = tempDirsPerTest();
 /** A copy of a fixture in a temp folder. */
 function fixture(name: string): string {
 	const file = join(tmp(), name);

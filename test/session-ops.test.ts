@@ -1,25 +1,16 @@
 import { createHash } from "node:crypto";
 import { readFileSync, renameSync, utimesSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { buildContext } from "../src/session/context.js";
 import { forkSession } from "../src/session/fork.js";
 import { loadSession } from "../src/session/load.js";
 import { findLatestSession, listSessions, readSessionInfo, resolveSession } from "../src/session/ops.js";
 import { sessionDirFor } from "../src/session/paths.js";
 import { SessionWriter } from "../src/session/writer.js";
-import { fakeClock, firstReply, secondReply, tempDir } from "./fixtures/session/run.js";
+import { fakeClock, firstReply, secondReply, tempDirsPerTest } from "./fixtures/session/run.js";
 
-let cleanups: (() => void)[] = [];
-afterEach(() => {
-	for (const cleanup of cleanups) cleanup();
-	cleanups = [];
-});
-function tmp(): string {
-	const { dir, cleanup } = tempDir();
-	cleanups.push(cleanup);
-	return dir;
-}
+const tmp = tempDirsPerTest();
 /** A session with the given user prompts (each answered), its mtime set to `ageSec` seconds ago. */
 function session(base: string, cwd: string, prompts: string[], ageSec: number, name?: string): string {
 	const writer = SessionWriter.create({ dir: base, cwd });

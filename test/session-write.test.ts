@@ -1,24 +1,15 @@
 import { appendFileSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { EventChannel } from "../src/agent/channel.js";
 import { FORMAT_VERSION, SessionError } from "../src/session/format.js";
 import { loadSession } from "../src/session/load.js";
 import { projectSlug, sessionDirFor } from "../src/session/paths.js";
 import { redactSecrets } from "../src/session/redact.js";
 import { SessionWriter } from "../src/session/writer.js";
-import { fakeClock, firstReply, MODEL, PROVIDER, tempDir, twoTurnRun } from "./fixtures/session/run.js";
+import { fakeClock, firstReply, MODEL, PROVIDER, tempDirsPerTest, twoTurnRun } from "./fixtures/session/run.js";
 
-let cleanups: (() => void)[] = [];
-afterEach(() => {
-	for (const cleanup of cleanups) cleanup();
-	cleanups = [];
-});
-function tmp(): string {
-	const { dir, cleanup } = tempDir();
-	cleanups.push(cleanup);
-	return dir;
-}
+const tmp = tempDirsPerTest();
 function lines(file: string): Record<string, unknown>[] {
 	return readFileSync(file, "utf8")
 		.split("\n")
