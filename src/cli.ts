@@ -95,10 +95,7 @@ function buildProgram(run: (code: number) => void): Command {
 		.configureOutput({ writeErr: (s) => process.stderr.write(s) })
 		.action(async (words: string[], options: RootOptions) => run(await runRoot(words, options)));
 
-	program
-		.command("config")
-		.option("--cwd <dir>", "the project directory")
-		.option("--session-dir <dir>", "where sessions are saved")
+	subcommand(program, "config")
 		.description("print the effective configuration and where each value comes from")
 		.option("--json", "as JSON")
 		.action(async (options: { json?: boolean }) => {
@@ -108,10 +105,7 @@ function buildProgram(run: (code: number) => void): Command {
 			run(0);
 		});
 
-	program
-		.command("sessions")
-		.option("--cwd <dir>", "the project directory")
-		.option("--session-dir <dir>", "where sessions are saved")
+	subcommand(program, "sessions")
 		.description("list the sessions of this directory (id, name, date, entries, first prompt)")
 		.option("--json", "as JSON, for scripts")
 		.option("--all", "every project's sessions")
@@ -120,10 +114,7 @@ function buildProgram(run: (code: number) => void): Command {
 			run(sessionsCommand(await sessionsContext(program), options));
 		});
 
-	program
-		.command("fork <session>")
-		.option("--cwd <dir>", "the project directory")
-		.option("--session-dir <dir>", "where sessions are saved")
+	subcommand(program, "fork <session>")
 		.description("copy a session's branch (up to --at, default the current leaf) into a new session")
 		.option("--at <entry>", "the last entry to copy")
 		.option("--json", "print {id, file, parent} as JSON")
@@ -132,30 +123,21 @@ function buildProgram(run: (code: number) => void): Command {
 			run(forkCommand(await sessionsContext(program), id, options));
 		});
 
-	program
-		.command("label <session> <entry> [text]")
-		.option("--cwd <dir>", "the project directory")
-		.option("--session-dir <dir>", "where sessions are saved")
+	subcommand(program, "label <session> <entry> [text]")
 		.description("label an entry of a session (no text clears the label)")
 		.action(async (id: string, entry: string, text: string | undefined) => {
 			const { labelCommand } = await import("./commands/sessions.js");
 			run(labelCommand(await sessionsContext(program), id, entry, text));
 		});
 
-	program
-		.command("name <session> <name>")
-		.option("--cwd <dir>", "the project directory")
-		.option("--session-dir <dir>", "where sessions are saved")
+	subcommand(program, "name <session> <name>")
 		.description("name a session")
 		.action(async (id: string, name: string) => {
 			const { nameCommand } = await import("./commands/sessions.js");
 			run(nameCommand(await sessionsContext(program), id, name));
 		});
 
-	program
-		.command("replay <session>")
-		.option("--cwd <dir>", "the project directory")
-		.option("--session-dir <dir>", "where sessions are saved")
+	subcommand(program, "replay <session>")
 		.description("re-emit a recorded conversation (a file, or a session id) as agent events, without a model")
 		.option("--at <entry>", "replay the path up to this entry (default: the current leaf)")
 		.option("--speed <n>", "pace events at n times the recorded speed (default: as fast as possible)", positiveNumber)
@@ -166,6 +148,14 @@ function buildProgram(run: (code: number) => void): Command {
 			run(await replayCommand(target, { baseDir: ctx.baseDir, cwd: ctx.cwd, ...options }));
 		});
 	return program;
+}
+
+/** A subcommand with the options every subcommand shares (root options go before a subcommand). */
+function subcommand(program: Command, spec: string): Command {
+	return program
+		.command(spec)
+		.option("--cwd <dir>", "the project directory")
+		.option("--session-dir <dir>", "where sessions are saved");
 }
 
 function positiveNumber(value: string): number {
