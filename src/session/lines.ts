@@ -65,3 +65,12 @@ function scanFd(fd: number, visit: LineVisitor): { bytes: number; endsWithNewlin
 	}
 	return { bytes, endsWithNewline: bytes === 0 || lastByte === 10 };
 }
+
+/** The JSON value of one line; undefined when it is not valid JSON (a torn or damaged line). */
+export function parseJson(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return undefined;
+	}
+}

@@ -1,16 +1,8 @@
 import { parseEntry, parseHeader, SessionError, type SessionHeader } from "./format.js";
-import { scanLines } from "./lines.js";
+import { parseJson, scanLines } from "./lines.js";
 import { Session } from "./session.js";
 
 const MAX_LISTED = 20;
-
-function parseJson(text: string): unknown {
-	try {
-		return JSON.parse(text);
-	} catch {
-		return undefined;
-	}
-}
 
 function listed(items: (string | number)[]): string {
 	const shown = items.slice(0, MAX_LISTED).join(", ");

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseEntry, parseHeader, SessionError, type SessionHeader } from "./format.js";
-import { scanLines } from "./lines.js";
+import { parseJson, scanLines } from "./lines.js";
 import { idFromFileName, sessionDirFor } from "./paths.js";
 
 /** One session as a picker lists it. Times are ISO strings. */
@@ -28,14 +28,6 @@ const PREFIX = Buffer.from('{"type":"');
 const QUOTE = 34;
 const CLOSE_BRACE = 125;
 const PROMPT_CHARS = 80;
-
-function parseJson(text: string): unknown {
-	try {
-		return JSON.parse(text);
-	} catch {
-		return undefined;
-	}
-}
 
 /**
  * An entry line's type without parsing the line when it starts the way gar writes it (`{"type":"…"` first and
