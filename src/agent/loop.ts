@@ -6,7 +6,6 @@ import {
 	type Message,
 	type ModelRequest,
 	type Provider,
-	type StopReason,
 	type ThinkingLevel,
 	type ToolCallBlock,
 	type ToolResultMessage,
@@ -118,10 +117,9 @@ export class Agent {
 			}
 			turns++;
 			const forceSchema = schemaAttempts > 0 ? this.options.output : undefined;
-			const message = await this.callModel(turns, signal, forceSchema);
+			const { message, cost: callCost } = await this.callModel(turns, signal, forceSchema);
 			last = message;
 			usage = addUsage(usage, message.usage);
-			const callCost = costUsd(message.model, message.usage);
 			cost = cost === null || callCost === null ? null : cost + callCost;
 
 			if (message.stopReason === "aborted" || message.stopReason === "error") {
@@ -206,7 +204,12 @@ export class Agent {
 		return steers.length > 0;
 	}
 
-	private async callModel(turn: number, signal: AbortSignal, output?: OutputSchema): Promise<AssistantMessage> {
+	/** One model call: streams it as events and appends the final message; returns it with its cost. */
+	private async callModel(
+		turn: number,
+		signal: AbortSignal,
+		output?: OutputSchema,
+	): Promise<{ message: AssistantMessage; cost: number | null }> {
 		const { channel, provider } = this.options;
 		channel.emit({ type: "turn_start", turn });
 		channel.emit({ type: "message_start", turn });
@@ -250,8 +253,9 @@ export class Agent {
 		}
 		final ??= failed(this.options, "the provider stream ended without a final message");
 		this.messages.push(final);
-		channel.emit({ type: "message_end", message: final, costUsd: costUsd(final.model, final.usage) });
-		return final;
+		const cost = costUsd(final.model, final.usage);
+		channel.emit({ type: "message_end", message: final, costUsd: cost });
+		return { message: final, cost };
 	}
 
 	/** Runs the calls in order; after each, a queued steer skips the rest. Every call gets exactly one result. */
@@ -326,15 +330,16 @@ export class Agent {
 	}
 }
 
+/** The reply recorded when a provider breaks its contract (throws, or ends without a final message). */
 function failed(options: AgentOptions, error: string): AssistantMessage {
-	const stopReason: StopReason = "error";
+	const { provider, model } = options;
 	return {
 		role: "assistant",
 		content: [],
-		provider: options.provider.name,
-		model: options.model,
+		provider: provider.name,
+		model,
 		usage: EMPTY_USAGE,
-		stopReason,
+		stopReason: "error",
 		error,
 	};
 }
