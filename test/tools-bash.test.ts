@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type BashToolOptions, type BashUpdate, createBashTool } from "../src/tools/bash.js";
-import { cleanOutput } from "../src/tools/bash-output.js";
-import type { ToolContext } from "../src/tools/types.js";
+import { type BashToolOptions, createBashTool } from "../src/tools/bash.js";
+import { cleanOutput, MAX_SAVED_BYTES } from "../src/tools/bash-output.js";
+import type { ToolContext, ToolProgress } from "../src/tools/types.js";
 
 let dir: string;
 const leftovers: number[] = [];
@@ -25,7 +25,7 @@ afterAll(() => {
 
 const ctx = (over: Partial<ToolContext> = {}): ToolContext => ({ signal: new AbortController().signal, ...over });
 const run = (command: string, opts: Partial<BashToolOptions> = {}, c = ctx(), timeout?: number) =>
-	createBashTool({ cwd: dir, tempDir: dir, ...opts }).execute({ command, timeout }, c);
+	createBashTool({ cwd: dir, outputDir: dir, ...opts }).execute({ command, timeout }, c);
 
 /** True while `pid` exists and is not a zombie (PID 1 in a container may never reap). */
 function alive(pid: number): boolean {
@@ -57,7 +57,16 @@ describe("bash", () => {
 		const r = await run("echo hello; pwd");
 		expect(r.content).toBe(`hello\n${dir}`);
 		expect(r.isError).toBe(false);
-		expect(r.details).toMatchObject({ exitCode: 0, signal: null, timedOut: false, aborted: false, truncated: false });
+		expect(r.details).toMatchObject({
+			kind: "bash",
+			command: "echo hello; pwd",
+			cwd: dir,
+			exitCode: 0,
+			signal: null,
+			timedOut: false,
+			aborted: false,
+			truncated: false,
+		});
 		expect(r.details.totalLines).toBe(2);
 		expect(r.details.fullOutputPath).toBeUndefined();
 	});
@@ -159,7 +168,7 @@ describe("bash", () => {
 		expect(readFileSync(path, "utf8")).toBe(`${Array.from({ length: 100 }, (_, i) => i + 1).join("\n")}\n`);
 	});
 
-	it("handles 100 MB of output in bounded memory", async () => {
+	it("handles 100 MB of output in bounded memory, saving only the first 50 MB", async () => {
 		const before = process.memoryUsage().rss;
 		let peak = before;
 		const sampler = setInterval(() => {
@@ -168,9 +177,9 @@ describe("bash", () => {
 		const r = await run("yes | head -c 100000000").finally(() => clearInterval(sampler));
 		expect(Buffer.byteLength(r.content)).toBeLessThan(50 * 1024 + 500);
 		expect(r.details).toMatchObject({ truncated: true, totalBytes: 100_000_000, totalLines: 50_000_000, exitCode: 0 });
-		expect(statSync(r.details.fullOutputPath ?? "").size).toBe(100_000_000);
+		expect(statSync(r.details.fullOutputPath ?? "").size).toBe(MAX_SAVED_BYTES);
 		expect(r.content).toContain(
-			`\n[… 49998000 lines (99996000 bytes) omitted; full output: ${r.details.fullOutputPath} …]\ny\n`,
+			`\n[… 49998000 lines (99996000 bytes) omitted; only the first 50 MB was saved (the cap per call): ${r.details.fullOutputPath} …]\ny\n`,
 		);
 		expect(peak - before).toBeLessThan(64 * 1024 * 1024);
 	});
@@ -183,8 +192,8 @@ describe("bash", () => {
 	});
 
 	it("throttles progress updates to one per 100 ms", async () => {
-		const updates: { at: number; details: BashUpdate }[] = [];
-		const onUpdate = (details: unknown) => updates.push({ at: Date.now(), details: details as BashUpdate });
+		const updates: { at: number; details: ToolProgress }[] = [];
+		const onUpdate = (details: ToolProgress) => updates.push({ at: Date.now(), details });
 		const r = await run("for i in $(seq 1 60); do echo $i; sleep 0.01; done", {}, ctx({ onUpdate }));
 		expect(updates.length).toBeGreaterThanOrEqual(3);
 		expect(updates.length).toBeLessThanOrEqual(r.details.durationMs / 100 + 1);
@@ -194,6 +203,7 @@ describe("bash", () => {
 		const last = updates.at(-1)?.details;
 		expect(last?.output.split("\n").at(-1)).toMatch(/^\d+$/);
 		expect(last?.command).toContain("seq 1 60");
+		expect(last?.kind).toBe("bash");
 	});
 
 	it("reports a shell that cannot start", async () => {

@@ -36,7 +36,10 @@ describe("edit", () => {
 		const r = await editAndUndo("a.ts", "one\ntwo\nthree\n", [{ oldText: "two", newText: "2" }], "one\n2\nthree\n");
 		expect(r.content).toBe("Edited a.ts: 1 edit, now at line 2.");
 		expect(r.details).toMatchObject({
+			kind: "edit",
 			path: join(dir, "a.ts"),
+			added: 1,
+			removed: 1,
 			firstChangedLine: 2,
 			matchLevels: ["exact"],
 			undo: "patch",

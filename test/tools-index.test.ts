@@ -79,7 +79,7 @@ describe("runTool", () => {
 		expect(r.content).toBe(
 			"Invalid arguments for read: ✖ Invalid input: expected string, received number\n  → at path\n✖ Too small: expected number to be >=1\n  → at offset\nExpected (path: string, offset?: integer, limit?: integer); fix the arguments and call read again.",
 		);
-		expect(r.details).toMatchObject({ error: "invalid_arguments" });
+		expect(r.details).toEqual({ kind: "error", error: "invalid_arguments", message: r.content });
 		const none = await runTool(tool("edit"), undefined, ctx());
 		expect(none.content).toContain("Expected (path: string, edits: {oldText, newText}[])");
 	});
@@ -105,7 +105,11 @@ describe("runTool", () => {
 			mutating: false,
 			execute: () => Promise.reject("plain string"),
 		};
-		expect((await runTool(odd, {}, ctx())).content).toBe("plain string");
+		expect((await runTool(odd, {}, ctx())).details).toEqual({
+			kind: "error",
+			error: "failed",
+			message: "plain string",
+		});
 	});
 
 	it("returns an aborted result when the signal is aborted", async () => {
@@ -124,6 +128,6 @@ describe("runTool", () => {
 				throw new Error("Operation aborted");
 			},
 		};
-		expect((await runTool(slow, {}, ctx(later.signal))).details).toMatchObject({ error: "aborted" });
+		expect((await runTool(slow, {}, ctx(later.signal))).details).toMatchObject({ kind: "error", error: "aborted" });
 	});
 });

@@ -3,7 +3,8 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createReadTool, type ReadDetails } from "../src/tools/read.js";
+import type { ReadDetails } from "../src/tools/details.js";
+import { createReadTool } from "../src/tools/read.js";
 import type { ToolResult } from "../src/tools/types.js";
 
 let dir: string;
@@ -30,7 +31,14 @@ describe("read", () => {
 		writeFileSync(join(dir, "a.txt"), "alpha\nbeta\ngamma\n");
 		const r = await read({ path: "a.txt" });
 		expect(r.content).toBe("1\talpha\n2\tbeta\n3\tgamma");
-		expect(r.details).toEqual({ path: join(dir, "a.txt"), startLine: 1, endLine: 3, totalLines: 3, truncated: false });
+		expect(r.details).toEqual({
+			kind: "read",
+			path: join(dir, "a.txt"),
+			startLine: 1,
+			endLine: 3,
+			totalLines: 3,
+			truncated: false,
+		});
 	});
 
 	it("right-aligns numbers, strips CR and a BOM, accepts @ and absolute paths", async () => {

@@ -41,7 +41,16 @@ describe("write", () => {
 		const r = await write("a/b/c.txt", "hello\nworld\n");
 		expect(readFileSync(join(dir, "a/b/c.txt"), "utf8")).toBe("hello\nworld\n");
 		expect(r.content).toBe("Created a/b/c.txt (2 lines, 12 bytes).");
-		expect(r.details).toMatchObject({ action: "created", oldHash: null, undo: "delete", bytes: 12 });
+		expect(r.details).toMatchObject({
+			kind: "write",
+			action: "created",
+			oldHash: null,
+			undo: "delete",
+			bytes: 12,
+			lines: 2,
+			added: 2,
+			removed: 0,
+		});
 		expect(r.details.path).toBe(join(dir, "a/b/c.txt"));
 		expect(r.details.diff).toContain("+hello\n+world\n");
 		expect(previousBytes(r.details, readFileSync(join(dir, "a/b/c.txt")))).toBeNull();
@@ -51,7 +60,7 @@ describe("write", () => {
 		writeFileSync(join(dir, "x.txt"), "one\ntwo\nthree\n");
 		const r = await write("x.txt", "one\n2\nthree\nfour\n");
 		expect(r.content).toBe("Overwrote x.txt (4 lines, 17 bytes; +2 -1 lines).");
-		expect(r.details.action).toBe("overwritten");
+		expect(r.details).toMatchObject({ action: "overwritten", lines: 4, added: 2, removed: 1 });
 		expect(r.details.diff).toBe("--- x.txt\n+++ x.txt\n@@ -1,3 +1,4 @@\n one\n-two\n+2\n three\n+four\n");
 	});
 

@@ -3,7 +3,11 @@ import { closeSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { stripVTControlCharacters } from "node:util";
+import { makeDirs } from "./make-dirs.js";
 import { type Limits, takeHead, takeTail } from "./truncate.js";
+
+/** What one call may save of its full output (50 MB): enough to grep a long build log, not a disk filler. */
+export const MAX_SAVED_BYTES = 50 * 1024 * 1024;
 
 /** The output as the model sees it, plus the facts about what was left out. */
 export type OutputSummary = {
@@ -40,6 +44,9 @@ export class OutputCollector {
 	private pending: Buffer[] = [];
 	private fd: number | null = null;
 	private spillError: string | null = null;
+	private savedBytes = 0;
+	/** True once the saved file reached `maxSavedBytes` and saving stopped. */
+	savedCut = false;
 	private head = "";
 	private headBytes = 0;
 	private headFull = false;
@@ -50,9 +57,11 @@ export class OutputCollector {
 	totalBytes = 0;
 	fullOutputPath: string | undefined;
 
+	/** `outputDir` is created (0o700) when the first output over the limits must be saved. */
 	constructor(
 		private readonly limits: Limits,
-		private readonly tempDir: string,
+		private readonly outputDir: string,
+		private readonly maxSavedBytes = MAX_SAVED_BYTES,
 	) {}
 
 	get totalLines(): number {
@@ -73,24 +82,38 @@ export class OutputCollector {
 		this.addText(this.decoders[stream].write(chunk));
 	}
 
-	/** Keeps raw bytes until the output outgrows the limits, then streams them all to a temp file. */
+	/** Keeps raw bytes until the output outgrows the limits, then streams them to a file, up to `maxSavedBytes`. */
 	private spill(chunk: Buffer): void {
-		if (this.spillError) return;
+		if (this.spillError || this.savedCut) return;
 		try {
-			if (this.fd !== null) {
-				writeSync(this.fd, chunk);
-				return;
-			}
-			this.pending.push(chunk);
-			if (!this.overLimit) return;
-			const path = join(this.tempDir, `gar-bash-${randomBytes(6).toString("hex")}.log`);
-			this.fd = openSync(path, "w", 0o600);
-			this.fullOutputPath = path;
-			for (const part of this.pending) writeSync(this.fd, part);
-			this.pending = [];
+			if (this.fd === null) {
+				this.pending.push(chunk);
+				if (!this.overLimit) return;
+				makeDirs(this.outputDir, 0o700);
+				const path = join(this.outputDir, `gar-bash-${randomBytes(6).toString("hex")}.log`);
+				this.fd = openSync(path, "w", 0o600);
+				this.fullOutputPath = path;
+				const parts = this.pending;
+				this.pending = [];
+				for (const part of parts) this.save(part);
+			} else this.save(chunk);
 		} catch (error) {
 			this.spillError = error instanceof Error ? error.message : String(error);
 			this.pending = [];
+		}
+	}
+
+	/** Appends to the saved file; at the cap writes what fits, closes it and stops saving. */
+	private save(chunk: Buffer): void {
+		if (this.fd === null || this.savedCut) return;
+		const room = this.maxSavedBytes - this.savedBytes;
+		const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+		writeSync(this.fd, part);
+		this.savedBytes += part.length;
+		if (part.length < chunk.length) {
+			this.savedCut = true;
+			closeSync(this.fd);
+			this.fd = null;
 		}
 	}
 
@@ -129,9 +152,12 @@ export class OutputCollector {
 		const tail = takeTail(this.tail.join(""), { maxLines: maxLines - head.lines, maxBytes: maxBytes - head.bytes });
 		const lines = Math.max(0, this.totalLines - head.lines - tail.lines);
 		const bytes = Math.max(0, this.totalBytes - head.bytes - tail.bytes);
-		const where = this.fullOutputPath
-			? `full output: ${this.fullOutputPath}`
-			: `the full output could not be saved: ${this.spillError ?? "unknown error"}`;
+		const cap = this.maxSavedBytes;
+		const mb = cap >= 1024 * 1024 ? `${Math.round(cap / 1024 / 1024)} MB` : `${cap} bytes`;
+		let where = `full output: ${this.fullOutputPath}`;
+		if (!this.fullOutputPath) where = `the full output could not be saved: ${this.spillError ?? "unknown error"}`;
+		else if (this.spillError) where = `saving the output failed part way (${this.spillError}): ${this.fullOutputPath}`;
+		else if (this.savedCut) where = `only the first ${mb} was saved (the cap per call): ${this.fullOutputPath}`;
 		const marker = `[… ${lines} lines (${bytes} bytes) omitted; ${where} …]`;
 		const headText = cleanOutput(head.text).replace(/\n$/, "");
 		const tailText = cleanOutput(tail.text).replace(/\n$/, "");

@@ -1,27 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Readable } from "node:stream";
+import envPaths from "env-paths";
 import { z } from "zod";
 import { OutputCollector } from "./bash-output.js";
+import type { BashDetails } from "./details.js";
 import { MAX_BYTES, MAX_LINES, type Tool, type ToolContext } from "./types.js";
-
-/** What a command did. `exitCode` is null when a signal ended it; `fullOutputPath` is set when output was cut. */
-export type BashDetails = {
-	command: string;
-	exitCode: number | null;
-	signal: string | null;
-	durationMs: number;
-	timedOut: boolean;
-	aborted: boolean;
-	truncated: boolean;
-	totalLines: number;
-	totalBytes: number;
-	fullOutputPath?: string;
-};
-
-/** Partial details sent to `onUpdate` while a command runs (at most every `updateIntervalMs`). */
-export type BashUpdate = { command: string; output: string; totalLines: number; totalBytes: number; elapsedMs: number };
 
 const bashSchema = z.object({
 	command: z.string().min(1).describe("Shell command to run with bash -c in the working directory."),
@@ -39,8 +24,13 @@ export type BashToolOptions = {
 	maxBytes?: number;
 	/** Defaults to /bin/bash when it exists, else sh. */
 	shell?: string;
-	/** Where full outputs over the limits are saved (os.tmpdir()). */
-	tempDir?: string;
+	/**
+	 * Where full outputs over the limits are saved, created on first use (default: gar's cache folder,
+	 * `bash-output/` under env-paths' cache). `reapOutputs` bounds what piles up there.
+	 */
+	outputDir?: string;
+	/** What one call may save of its full output (MAX_SAVED_BYTES, 50 MB); saving stops there and says so. */
+	maxSavedBytes?: number;
 	env?: NodeJS.ProcessEnv;
 	/** Minimum time between progress updates (100 ms). */
 	updateIntervalMs?: number;
@@ -50,6 +40,11 @@ export type BashToolOptions = {
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const UPDATE_TAIL = { maxLines: 100, maxBytes: 8 * 1024 };
+
+/** Where bash outputs go when the caller names no folder: `bash-output/` in gar's cache folder. */
+export function defaultOutputDir(): string {
+	return join(envPaths("gar", { suffix: "" }).cache, "bash-output");
+}
 
 /** Sends `signal` to the whole process group of `pid`; false when the group is gone. */
 function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
@@ -99,6 +94,8 @@ export function createBashTool(options: BashToolOptions): Tool<BashParams, BashD
 	const graceMs = options.killGraceMs ?? 2000;
 	const intervalMs = options.updateIntervalMs ?? 100;
 	const drainMs = options.drainMs ?? 100;
+	const timeoutOf = (params: BashParams) =>
+		Math.min(params.timeout ? params.timeout * 1000 : defaultTimeoutMs, MAX_TIMER_MS);
 	return {
 		name: "bash",
 		description: `Run a shell command (bash -c) in the working directory; stdout and stderr are merged, stdin is empty. Default timeout ${Math.round(defaultTimeoutMs / 1000)} s. Long output keeps its head and tail and saves the full text to a file. For servers or long jobs, run them in the background with output redirected to a file (\`cmd > log 2>&1 &\`).`,
@@ -106,8 +103,8 @@ export function createBashTool(options: BashToolOptions): Tool<BashParams, BashD
 		mutating: true,
 		async execute(params, ctx) {
 			const startedAt = Date.now();
-			const timeoutMs = Math.min(params.timeout ? params.timeout * 1000 : defaultTimeoutMs, MAX_TIMER_MS);
-			const output = new OutputCollector(limits, options.tempDir ?? tmpdir());
+			const timeoutMs = timeoutOf(params);
+			const output = new OutputCollector(limits, options.outputDir ?? defaultOutputDir(), options.maxSavedBytes);
 			let timedOut = false;
 			const abortedEarly = ctx.signal.aborted;
 			let aborted = abortedEarly;
@@ -138,7 +135,9 @@ export function createBashTool(options: BashToolOptions): Tool<BashParams, BashD
 			}
 			const summary = output.finish();
 			const details: BashDetails = {
+				kind: "bash",
 				command: params.command,
+				cwd: options.cwd,
 				exitCode: exit.code,
 				signal: exit.signal,
 				durationMs: Date.now() - startedAt,
@@ -159,6 +158,9 @@ export function createBashTool(options: BashToolOptions): Tool<BashParams, BashD
 			else if (exit.code !== 0) content += `\n\n[Exit code ${exit.code}]`;
 			const isError = timedOut || aborted || exit.signal !== null || exit.code !== 0;
 			return { content, details, isError };
+		},
+		async preview(params) {
+			return { kind: "bash", command: params.command, cwd: options.cwd, timeoutMs: timeoutOf(params) };
 		},
 	};
 }
@@ -184,12 +186,13 @@ function supervise(child: ChildProcess, output: OutputCollector, ctx: ToolContex
 		updateTimer = undefined;
 		lastUpdate = Date.now();
 		ctx.onUpdate?.({
+			kind: "bash",
 			command: o.command,
 			output: output.recent(UPDATE_TAIL),
 			totalLines: output.totalLines,
 			totalBytes: output.totalBytes,
 			elapsedMs: lastUpdate - o.startedAt,
-		} satisfies BashUpdate);
+		});
 	};
 	const onData = (stream: "stdout" | "stderr") => (chunk: Buffer) => {
 		output.push(chunk, stream);

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { applyPatch, createTwoFilesPatch, FILE_HEADERS_ONLY, formatPatch, parsePatch, reversePatch } from "diff";
+import { countLines } from "./truncate.js";
 
 /**
  * How to undo a recorded change: "delete" the created file, reverse-apply the unified "patch", write back the
@@ -18,12 +19,18 @@ export type FileChange = {
 	/** sha256 hex of the new bytes: undo should check the file still has them. */
 	newHash: string;
 	undo: UndoKind;
-	/** The old bytes, base64, when the diff cannot restore them exactly (binary or non-UTF-8, ≤ 1 MB). */
+	/** The old bytes, base64, when the diff cannot restore them (binary, non-UTF-8 or a cut diff; ≤ 1 MB). */
 	previousContent?: string;
+	/** Set when `diff` was cut at MAX_DIFF_CHARS (then undo is never "patch"). */
+	diffTruncated?: boolean;
 };
 
 /** Old files above this size are not kept inline when the diff cannot restore them. */
 export const MAX_PREVIOUS_CONTENT = 1024 * 1024;
+/** Diffs kept in details and previews are cut here (UTF-16 units): they go to the session file and stream-json. */
+export const MAX_DIFF_CHARS = 256 * 1024;
+/** Above this many characters (old + new; room for two sides at MAX_UNDO_BYTES) jsdiff is not tried. */
+const MAX_JSDIFF_INPUT = 24 * 1024 * 1024;
 /** jsdiff gives up after this long on a pathological diff; a whole-file replacement patch is used instead. */
 const DIFF_TIMEOUT_MS = 1000;
 
@@ -86,34 +93,108 @@ export function reverseApply(newText: string, diff: string): string | false {
 	}
 }
 
+/** Counts added and removed lines in a unified diff. */
+export function diffStat(diff: string): { added: number; removed: number } {
+	let added = 0;
+	let removed = 0;
+	for (const line of diff.split("\n")) {
+		if (line.startsWith("+") && !line.startsWith("+++")) added++;
+		else if (line.startsWith("-") && !line.startsWith("---")) removed++;
+	}
+	return { added, removed };
+}
+
+/** A diff bounded to MAX_DIFF_CHARS, with counts from the whole diff; `truncated` says it was cut. */
+export type BoundedDiff = { diff: string; truncated: boolean; added: number; removed: number };
+
+/** Cuts `diff` at the last line break before `max` characters. */
+function cut(diff: string, max: number): string {
+	if (diff.length <= max) return diff;
+	const end = diff.lastIndexOf("\n", max - 1);
+	return diff.slice(0, end + 1);
+}
+
+/** The first `max` characters of the whole-file replacement patch, built without making the whole patch. */
+function boundedReplacement(name: string, oldText: string, newText: string, max: number): BoundedDiff {
+	const removed = countLines(oldText);
+	const added = countLines(newText);
+	if (oldText.length + newText.length <= max) {
+		const diff = replacementPatch(name, oldText, newText);
+		if (diff.length <= max) return { diff, truncated: false, added, removed };
+	}
+	// Whole lines only, so no false "No newline at end of file" marker; the header keeps the real counts.
+	const lines = (text: string) => (text.length <= max ? text : text.slice(0, text.lastIndexOf("\n", max) + 1));
+	const head = replacementPatch(name, lines(oldText), lines(newText)).replace(
+		/^@@ .* @@$/m,
+		`@@ -${removed === 0 ? 0 : 1},${removed} +${added === 0 ? 0 : 1},${added} @@`,
+	);
+	return { diff: cut(head, max), truncated: true, added, removed };
+}
+
+/** A unified diff old → new for details and previews: exact when it fits in `max` characters, else cut. */
+export function boundedDiff(name: string, oldText: string, newText: string, max = MAX_DIFF_CHARS): BoundedDiff {
+	const wholeFile = oldText === "" || newText === "";
+	if (wholeFile || oldText.length + newText.length > MAX_JSDIFF_INPUT) {
+		return boundedReplacement(name, oldText, newText, max);
+	}
+	const diff = unifiedDiff(name, oldText, newText);
+	const { added, removed } = diffStat(diff);
+	return diff.length <= max
+		? { diff, truncated: false, added, removed }
+		: { diff: cut(diff, max), truncated: true, added, removed };
+}
+
+/** The bounded diff of a change as details and previews show it; binary content gets a one-line note. */
+export function changeDiff(name: string, oldBytes: Buffer | null, newBytes: Buffer): BoundedDiff {
+	// Like git: no line diff of binary content, which would be noise (and could be huge) in the session file.
+	if ((oldBytes !== null && !isExactText(oldBytes)) || !isExactText(newBytes)) {
+		return { diff: `Binary files ${name} and ${name} differ\n`, truncated: false, added: 0, removed: 0 };
+	}
+	return boundedDiff(name, oldBytes?.toString("utf8") ?? "", newBytes.toString("utf8"));
+}
+
+/** The stand-in for the diff when the old file (of `oldLines` lines) was too large to read: a note and counts. */
+export function largeChangeDiff(name: string, oldLines: number, newBytes: Buffer): BoundedDiff {
+	const diff = `Files ${name} and ${name} differ (the old file is too large to diff)\n`;
+	const added = isExactText(newBytes) ? countLines(newBytes.toString("utf8")) : 0;
+	return { diff, truncated: false, added, removed: oldLines };
+}
+
+/** An undo record plus the line counts of the change. */
+export type RecordedChange = FileChange & { added: number; removed: number };
+
 /**
  * Records a change of `abs` from `oldBytes` (null: the file did not exist) to `newBytes` so it can be undone
- * exactly. The diff is verified by reverse-applying it; when that does not give the old bytes back, the old
- * bytes are kept as base64 (≤ 1 MB) or the record says undo "none".
+ * exactly. The diff is verified by reverse-applying it; when that does not give the old bytes back (or it was
+ * cut), the old bytes are kept as base64 (≤ 1 MB) or the record says undo "none".
  */
-export function recordChange(abs: string, name: string, oldBytes: Buffer | null, newBytes: Buffer): FileChange {
+export function recordChange(abs: string, name: string, oldBytes: Buffer | null, newBytes: Buffer): RecordedChange {
 	const newHash = sha256(newBytes);
 	const newText = newBytes.toString("utf8");
 	const oldText = oldBytes?.toString("utf8") ?? "";
 	const text = (oldBytes === null || isExactText(oldBytes)) && isExactText(newBytes);
-	// Like git: no line diff of binary content, which would be noise (and could be huge) in the session file.
-	const diff = text ? unifiedDiff(name, oldText, newText) : `Binary files ${name} and ${name} differ\n`;
-	if (oldBytes === null) return { path: abs, diff, oldHash: null, newHash, undo: "delete" };
+	const bounded = changeDiff(name, oldBytes, newBytes);
+	const { diff, added, removed } = bounded;
+	const cutNote = bounded.truncated ? { diffTruncated: true } : {};
+	if (oldBytes === null) return { path: abs, diff, oldHash: null, newHash, undo: "delete", ...cutNote, added, removed };
 	const oldHash = sha256(oldBytes);
-	if (text && reverseApply(newText, diff) === oldText) {
-		return { path: abs, diff, oldHash, newHash, undo: "patch" };
-	}
+	const base = { path: abs, diff, oldHash, newHash, ...cutNote, added, removed };
+	if (text && !bounded.truncated && reverseApply(newText, diff) === oldText) return { ...base, undo: "patch" };
 	if (oldBytes.length <= MAX_PREVIOUS_CONTENT) {
-		return {
-			path: abs,
-			diff,
-			oldHash,
-			newHash,
-			undo: "previous_content",
-			previousContent: oldBytes.toString("base64"),
-		};
+		return { ...base, undo: "previous_content", previousContent: oldBytes.toString("base64") };
 	}
-	return { path: abs, diff, oldHash, newHash, undo: "none" };
+	return { ...base, undo: "none" };
+}
+
+/** The record of overwriting an old file too large to read for undo: hashes only, undo "none". */
+export function recordLargeChange(
+	abs: string,
+	name: string,
+	old: { hash: string; lines: number },
+	newBytes: Buffer,
+): RecordedChange {
+	const { diff, added, removed } = largeChangeDiff(name, old.lines, newBytes);
+	return { path: abs, diff, oldHash: old.hash, newHash: sha256(newBytes), undo: "none", added, removed };
 }
 
 /**
@@ -136,6 +217,6 @@ export function previousBytes(change: FileChange, current: Buffer): Buffer | nul
 			return bytes;
 		}
 		case "none":
-			throw new Error(`The previous content of ${change.path} was not recorded (binary and over 1 MB).`);
+			throw new Error(`The previous content of ${change.path} was not recorded (too large to keep); undo unavailable.`);
 	}
 }

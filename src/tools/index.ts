@@ -1,17 +1,34 @@
 import { z } from "zod";
 import type { ToolSpec } from "../llm/types.js";
 import { createBashTool } from "./bash.js";
+import type { ToolErrorDetails, ToolPreview } from "./details.js";
 import { createEditTool } from "./edit.js";
 import { createReadTool } from "./read.js";
 import type { AnyTool, ToolContext, ToolResult } from "./types.js";
 import { createWriteTool } from "./write.js";
 
-export type { BashDetails, BashToolOptions, BashUpdate } from "./bash.js";
-export type { EditDetails } from "./edit.js";
+export type { AtomicFs } from "./atomic-write.js";
+export { resolveLinks, writeFileAtomic } from "./atomic-write.js";
+export type { BashToolOptions } from "./bash.js";
+export { defaultOutputDir } from "./bash.js";
+export { MAX_SAVED_BYTES } from "./bash-output.js";
+export type {
+	BashDetails,
+	EditDetails,
+	ReadDetails,
+	ToolDetails,
+	ToolErrorDetails,
+	ToolPreview,
+	ToolProgress,
+	WriteDetails,
+} from "./details.js";
+export { toolDetailsOf } from "./details-of.js";
 export type { FileChange, UndoKind } from "./file-change.js";
-export { previousBytes } from "./file-change.js";
-export type { ReadDetails } from "./read.js";
-export type { WriteDetails } from "./write.js";
+export { MAX_DIFF_CHARS, previousBytes } from "./file-change.js";
+export { makeDirs } from "./make-dirs.js";
+export { MAX_UNDO_BYTES } from "./old-file.js";
+export type { ReapOptions, ReapResult } from "./output-reap.js";
+export { reapOutputs } from "./output-reap.js";
 export { createBashTool, createEditTool, createReadTool, createWriteTool };
 
 /** The four tools, in the order they are offered to the model. */
@@ -23,14 +40,13 @@ export type ToolsOptions = {
 	bashTimeoutMs?: number;
 	maxLines?: number;
 	maxBytes?: number;
-	/** Where bash saves full outputs over the limits (os.tmpdir()). */
-	tempDir?: string;
+	/** Where bash saves full outputs over the limits (see BashToolOptions.outputDir). */
+	outputDir?: string;
+	/** What one bash call may save of its full output (50 MB). */
+	maxSavedBytes?: number;
 	shell?: string;
 	env?: NodeJS.ProcessEnv;
 };
-
-/** Details of an error result made by `runTool` itself (bad arguments, a throw, an abort). */
-export type ToolErrorDetails = { error: "invalid_arguments" | "failed" | "aborted"; message: string };
 
 /** Creates read, write, edit and bash (in that order) for one working directory. */
 export function createTools(options: ToolsOptions): AnyTool[] {
@@ -44,7 +60,8 @@ export function createTools(options: ToolsOptions): AnyTool[] {
 			maxLines,
 			maxBytes,
 			timeoutMs: options.bashTimeoutMs,
-			tempDir: options.tempDir,
+			outputDir: options.outputDir,
+			maxSavedBytes: options.maxSavedBytes,
 			shell: options.shell,
 			env: options.env,
 		}),
@@ -112,11 +129,27 @@ function parseJsonStrings(raw: unknown): unknown {
 
 const errorResult = (error: ToolErrorDetails["error"], message: string): ToolResult<ToolErrorDetails> => ({
 	content: message,
-	details: { error, message },
+	details: { kind: "error", error, message },
 	isError: true,
 });
 
 const abortedResult = (name: string) => errorResult("aborted", `The ${name} call was aborted by the user.`);
+
+/** The arguments parsed against the tool's schema (JSON-in-string repaired), or the message for the model. */
+function parseArgs(tool: AnyTool, rawArgs: unknown): { ok: true; data: unknown } | { ok: false; message: string } {
+	let parsed = tool.parameters.safeParse(rawArgs);
+	if (!parsed.success) {
+		const repaired = parseJsonStrings(rawArgs);
+		const second = repaired === undefined ? undefined : tool.parameters.safeParse(repaired);
+		if (second?.success) parsed = second;
+	}
+	if (parsed.success) return { ok: true, data: parsed.data };
+	const expected = signature(toToolSpec(tool).parameters);
+	return {
+		ok: false,
+		message: `Invalid arguments for ${tool.name}: ${z.prettifyError(parsed.error)}\nExpected (${expected}); fix the arguments and call ${tool.name} again.`,
+	};
+}
 
 /**
  * Validates raw arguments and runs the tool. Never throws: invalid arguments, a throw from the tool and an
@@ -124,23 +157,28 @@ const abortedResult = (name: string) => errorResult("aborted", `The ${name} call
  */
 export async function runTool(tool: AnyTool, rawArgs: unknown, ctx: ToolContext): Promise<ToolResult> {
 	if (ctx.signal.aborted) return abortedResult(tool.name);
-	let parsed = tool.parameters.safeParse(rawArgs);
-	if (!parsed.success) {
-		const repaired = parseJsonStrings(rawArgs);
-		const second = repaired === undefined ? undefined : tool.parameters.safeParse(repaired);
-		if (second?.success) parsed = second;
-	}
-	if (!parsed.success) {
-		const expected = signature(toToolSpec(tool).parameters);
-		return errorResult(
-			"invalid_arguments",
-			`Invalid arguments for ${tool.name}: ${z.prettifyError(parsed.error)}\nExpected (${expected}); fix the arguments and call ${tool.name} again.`,
-		);
-	}
+	const args = parseArgs(tool, rawArgs);
+	if (!args.ok) return errorResult("invalid_arguments", args.message);
 	try {
-		return await tool.execute(parsed.data, ctx);
+		return await tool.execute(args.data, ctx);
 	} catch (error) {
 		if (ctx.signal.aborted) return abortedResult(tool.name);
 		return errorResult("failed", error instanceof Error ? error.message : String(error));
+	}
+}
+
+/**
+ * What the call would do, for the approval question, computed without touching anything. Validates the
+ * arguments like runTool (invalid → `{kind: "invalid"}` with the same message); null for a tool without a
+ * preview (read). Never throws: a throw from the tool becomes "invalid" too.
+ */
+export async function previewTool(tool: AnyTool, rawArgs: unknown, signal: AbortSignal): Promise<ToolPreview | null> {
+	if (!tool.preview) return null;
+	const args = parseArgs(tool, rawArgs);
+	if (!args.ok) return { kind: "invalid", message: args.message };
+	try {
+		return await tool.preview(args.data, { signal });
+	} catch (error) {
+		return { kind: "invalid", message: error instanceof Error ? error.message : String(error) };
 	}
 }

@@ -1,19 +1,10 @@
 import { type FileHandle, open, stat } from "node:fs/promises";
 import { z } from "zod";
+import type { ReadDetails } from "./details.js";
 import { describeFsError, displayPath, explainMissing, listDirectory, resolvePath } from "./paths.js";
 import { scanLines } from "./read-scan.js";
 import { numbered } from "./truncate.js";
 import { MAX_BYTES, MAX_LINES, type Tool } from "./types.js";
-
-/** What a read showed: lines `startLine`..`endLine` (0 and 0 for an empty file) of `totalLines` (null: unknown). */
-export type ReadDetails = {
-	path: string;
-	startLine: number;
-	endLine: number;
-	totalLines: number | null;
-	/** True when the tool's line or byte limit cut the output (not when the caller's `limit` did). */
-	truncated: boolean;
-};
 
 const readSchema = z.object({
 	path: z.string().min(1).describe("File to read: relative to the working directory, or absolute."),
@@ -105,7 +96,7 @@ export function createReadTool(options: ReadToolOptions): Tool<ReadParams, ReadD
 					if (total === 0) {
 						return {
 							content: `${shown} is empty.`,
-							details: { path, startLine: 0, endLine: 0, totalLines: 0, truncated: false },
+							details: { kind: "read", path, startLine: 0, endLine: 0, totalLines: 0, truncated: false },
 							isError: false,
 						};
 					}
@@ -131,7 +122,11 @@ export function createReadTool(options: ReadToolOptions): Tool<ReadParams, ReadD
 					hint = `[Showing lines ${start}-${endLine}${of}${limitNote}. Use offset=${endLine + 1} to continue.]`;
 				}
 				const content = hint ? `${rows.join("\n")}\n\n${hint}` : rows.join("\n");
-				return { content, details: { path, startLine: start, endLine, totalLines: total, truncated }, isError: false };
+				return {
+					content,
+					details: { kind: "read", path, startLine: start, endLine, totalLines: total, truncated },
+					isError: false,
+				};
 			} finally {
 				await fh.close();
 			}

@@ -1,13 +1,13 @@
-import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
-import { type FileChange, recordChange } from "./file-change.js";
+import { type AtomicFs, resolveLinks, writeFileAtomic } from "./atomic-write.js";
+import type { ToolPreview, WriteDetails } from "./details.js";
+import { changeDiff, largeChangeDiff, recordChange, recordLargeChange } from "./file-change.js";
+import { makeDirs } from "./make-dirs.js";
+import { type OldFile, readOldFile } from "./old-file.js";
 import { describeFsError, displayPath, resolvePath } from "./paths.js";
 import { countLines } from "./truncate.js";
 import type { Tool } from "./types.js";
-
-/** Write details: the undo record plus what happened. Undo of "created" is deleting the file. */
-export type WriteDetails = FileChange & { action: "created" | "overwritten"; bytes: number };
 
 const writeSchema = z.object({
 	path: z.string().min(1).describe("File to write: relative to the working directory, or absolute."),
@@ -15,34 +15,29 @@ const writeSchema = z.object({
 });
 export type WriteParams = z.infer<typeof writeSchema>;
 
-export type WriteToolOptions = { cwd: string };
+export type WriteToolOptions = {
+	cwd: string;
+	/** The fs calls of the atomic write (node:fs); tests inject failures here. */
+	fs?: AtomicFs;
+};
 
-/** Counts added and removed lines in a unified diff. */
-export function diffStat(diff: string): { added: number; removed: number } {
-	let added = 0;
-	let removed = 0;
-	for (const line of diff.split("\n")) {
-		if (line.startsWith("+") && !line.startsWith("+++")) added++;
-		else if (line.startsWith("-") && !line.startsWith("---")) removed++;
-	}
-	return { added, removed };
-}
-
-/** Reads a file's bytes if it exists; null when it does not. Throws a readable error for a directory etc. */
-function readExisting(abs: string, shown: string): Buffer | null {
+/**
+ * The old file behind `abs` (the kernel follows links, so /dev/stdout is seen as the pipe it is) and the real
+ * path to replace: regular files only, large ones only hashed.
+ */
+function readTarget(abs: string, shown: string): { target: string; old: OldFile } {
+	const old = readOldFile(abs, { shown, verb: "write", large: "hash" });
 	try {
-		if (statSync(abs).isDirectory()) {
-			throw new Error(`${shown} is a directory; give the path of a file inside it.`);
-		}
-		return readFileSync(abs);
+		return { target: resolveLinks(abs), old };
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-		if (!(error as NodeJS.ErrnoException).code) throw error;
 		throw new Error(describeFsError(error, shown, "write"));
 	}
 }
 
-/** The write tool: creates or overwrites a file (making parent folders) and records how to undo it. */
+/**
+ * The write tool: creates or overwrites a regular file atomically (making parent folders) and records how to
+ * undo it. Refuses devices, FIFOs and sockets (bash is the tool for those), so it never blocks on one.
+ */
 export function createWriteTool(options: WriteToolOptions): Tool<WriteParams, WriteDetails> {
 	return {
 		name: "write",
@@ -54,25 +49,62 @@ export function createWriteTool(options: WriteToolOptions): Tool<WriteParams, Wr
 			if (ctx.signal.aborted) throw new Error("Aborted before writing.");
 			const abs = resolvePath(options.cwd, params.path);
 			const shown = displayPath(options.cwd, abs);
-			const old = readExisting(abs, shown);
+			const { target, old } = readTarget(abs, shown);
 			const bytes = Buffer.from(params.content, "utf8");
 			try {
-				mkdirSync(dirname(abs), { recursive: true });
-				writeFileSync(abs, bytes);
+				if (old.kind === "missing") makeDirs(dirname(target));
+				writeFileAtomic(target, bytes, options.fs);
 			} catch (error) {
 				throw new Error(describeFsError(error, shown, "write"));
 			}
-			const change = recordChange(abs, shown, old, bytes);
-			const details: WriteDetails = { ...change, action: old ? "overwritten" : "created", bytes: bytes.length };
-			const size = `${countLines(params.content)} lines, ${bytes.length} bytes`;
+			// The record names the path the model gave; undo writes through the same link.
+			const change =
+				old.kind === "large"
+					? recordLargeChange(abs, shown, old, bytes)
+					: recordChange(abs, shown, old.kind === "file" ? old.bytes : null, bytes);
+			const lines = countLines(params.content);
+			const details: WriteDetails = {
+				kind: "write",
+				...change,
+				action: old.kind === "missing" ? "created" : "overwritten",
+				bytes: bytes.length,
+				lines,
+			};
+			const size = `${lines} lines, ${bytes.length} bytes`;
 			let content: string;
-			if (!old) content = `Created ${shown} (${size}).`;
-			else if (old.equals(bytes)) content = `${shown} already had this content; nothing changed.`;
-			else {
-				const { added, removed } = diffStat(change.diff);
-				content = `Overwrote ${shown} (${size}; +${added} -${removed} lines).`;
-			}
+			if (old.kind === "missing") content = `Created ${shown} (${size}).`;
+			else if (old.kind === "file" && old.bytes.equals(bytes)) {
+				content = `${shown} already had this content; nothing changed.`;
+			} else content = `Overwrote ${shown} (${size}; +${change.added} -${change.removed} lines).`;
 			return { content, details, isError: false };
+		},
+		async preview(params): Promise<ToolPreview> {
+			const abs = resolvePath(options.cwd, params.path);
+			const shown = displayPath(options.cwd, abs);
+			try {
+				// A parent that is a file shows here already (ENOTDIR); folders that cannot be made show on execute.
+				const { old } = readTarget(abs, shown);
+				const newBytes = Buffer.from(params.content, "utf8");
+				const lines = countLines(params.content);
+				const action = old.kind === "missing" ? "create" : "overwrite";
+				const d =
+					old.kind === "large"
+						? largeChangeDiff(shown, old.lines, newBytes)
+						: changeDiff(shown, old.kind === "file" ? old.bytes : null, newBytes);
+				return {
+					kind: "write",
+					path: abs,
+					action,
+					lines,
+					bytes: newBytes.length,
+					added: d.added,
+					removed: d.removed,
+					diff: d.diff,
+					diffTruncated: d.truncated,
+				};
+			} catch (error) {
+				return { kind: "invalid", message: error instanceof Error ? error.message : String(error) };
+			}
 		},
 	};
 }

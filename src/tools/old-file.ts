@@ -1,0 +1,113 @@
+import { createHash } from "node:crypto";
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from "node:fs";
+import { describeFsError } from "./paths.js";
+
+/** Old content above this size is not read for the undo record (hashes only, undo "none"); edit refuses it. */
+export const MAX_UNDO_BYTES = 10 * 1024 * 1024;
+
+/** What is at a path before write or edit replaces it. "large": over the limit, so only hashed while streamed. */
+export type OldFile =
+	| { kind: "missing" }
+	| { kind: "file"; bytes: Buffer }
+	| { kind: "large"; size: number; hash: string; lines: number };
+
+export type ReadOldOptions = {
+	/** How the path is shown in messages. */
+	shown: string;
+	verb: "write" | "edit";
+	/** Over this many bytes the file is not read into memory (MAX_UNDO_BYTES). */
+	maxBytes?: number;
+	/** "hash": stream it for its hash and line count; "refuse": throw without reading it. */
+	large: "hash" | "refuse";
+};
+
+const CHUNK = 1024 * 1024;
+
+function notRegular(shown: string, verb: "write" | "edit", isDirectory: boolean): Error {
+	if (isDirectory) {
+		return new Error(
+			verb === "write"
+				? `${shown} is a directory; give the path of a file inside it.`
+				: `${shown} is a directory, not a file.`,
+		);
+	}
+	return new Error(
+		`${shown} is not a regular file (a device, FIFO or socket); ${verb} only changes regular files. Use bash instead (e.g. \`printf '%s' … > ${shown}\`).`,
+	);
+}
+
+/**
+ * The file's bytes to EOF, or null past `max`. Reads to EOF rather than trusting the size, which may be stale
+ * or 0 (files in /proc); starts from a buffer of the reported size.
+ */
+function readUpTo(fd: number, size: number, max: number): Buffer | null {
+	let bytes = Buffer.alloc(Math.min(size, max) + 1);
+	let at = 0;
+	for (;;) {
+		if (at === bytes.length) {
+			if (at > max) return null;
+			const bigger = Buffer.alloc(Math.min(bytes.length * 2, max + 1));
+			bytes.copy(bigger);
+			bytes = bigger;
+		}
+		const n = readSync(fd, bytes, at, bytes.length - at, at);
+		if (n === 0) return bytes.subarray(0, at);
+		at += n;
+	}
+}
+
+/** sha256 and line count of the whole file, in bounded memory. */
+function hashStream(fd: number): { size: number; hash: string; lines: number } {
+	const hash = createHash("sha256");
+	const chunk = Buffer.alloc(CHUNK);
+	let size = 0;
+	let lines = 0;
+	let last = 10;
+	for (;;) {
+		const n = readSync(fd, chunk, 0, CHUNK, size);
+		if (n === 0) break;
+		const part = chunk.subarray(0, n);
+		hash.update(part);
+		for (let i = part.indexOf(10); i !== -1; i = part.indexOf(10, i + 1)) lines++;
+		last = part[n - 1] ?? 10;
+		size += n;
+	}
+	return { size, hash: hash.digest("hex"), lines: lines + (last === 10 ? 0 : 1) };
+}
+
+/**
+ * The current content of `abs`, for write and edit. Never blocks on a FIFO or device and never reads a large
+ * file whole: stat first, open non-blocking, check the open file again (it may have been swapped), and read only
+ * regular files up to `maxBytes`. Throws an Error with a message for the model.
+ */
+export function readOldFile(abs: string, options: ReadOldOptions): OldFile {
+	const { shown, verb } = options;
+	const maxBytes = options.maxBytes ?? MAX_UNDO_BYTES;
+	let fd: number | null = null;
+	try {
+		const first = statSync(abs);
+		if (!first.isFile()) throw notRegular(shown, verb, first.isDirectory());
+		if (first.size > maxBytes && options.large === "refuse") throw tooLarge(shown, first.size, maxBytes);
+		fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK);
+		const info = fstatSync(fd);
+		if (!info.isFile()) throw notRegular(shown, verb, info.isDirectory());
+		const bytes = info.size <= maxBytes ? readUpTo(fd, info.size, maxBytes) : null;
+		if (bytes) return { kind: "file", bytes };
+		if (options.large === "refuse") throw tooLarge(shown, Math.max(info.size, maxBytes + 1), maxBytes);
+		return { kind: "large", ...hashStream(fd) };
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "ENOENT") return { kind: "missing" };
+		if (!code) throw error;
+		throw new Error(describeFsError(error, shown, verb));
+	} finally {
+		if (fd !== null) closeSync(fd);
+	}
+}
+
+function tooLarge(shown: string, size: number, maxBytes: number): Error {
+	const mb = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
+	return new Error(
+		`${shown} is ${mb(size)}, over edit's ${mb(maxBytes)} limit; change it with bash instead (e.g. sed -i).`,
+	);
+}
