@@ -54,6 +54,7 @@ type RootOptions = {
 	approve?: boolean;
 	thinking?: "off" | "low" | "medium" | "high";
 	bashTimeout?: number;
+	idleTimeout?: number;
 	continue?: boolean;
 	/** An id or path; false with --no-session. */
 	session?: string | false;
@@ -85,6 +86,7 @@ function buildProgram(run: (code: number) => void): Command {
 		.option("--approve", "ask before every write, edit and bash call")
 		.addOption(new Option("--thinking <level>", "extended thinking").choices(["off", "low", "medium", "high"]))
 		.option("--bash-timeout <seconds>", "default timeout of a bash command (default 120)", positiveInt)
+		.option("--idle-timeout <seconds>", "abandon a model request silent this long (default 300)", positiveNumber)
 		.option("-c, --continue", "continue the most recent session of this directory")
 		.option("--session <id|path>", "continue a session by id prefix or file path")
 		.option("--at <entry>", "with -c or --session: continue from this entry (a new branch)")
@@ -137,6 +139,21 @@ function buildProgram(run: (code: number) => void): Command {
 			run(nameCommand(await sessionsContext(program), id, name));
 		});
 
+	subcommand(program, "trust [dir]")
+		.description("let this project's .gar/config.toml set base_url, api_key_env, pass_env and approval")
+		.option("--list", "list the trusted projects")
+		.action(async (dir: string | undefined, options: { list?: boolean; cwd?: string }) => {
+			const { trustCommand } = await import("./commands/trust.js");
+			run(trustCommand(await trustContext(options.cwd ?? program.opts<RootOptions>().cwd), dir, options));
+		});
+
+	subcommand(program, "untrust [dir]")
+		.description("ignore this project's risky settings again")
+		.action(async (dir: string | undefined, options: { cwd?: string }) => {
+			const { untrustCommand } = await import("./commands/trust.js");
+			run(untrustCommand(await trustContext(options.cwd ?? program.opts<RootOptions>().cwd), dir));
+		});
+
 	subcommand(program, "replay <session>")
 		.description("re-emit a recorded conversation (a file, or a session id) as agent events, without a model")
 		.option("--at <entry>", "replay the path up to this entry (default: the current leaf)")
@@ -175,6 +192,16 @@ async function loadFor(program: Command) {
 	return { cwd, result };
 }
 
+async function trustContext(cwd: string | undefined) {
+	const { configPaths } = await import("./config/index.js");
+	const { homedir } = await import("node:os");
+	return {
+		configDir: configPaths(homedir(), process.env).configDir,
+		cwd: resolve(cwd ?? process.cwd()),
+		write: (text: string) => process.stdout.write(text),
+	};
+}
+
 async function sessionsContext(program: Command) {
 	const { cwd, result } = await loadFor(program);
 	return { cwd, baseDir: result.config.session.dir, write: (text: string) => process.stdout.write(text) };
@@ -190,6 +217,7 @@ function configFlags(o: RootOptions) {
 		...(o.approve ? { approve: true } : {}),
 		...(o.thinking ? { thinking: o.thinking } : {}),
 		...(o.bashTimeout ? { bashTimeout: o.bashTimeout } : {}),
+		...(o.idleTimeout ? { idleTimeout: o.idleTimeout } : {}),
 		...(o.sessionDir ? { sessionDir: o.sessionDir } : {}),
 	};
 }
@@ -241,13 +269,14 @@ export async function main(argv: string[]): Promise<number> {
 			// --help and --version end here with exit code 0; a bad flag has already been explained on stderr.
 			return error.exitCode === 0 ? 0 : 2;
 		}
+		// Messages may quote file names, session names or a server's words: show their control characters inert.
+		const { sanitizeForTerminal } = await import("./term/sanitize.js");
 		if (isUsageError(error)) {
-			process.stderr.write(`gar: ${error.message}\n`);
+			process.stderr.write(sanitizeForTerminal(`gar: ${error.message}\n`));
 			return 2;
 		}
-		process.stderr.write(
-			`gar: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : error}\n`,
-		);
+		const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+		process.stderr.write(sanitizeForTerminal(`gar: unexpected failure: ${text}\n`));
 		return 1;
 	}
 }

@@ -52,9 +52,12 @@ describe("formatConfig", () => {
 				"agent.auto_approve = []  (default)",
 				"agent.bash_timeout = 120  (default)",
 				'agent.thinking = "low"  (env GAR_THINKING)',
+				"agent.idle_timeout = 300  (default)",
+				"agent.loop_guard = true  (default)",
 				`session.dir = "${w.home}/.local/share/gar/sessions"  (default)`,
 				'tui.theme = "dark"  (default)',
 				"tui.inspector = true  (default)",
+				"tools.pass_env = []  (default)",
 				"",
 				"files read: ~/.config/gar/config.toml",
 				"ANTHROPIC_API_KEY: set (sk-ant-…wxyz)",
@@ -99,6 +102,7 @@ describe("resolveRun", () => {
 			model: "claude-default",
 			apiKey: ENV_KEY,
 			apiKeyEnv: "ANTHROPIC_API_KEY",
+			idleTimeoutMs: 300_000,
 		});
 	});
 
@@ -138,6 +142,7 @@ describe("resolveRun", () => {
 			model: "qwen",
 			baseUrl: "http://localhost:11434/v1",
 			apiKeyEnv: "OPENAI_API_KEY",
+			idleTimeoutMs: 300_000,
 		});
 	});
 

@@ -22,9 +22,18 @@ describe("defaults", () => {
 			baseUrl: undefined,
 			profile: undefined,
 			providers: { anthropic: { apiKeyEnv: "ANTHROPIC_API_KEY" }, openai: { apiKeyEnv: "OPENAI_API_KEY" } },
-			agent: { maxTurns: 50, approve: false, autoApprove: [], bashTimeout: 120, thinking: "off" },
+			agent: {
+				maxTurns: 50,
+				approve: false,
+				autoApprove: [],
+				bashTimeout: 120,
+				thinking: "off",
+				idleTimeout: 300,
+				loopGuard: true,
+			},
 			session: { dir: join(w.home, ".local", "share", "gar", "sessions") },
 			tui: { theme: "dark", inspector: true },
+			tools: { passEnv: [] },
 		});
 		expect(sources.get("agent.max_turns")).toEqual({ kind: "default" });
 		expect(sources.has("model")).toBe(false);

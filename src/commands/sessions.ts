@@ -8,6 +8,7 @@ import {
 	type SessionInfo,
 	SessionWriter,
 } from "../session/index.js";
+import { sanitizeForTerminal } from "../term/sanitize.js";
 
 export type SessionsContext = { baseDir: string; cwd: string; write: (text: string) => void };
 
@@ -17,6 +18,16 @@ function shortDate(iso: string): string {
 	return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
+/** Text for a person's terminal: names, prompts and paths come from session files anyone could have written. */
+function say(ctx: SessionsContext, text: string): void {
+	ctx.write(sanitizeForTerminal(text));
+}
+
+/** One table cell: controls shown visibly, line breaks and tabs as spaces so the row stays one line. */
+function cell(text: string): string {
+	return sanitizeForTerminal(text).replace(/[\t\r\n]+/g, " ");
+}
+
 function clip(text: string, width: number): string {
 	if (width <= 1) return "";
 	return text.length > width ? `${text.slice(0, width - 1)}…` : text;
@@ -24,13 +35,9 @@ function clip(text: string, width: number): string {
 
 /** The session table: id, name, date, entries, first prompt; the prompt column takes what width is left. */
 export function formatSessionTable(sessions: SessionInfo[], columns: number): string {
-	const rows = sessions.map((s) => [
-		s.id,
-		s.name ?? "",
-		shortDate(s.modifiedAt),
-		String(s.entries),
-		s.firstPrompt ?? "",
-	]);
+	const rows = sessions.map((s) =>
+		[s.id, s.name ?? "", shortDate(s.modifiedAt), String(s.entries), s.firstPrompt ?? ""].map(cell),
+	);
 	const head = ["ID", "NAME", "DATE", "ENTRIES", "FIRST PROMPT"];
 	const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
 	widths[1] = Math.min(widths[1] ?? 0, 24);
@@ -48,11 +55,11 @@ export function formatSessionTable(sessions: SessionInfo[], columns: number): st
 export function sessionsCommand(ctx: SessionsContext, options: { json?: boolean; all?: boolean }): number {
 	const warnings: string[] = [];
 	const sessions = listSessions(ctx.baseDir, options.all ? undefined : ctx.cwd, { onWarning: (w) => warnings.push(w) });
-	for (const w of warnings) process.stderr.write(`gar: warning: ${w}\n`);
+	for (const w of warnings) process.stderr.write(sanitizeForTerminal(`gar: warning: ${w}\n`));
 	if (options.json) {
 		ctx.write(`${JSON.stringify(sessions, null, 2)}\n`);
 	} else if (sessions.length === 0) {
-		ctx.write(`no sessions${options.all ? "" : ` for ${ctx.cwd} (gar sessions --all lists every project)`}\n`);
+		say(ctx, `no sessions${options.all ? "" : ` for ${ctx.cwd} (gar sessions --all lists every project)`}\n`);
 	} else {
 		ctx.write(`${formatSessionTable(sessions, process.stdout.columns ?? 120)}\n`);
 	}
@@ -66,7 +73,8 @@ export function forkCommand(ctx: SessionsContext, id: string, options: { at?: st
 	const fork = loadSession(file);
 	if (options.json) ctx.write(`${JSON.stringify({ id: fork.header.id, file, parent: fork.header.parent })}\n`);
 	else
-		ctx.write(
+		say(
+			ctx,
 			`forked ${source.id} into ${fork.header.id}\n${file}\ncontinue it with: gar --session ${fork.header.id}\n`,
 		);
 	return 0;
@@ -78,7 +86,7 @@ export function labelCommand(ctx: SessionsContext, id: string, entry: string, te
 	try {
 		const target = resolveEntry(writer.session, entry);
 		writer.label(target, text?.trim() ? text.trim() : null);
-		ctx.write(text?.trim() ? `labelled ${target}: ${text.trim()}\n` : `cleared the label of ${target}\n`);
+		say(ctx, text?.trim() ? `labelled ${target}: ${text.trim()}\n` : `cleared the label of ${target}\n`);
 	} finally {
 		writer.close();
 	}
@@ -94,6 +102,6 @@ export function nameCommand(ctx: SessionsContext, id: string, name: string): num
 	} finally {
 		writer.close();
 	}
-	ctx.write(`named ${writer.session.header.id}: ${name.trim()}\n`);
+	say(ctx, `named ${writer.session.header.id}: ${name.trim()}\n`);
 	return 0;
 }

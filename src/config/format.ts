@@ -1,5 +1,6 @@
+import { sanitizeForTerminal } from "../term/sanitize.js";
 import { flagFor } from "./layers.js";
-import { maskSecret } from "./mask.js";
+import { maskSecret, stripUserinfo } from "./mask.js";
 import { displayPath } from "./paths.js";
 import type { GarConfig, LoadResult, Source } from "./types.js";
 
@@ -20,6 +21,8 @@ export function configValues(config: GarConfig): [string, unknown][] {
 			[`${prefix}.base_url`, table.baseUrl],
 			[`${prefix}.model`, table.model],
 			[`${prefix}.context_window`, table.contextWindow],
+			[`${prefix}.idle_timeout`, table.idleTimeout],
+			[`${prefix}.think_tags`, table.thinkTags],
 		);
 	}
 	values.push(
@@ -28,13 +31,20 @@ export function configValues(config: GarConfig): [string, unknown][] {
 		["agent.auto_approve", config.agent.autoApprove],
 		["agent.bash_timeout", config.agent.bashTimeout],
 		["agent.thinking", config.agent.thinking],
+		["agent.idle_timeout", config.agent.idleTimeout],
+		["agent.loop_guard", config.agent.loopGuard],
 		["session.dir", config.session.dir],
 		["tui.theme", config.tui.theme],
 		["tui.inspector", config.tui.inspector],
+		["tools.pass_env", config.tools.passEnv],
 	);
-	return values
-		.filter(([, value]) => value !== undefined)
-		.map(([key, value]) => [key, key.endsWith(".api_key") ? maskSecret(String(value)) : value]);
+	return values.filter(([, value]) => value !== undefined).map(([key, value]) => [key, shown(key, value)]);
+}
+
+/** A value safe to show: api_key masked, URL userinfo removed. */
+function shown(key: string, value: unknown): unknown {
+	if (key.endsWith("api_key")) return maskSecret(String(value));
+	return typeof value === "string" ? stripUserinfo(value) : value;
 }
 
 function showValue(value: unknown): string {
@@ -58,17 +68,24 @@ export function showSource(key: string, source: Source | undefined, home: string
 	}
 }
 
-/** `gar config`: one line per effective key with its source, the files read and the API key variables. Keys are masked. */
+/**
+ * `gar config`: one line per effective key with its source, the ignored project keys, the files read and the
+ * API key variables. Keys are masked, URLs shown without userinfo, terminal controls shown visibly.
+ */
 export function formatConfig(result: LoadResult): string {
 	const lines = configValues(result.config).map(
 		([key, value]) => `${key} = ${showValue(value)}  (${showSource(key, result.sources.get(key), result.home)})`,
 	);
+	for (const { key, value, source } of result.ignored) {
+		const where = showSource(key, source, result.home);
+		lines.push(`${key} = ${showValue(shown(key, value))}  (ignored, project not trusted: ${where})`);
+	}
 	const files = result.files.map((file) => displayPath(file, result.home));
 	lines.push("", `files read: ${files.length > 0 ? files.join(", ") : "none"}`);
 	for (const { name, masked } of result.apiKeyVars) {
 		lines.push(`${name}: ${masked === undefined ? "not set" : `set (${masked})`}`);
 	}
-	return lines.join("\n");
+	return sanitizeForTerminal(lines.join("\n"));
 }
 
 /** `gar config --json`: the same facts as formatConfig, as one JSON document. Keys are masked. */
@@ -80,5 +97,7 @@ export function formatConfigJson(result: LoadResult): string {
 		]),
 	);
 	const apiKeyVars = Object.fromEntries(result.apiKeyVars.map(({ name, masked }) => [name, masked ?? null]));
-	return JSON.stringify({ values, files: result.files, warnings: result.warnings, apiKeyVars }, null, 2);
+	const ignored = result.ignored.map(({ key, value, source }) => ({ key, value: shown(key, value), source }));
+	const { files, warnings } = result;
+	return JSON.stringify({ values, ignored, files, warnings, apiKeyVars }, null, 2);
 }

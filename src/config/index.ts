@@ -2,7 +2,15 @@
 export { ConfigError } from "./errors.js";
 export { configValues, formatConfig, formatConfigJson } from "./format.js";
 export { type LoadOptions, loadConfig } from "./load.js";
-export { maskSecret } from "./mask.js";
+export { maskSecret, stripUserinfo } from "./mask.js";
 export { configPaths, findProjectConfig } from "./paths.js";
 export { type RunSettings, resolveRun } from "./resolve.js";
-export type { ConfigFlags, GarConfig, LoadResult, ProviderName, ProviderSettings, Source } from "./types.js";
+export type {
+	ConfigFlags,
+	GarConfig,
+	IgnoredKey,
+	LoadResult,
+	ProviderName,
+	ProviderSettings,
+	Source,
+} from "./types.js";

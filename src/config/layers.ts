@@ -11,6 +11,7 @@ export const ENV_KEYS: readonly (readonly [string, string])[] = [
 	["GAR_MAX_TURNS", "agent.max_turns"],
 	["GAR_THINKING", "agent.thinking"],
 	["GAR_SESSION_DIR", "session.dir"],
+	["GAR_IDLE_TIMEOUT", "agent.idle_timeout"],
 	["ANTHROPIC_BASE_URL", "providers.anthropic.base_url"],
 	["OPENAI_BASE_URL", "providers.openai.base_url"],
 ];
@@ -26,9 +27,10 @@ export const FLAG_KEYS: readonly (readonly [keyof ConfigFlags, string, string])[
 	["thinking", "--thinking", "agent.thinking"],
 	["sessionDir", "--session-dir", "session.dir"],
 	["bashTimeout", "--bash-timeout", "agent.bash_timeout"],
+	["idleTimeout", "--idle-timeout", "agent.idle_timeout"],
 ];
 
-const NUMERIC = new Set(["agent.max_turns", "agent.bash_timeout"]);
+const NUMERIC = new Set(["agent.max_turns", "agent.bash_timeout", "agent.idle_timeout"]);
 
 /** Validates one value for a dotted key; returns the problem in words, or the value to use. */
 function check(key: string, value: unknown): { ok: true; value: unknown } | { ok: false; problem: string } {

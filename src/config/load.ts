@@ -1,13 +1,26 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { ConfigError } from "./errors.js";
+import { ConfigError, safeMessage } from "./errors.js";
 import { envLayer, flagLayer } from "./layers.js";
 import { maskSecret } from "./mask.js";
 import { configPaths, displayPath, findProjectConfig } from "./paths.js";
 import { type FileLayer, readConfigFile } from "./read-file.js";
 import { PROVIDERS } from "./schema.js";
-import { projectWarnings } from "./trust.js";
-import type { ConfigFlags, Entry, GarConfig, Layer, LoadResult, ProviderName, ProviderSettings } from "./types.js";
+import { dropUntrusted, ignoredNotice } from "./trust.js";
+import { isTrustedFile, readTrusted, trustFile } from "./trust-store.js";
+import type {
+	ConfigFlags,
+	Entry,
+	GarConfig,
+	IgnoredKey,
+	Layer,
+	LoadResult,
+	ProviderName,
+	ProviderSettings,
+} from "./types.js";
+
+/** Variables the SDKs or gar read keys from by default; tools never see them (see tools/tool-env.ts). */
+export const KEY_VARS = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_API_KEY"] as const;
 
 export type LoadOptions = { cwd: string; env?: NodeJS.ProcessEnv; flags?: ConfigFlags; home?: string };
 
@@ -22,8 +35,10 @@ const PROFILE_TARGETS: Record<string, string> = {
 
 /**
  * Reads the user and project files, the environment and the flags, and merges them:
- * flags > environment > profile > project file > user file > defaults. Throws ConfigError listing every
- * problem; nothing is applied from a config with any error.
+ * flags > environment > profile > project file > user file > defaults. A project that is not trusted
+ * (`gar trust`) cannot set what loosens safety or redirects credentials: those keys are left out and named in
+ * `ignored` and one warning. Throws ConfigError listing every problem; nothing is applied from a config with
+ * any error. Messages carry no URL userinfo and no terminal controls.
  */
 export function loadConfig(options: LoadOptions): LoadResult {
 	const env = options.env ?? process.env;
@@ -37,6 +52,17 @@ export function loadConfig(options: LoadOptions): LoadResult {
 	const fromFlags = flagLayer(options.flags ?? {}, cwd, home);
 	const errors = [...files.flatMap((file) => file.errors), ...fromEnv.errors, ...fromFlags.errors];
 	if (errors.length > 0) throw new ConfigError(errors);
+
+	const warnings = files.flatMap((file) => file.warnings);
+	const projectFile = files.find((file) => file.path === project);
+	const userFile = files.find((file) => file.path === paths.configFile);
+	let ignored: IgnoredKey[] = [];
+	if (projectFile) {
+		const trusted = readTrusted(trustFile(paths.configDir));
+		if (trusted.problem) warnings.push(trusted.problem);
+		if (!isTrustedFile(projectFile.path, trusted.projects)) ignored = dropUntrusted(projectFile, userFile);
+		if (ignored.length > 0) warnings.push(ignoredNotice(projectFile, ignored, home));
+	}
 
 	const merged = defaults(paths.sessionsDir);
 	for (const file of files) copy(file.entries, merged);
@@ -53,26 +79,43 @@ export function loadConfig(options: LoadOptions): LoadResult {
 	if (merged.get("provider")?.source.kind === "default") inferProvider(merged, env);
 	const provider = String(profile?.get("provider")?.value ?? merged.get("provider")?.value);
 	for (const [key, entry] of scoped) merged.set(`providers.${provider}.${key}`, entry);
+	shadowIdleTimeouts(merged);
 
-	const warnings = files.flatMap((file) => file.warnings);
 	if (profile && scoped.size > 0 && !profile.has("provider")) {
 		const keys = [...scoped.keys()].join(", ");
 		warnings.push(`profile "${selected?.value}" sets ${keys} but no provider; they apply to ${provider}`);
 	}
-	const projectFile = files.find((file) => file.path === project);
-	const userFile = files.find((file) => file.path === paths.configFile);
-	if (projectFile) warnings.push(...projectWarnings(projectFile, userFile, merged, home));
 
 	const config = build(merged);
 	const names = [...new Set(PROVIDERS.map((name) => config.providers[name].apiKeyEnv))];
 	return {
 		config,
 		sources: new Map([...merged].map(([key, entry]) => [key, entry.source])),
-		warnings,
+		warnings: warnings.map(safeMessage),
 		files: files.map((file) => file.path),
 		apiKeyVars: names.map((name) => ({ name, masked: env[name] ? maskSecret(String(env[name])) : undefined })),
 		home,
+		ignored,
+		secretVars: secretVars(files),
 	};
+}
+
+/** The built-in key variables and every `api_key_env` that was applied, in any file or profile. */
+function secretVars(files: FileLayer[]): string[] {
+	const names = new Set<string>(KEY_VARS);
+	for (const file of files) {
+		for (const layer of [file.entries, ...file.profiles.values()]) {
+			for (const [key, entry] of layer) if (key.endsWith("api_key_env")) names.add(String(entry.value));
+		}
+	}
+	return [...names];
+}
+
+/** `--idle-timeout` and GAR_IDLE_TIMEOUT beat the per-provider values too, which then no longer apply. */
+function shadowIdleTimeouts(merged: Layer): void {
+	const kind = merged.get("agent.idle_timeout")?.source.kind;
+	if (kind !== "flag" && kind !== "env") return;
+	for (const provider of PROVIDERS) merged.delete(`providers.${provider}.idle_timeout`);
 }
 
 function defaults(sessionsDir: string): Layer {
@@ -85,6 +128,9 @@ function defaults(sessionsDir: string): Layer {
 		"agent.auto_approve": [],
 		"agent.bash_timeout": 120,
 		"agent.thinking": "off",
+		"agent.idle_timeout": 300,
+		"agent.loop_guard": true,
+		"tools.pass_env": [],
 		"session.dir": sessionsDir,
 		"tui.theme": "dark",
 		"tui.inspector": true,
@@ -134,10 +180,13 @@ function build(m: Layer): GarConfig {
 		const at = (key: string): unknown => m.get(`providers.${name}.${key}`)?.value;
 		const settings: ProviderSettings = { apiKeyEnv: String(at("api_key_env")) };
 		const [apiKey, baseUrl, model, contextWindow] = [at("api_key"), at("base_url"), at("model"), at("context_window")];
+		const [idleTimeout, thinkTags] = [at("idle_timeout"), at("think_tags")];
 		if (typeof apiKey === "string") settings.apiKey = apiKey;
 		if (typeof baseUrl === "string") settings.baseUrl = baseUrl;
 		if (typeof model === "string") settings.model = model;
 		if (typeof contextWindow === "number") settings.contextWindow = contextWindow;
+		if (typeof idleTimeout === "number") settings.idleTimeout = idleTimeout;
+		if (typeof thinkTags === "boolean") settings.thinkTags = thinkTags;
 		return settings;
 	};
 	return {
@@ -152,8 +201,11 @@ function build(m: Layer): GarConfig {
 			autoApprove: get("agent.auto_approve"),
 			bashTimeout: get("agent.bash_timeout"),
 			thinking: get("agent.thinking"),
+			idleTimeout: get("agent.idle_timeout"),
+			loopGuard: get("agent.loop_guard"),
 		},
 		session: { dir: get("session.dir") },
 		tui: { theme: get("tui.theme"), inspector: get("tui.inspector") },
+		tools: { passEnv: get("tools.pass_env") },
 	};
 }

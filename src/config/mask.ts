@@ -7,3 +7,24 @@ export function maskSecret(secret: string): string {
 	const hidden = secret.length - prefix.length - 4;
 	return hidden >= 12 ? `${prefix}…${secret.slice(-4)}` : "…";
 }
+
+// `scheme://user:pass@` or `scheme://token@`: whatever sits between `//` and `@` before the host is userinfo.
+const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"']*@/gi;
+
+/** Text with the userinfo of every URL in it removed: `https://user:pass@host/v1` → `https://host/v1`. */
+export function stripUserinfo(text: string): string {
+	return text.includes("@") ? text.replace(USERINFO, "$1") : text;
+}
+
+// The value of a key named like a secret (`api_key`, `token`, `client_secret`, quoted or dotted; not
+// `api_key_env`, whose value is a variable's name) up to the end of the line, and key-like tokens.
+const API_KEY_VALUE = /(\b[\w.-]*(?:key|token|secret|password)["']?\s*=\s*).*$/i;
+const KEY_TOKEN = /\bsk-[A-Za-z0-9_-]{8,}/g;
+
+/** A TOML excerpt safe to print: values of secret-named keys, `sk-…` tokens and URL userinfo are hidden. */
+export function maskExcerpt(excerpt: string): string {
+	return excerpt
+		.split("\n")
+		.map((line) => stripUserinfo(line.replace(API_KEY_VALUE, '$1"…"').replace(KEY_TOKEN, "sk-…")))
+		.join("\n");
+}

@@ -31,7 +31,8 @@ export function findProjectConfig(cwd: string): string | undefined {
 	}
 }
 
-function gitRoot(start: string): string | undefined {
+/** The nearest directory from `start` up that holds `.git` (a folder or a worktree file). */
+export function gitRoot(start: string): string | undefined {
 	for (let dir = start; ; dir = dirname(dir)) {
 		if (existsSync(join(dir, ".git"))) return dir;
 		if (dirname(dir) === dir) return undefined;

@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import { parse, TomlError } from "smol-toml";
 import type { z } from "zod";
 import { findLine, keyLines } from "./locate.js";
+import { maskExcerpt } from "./mask.js";
 import { displayPath, resolvePath } from "./paths.js";
 import { describeValue, expectedAt, type FileConfig, fileSchema, homeTable, knownKeys } from "./schema.js";
 import { closestKey } from "./suggest.js";
@@ -55,7 +56,8 @@ function syntaxMessage(error: TomlError, text: string, shown: string): string {
 			hint = `\n  "${before.path.join(".")}" is already defined on line ${before.line}: a key is defined once, and a key and a table cannot share a name (profile = "x" selects [profiles.x]; provider = "x" goes with [providers.x])`;
 		}
 	}
-	return `${shown}:${error.line}:${error.column}: invalid TOML: ${reason}${hint}\n${error.codeblock.trimEnd()}`;
+	// The excerpt quotes the file: an api_key on or near the bad line must not reach the terminal or a log.
+	return `${shown}:${error.line}:${error.column}: invalid TOML: ${reason}${hint}\n${maskExcerpt(error.codeblock.trimEnd())}`;
 }
 
 /** A message and the line it is about, so a file's problems can be listed top to bottom. */
@@ -109,9 +111,10 @@ function unknownMessage(path: readonly PropertyKey[], key: string, shown: string
 	const where = line === undefined ? shown : `${shown}:${line}`;
 	const table = path.length === 0 ? "at top level" : `in [${path.map(String).join(".")}]`;
 	const base = `unknown key "${key}" ${table} (${where})`;
-	const suggestion = closestKey(key, knownKeys(path));
-	if (suggestion) return `${base}; did you mean "${suggestion}"?`;
+	// A key that exists as written in another table is misplaced, not misspelt.
 	const home = path[0] === "profiles" ? undefined : homeTable(key);
+	const suggestion = home === undefined ? closestKey(key, knownKeys(path)) : undefined;
+	if (suggestion) return `${base}; did you mean "${suggestion}"?`;
 	if (home === "") return `${base}; "${key}" is a top-level key: put it above the first [table] header`;
 	if (home !== undefined) return `${base}; "${key}" belongs in [${home}]`;
 	if (path.length === 1 && path[0] === "providers") {

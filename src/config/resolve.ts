@@ -9,12 +9,17 @@ export type RunSettings = {
 	apiKey?: string;
 	apiKeyEnv: string;
 	contextWindow?: number;
+	/** How long a stream may stay silent before the request is abandoned. */
+	idleTimeoutMs: number;
+	/** `think_tags` of the provider table or profile; undefined when unset (the adapter decides). */
+	thinkTags?: boolean;
 };
 
 /**
  * Picks the model, base URL and key for the configured provider. Model: top-level (flag, env, profile, file)
  * > provider table > `defaultModel`. Base URL: top-level > provider table. Key: `env[api_key_env]` > inline
- * api_key. Throws ConfigError naming the variable to set when no key is available and one is needed.
+ * api_key. Idle timeout: provider table or profile > [agent] (loadConfig drops the former when the flag or
+ * env set the latter). Throws ConfigError naming the variable to set when no key is available and one is needed.
  */
 export function resolveRun(
 	config: GarConfig,
@@ -35,9 +40,11 @@ export function resolveRun(
 		provider,
 		model: config.model ?? table.model ?? defaultModel(provider),
 		apiKeyEnv: table.apiKeyEnv,
+		idleTimeoutMs: Math.round((table.idleTimeout ?? config.agent.idleTimeout) * 1000),
 	};
 	if (baseUrl !== undefined) settings.baseUrl = baseUrl;
 	if (apiKey) settings.apiKey = apiKey;
 	if (table.contextWindow !== undefined) settings.contextWindow = table.contextWindow;
+	if (table.thinkTags !== undefined) settings.thinkTags = table.thinkTags;
 	return settings;
 }

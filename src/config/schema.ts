@@ -31,6 +31,10 @@ export const leaves = {
 	dir: z.string().min(1),
 	theme: z.string().min(1),
 	inspector: z.boolean(),
+	idle_timeout: z.number().gt(0),
+	loop_guard: z.boolean(),
+	think_tags: z.boolean(),
+	pass_env: z.array(z.string().regex(/^[A-Za-z0-9_*]+$/)),
 };
 export type LeafName = keyof typeof leaves;
 
@@ -51,6 +55,10 @@ export const EXPECTED: Record<LeafName, string> = {
 	dir: "a path (a non-empty string)",
 	theme: "a theme name (a non-empty string)",
 	inspector: "true or false",
+	idle_timeout: "a number of seconds > 0",
+	loop_guard: "true or false",
+	think_tags: "true or false",
+	pass_env: 'an array of environment variable names, "*" matching any text (such as ["GITHUB_TOKEN", "AWS_*"])',
 };
 
 const opt = <K extends LeafName>(key: K) => leaves[key].optional();
@@ -61,6 +69,8 @@ const providerTable = z.strictObject({
 	base_url: opt("base_url"),
 	model: opt("model"),
 	context_window: opt("context_window"),
+	idle_timeout: opt("idle_timeout"),
+	think_tags: opt("think_tags"),
 });
 
 const profileTable = z.strictObject({
@@ -72,6 +82,8 @@ const profileTable = z.strictObject({
 	context_window: opt("context_window"),
 	max_turns: opt("max_turns"),
 	thinking: opt("thinking"),
+	idle_timeout: opt("idle_timeout"),
+	think_tags: opt("think_tags"),
 });
 
 const agentTable = z.strictObject({
@@ -80,11 +92,14 @@ const agentTable = z.strictObject({
 	auto_approve: opt("auto_approve"),
 	bash_timeout: opt("bash_timeout"),
 	thinking: opt("thinking"),
+	idle_timeout: opt("idle_timeout"),
+	loop_guard: opt("loop_guard"),
 });
 
 const providersTable = z.strictObject({ anthropic: providerTable.optional(), openai: providerTable.optional() });
 const sessionTable = z.strictObject({ dir: opt("dir") });
 const tuiTable = z.strictObject({ theme: opt("theme"), inspector: opt("inspector") });
+const toolsTable = z.strictObject({ pass_env: opt("pass_env") });
 
 /** A whole config file. Unknown keys fail `strictObject`; the loader turns those issues into warnings. */
 export const fileSchema = z.strictObject({
@@ -97,6 +112,7 @@ export const fileSchema = z.strictObject({
 	agent: agentTable.optional(),
 	session: sessionTable.optional(),
 	tui: tuiTable.optional(),
+	tools: toolsTable.optional(),
 });
 export type FileConfig = z.infer<typeof fileSchema>;
 
@@ -111,12 +127,13 @@ export function knownKeys(path: readonly PropertyKey[]): string[] {
 	if (head === "agent") return Object.keys(agentTable.shape);
 	if (head === "session") return Object.keys(sessionTable.shape);
 	if (head === "tui") return Object.keys(tuiTable.shape);
+	if (head === "tools") return Object.keys(toolsTable.shape);
 	return [];
 }
 
 /** The table a leaf key belongs to when it is not a profile key, for "belongs in [agent]" hints. */
 export function homeTable(key: string): string | undefined {
-	for (const table of [[], ["agent"], ["session"], ["tui"], ["providers", "<name>"]]) {
+	for (const table of [[], ["agent"], ["session"], ["tui"], ["tools"], ["providers", "<name>"]]) {
 		if (knownKeys(table).includes(key)) return table.length === 0 ? "" : table.join(".");
 	}
 	return undefined;
@@ -125,7 +142,11 @@ export function homeTable(key: string): string | undefined {
 /** What the value at `path` should be, for an error message. */
 export function expectedAt(path: readonly PropertyKey[]): string {
 	const last = path[path.length - 1];
-	if (typeof last === "number") return 'one of "read", "write", "edit", "bash"';
+	if (typeof last === "number") {
+		return path[path.length - 2] === "pass_env"
+			? "an environment variable name (letters, digits, _ and *)"
+			: 'one of "read", "write", "edit", "bash"';
+	}
 	const key = String(last);
 	if (Object.hasOwn(leaves, key) && knownKeys(path.slice(0, -1)).includes(key)) return EXPECTED[key as LeafName];
 	return path.length === 0 ? "a table" : `a table [${path.map(String).join(".")}]`;

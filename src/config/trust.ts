@@ -1,51 +1,46 @@
+import { dirname } from "node:path";
 import { displayPath } from "./paths.js";
 import type { FileLayer } from "./read-file.js";
-import type { Entry, Layer } from "./types.js";
+import type { IgnoredKey, Layer } from "./types.js";
 
-const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+// Keys that send requests (and the user's key) elsewhere, choose which variable or key is sent, or hand the
+// tools secrets. A cloned repository must not set them until its owner is trusted.
+const REDIRECTING = new Set(["base_url", "api_key_env", "api_key", "pass_env"]);
+
+/** Whether a project-file key could loosen safety or redirect credentials, given the user's own file. */
+function loosens(key: string, value: unknown, user: FileLayer | undefined): boolean {
+	const leaf = key.slice(key.lastIndexOf(".") + 1);
+	if (REDIRECTING.has(leaf)) return true;
+	// `read` never asks, so auto-approving it changes nothing.
+	if (key === "agent.auto_approve") return (value as string[]).some((tool) => tool !== "read");
+	// Turning approval on is always welcome; turning it off matters only when the user turned it on.
+	if (key === "agent.approve") return value === false && user?.entries.get("agent.approve")?.value === true;
+	return false;
+}
 
 /**
- * A project file comes with the repository, so it is less trusted than the user's own file. These warnings
- * name project settings that decide where API keys are sent or that weaken approval. They change nothing.
+ * Removes from an untrusted project file (in place) every setting that could loosen safety or redirect
+ * credentials, its profiles included, and returns what was removed. Harmless settings stay.
  */
-export function projectWarnings(
-	project: FileLayer,
-	user: FileLayer | undefined,
-	merged: Layer,
-	home: string,
-): string[] {
-	const warnings: string[] = [];
-	const shown = displayPath(project.path, home);
-	const fromProject = (entry: Entry | undefined): entry is Entry =>
-		entry !== undefined &&
-		(entry.source.kind === "file" || entry.source.kind === "profile") &&
-		entry.source.path === project.path;
-	for (const key of ["base_url", "providers.anthropic.base_url", "providers.openai.base_url"]) {
-		const entry = merged.get(key);
-		if (fromProject(entry) && !LOOPBACK.has(new URL(String(entry.value)).hostname)) {
-			warnings.push(
-				`project file ${shown} sends model requests, with your API key, to ${String(entry.value)} (${key}); remove it if you do not trust this repository`,
-			);
+export function dropUntrusted(project: FileLayer, user: FileLayer | undefined): IgnoredKey[] {
+	const ignored: IgnoredKey[] = [];
+	const drop = (layer: Layer, prefix: string): void => {
+		for (const [key, entry] of layer) {
+			if (!loosens(key, entry.value, user)) continue;
+			ignored.push({ key: `${prefix}${key}`, value: entry.value, source: entry.source });
+			layer.delete(key);
 		}
-	}
-	for (const provider of ["anthropic", "openai"]) {
-		const entry = merged.get(`providers.${provider}.api_key_env`);
-		if (fromProject(entry)) {
-			warnings.push(
-				`project file ${shown} makes gar send the variable ${String(entry.value)} as the ${provider} API key (api_key_env)`,
-			);
-		}
-	}
-	const approve = merged.get("agent.approve");
-	if (fromProject(approve) && approve.value === false && user?.entries.get("agent.approve")?.value === true) {
-		warnings.push(
-			`project file ${shown} turns approval off (agent.approve = false) although your user file turns it on`,
-		);
-	}
-	const auto = merged.get("agent.auto_approve");
-	const risky = fromProject(auto) ? (auto.value as string[]).filter((tool) => tool !== "read") : [];
-	if (approve?.value === true && risky.length > 0) {
-		warnings.push(`project file ${shown} lets ${risky.join(", ")} run without approval (agent.auto_approve)`);
-	}
-	return warnings;
+	};
+	drop(project.entries, "");
+	for (const [name, profile] of project.profiles) drop(profile, `profiles.${name}.`);
+	return ignored;
+}
+
+/** The one-line notice for ignored keys: which, where, and the command that trusts the project. */
+export function ignoredNotice(project: FileLayer, ignored: readonly IgnoredKey[], home: string): string {
+	const dir = dirname(dirname(project.path));
+	const shown = displayPath(dir, home);
+	const root = /^[\w@%+=:,./~-]+$/.test(shown) ? shown : `'${dir.replace(/'/g, "'\\''")}'`;
+	const keys = ignored.map((entry) => entry.key).join(", ");
+	return `ignored ${keys} from ${displayPath(project.path, home)}: the project is not trusted (run "gar trust ${root}" to apply them)`;
 }

@@ -17,6 +17,10 @@ export type ProviderSettings = {
 	baseUrl?: string;
 	model?: string;
 	contextWindow?: number;
+	/** Seconds without data from the server before a request is abandoned; overrides `[agent] idle_timeout`. */
+	idleTimeout?: number;
+	/** Read `<think>…</think>` in the reply text as thinking (for servers that send reasoning that way). */
+	thinkTags?: boolean;
 };
 
 /** The effective configuration after files, environment and flags are merged. */
@@ -26,9 +30,20 @@ export type GarConfig = {
 	baseUrl: string | undefined;
 	profile: string | undefined;
 	providers: { anthropic: ProviderSettings; openai: ProviderSettings };
-	agent: { maxTurns: number; approve: boolean; autoApprove: string[]; bashTimeout: number; thinking: ThinkingLevel };
+	agent: {
+		maxTurns: number;
+		approve: boolean;
+		autoApprove: string[];
+		bashTimeout: number;
+		thinking: ThinkingLevel;
+		/** Seconds; a provider table's or profile's value wins unless the flag or env set this one. */
+		idleTimeout: number;
+		loopGuard: boolean;
+	};
 	session: { dir: string };
 	tui: { theme: string; inspector: boolean };
+	/** `passEnv`: variables (names or `*` globs) the tools get even though they look secret. */
+	tools: { passEnv: string[] };
 };
 
 /** Command-line flags, already parsed by the CLI. Strings are accepted for numbers and validated here. */
@@ -42,6 +57,7 @@ export type ConfigFlags = {
 	thinking?: string;
 	sessionDir?: string;
 	bashTimeout?: number | string;
+	idleTimeout?: number | string;
 };
 
 /** What `loadConfig` returns. */
@@ -56,7 +72,14 @@ export type LoadResult = {
 	apiKeyVars: { name: string; masked: string | undefined }[];
 	/** The home directory used, so paths can be shown as `~/…`. */
 	home: string;
+	/** Project settings not applied because the project is not trusted (`gar trust`). */
+	ignored: IgnoredKey[];
+	/** Variables gar reads API keys from: the built-in names and every `api_key_env` in any file or profile. */
+	secretVars: string[];
 };
+
+/** A project-file setting left out because it could loosen safety or redirect credentials. */
+export type IgnoredKey = { key: string; value: unknown; source: Source };
 
 /** One value in a layer, with where it came from. */
 export type Entry = { value: unknown; source: Source };

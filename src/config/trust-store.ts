@@ -1,0 +1,65 @@
+import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { findProjectConfig, gitRoot } from "./paths.js";
+
+/** One trusted project: its real path and when the user trusted it. */
+export type TrustedProject = { path: string; trustedAt: string };
+
+/** `trusted.json` in gar's config directory (`~/.config/gar/trusted.json`). */
+export function trustFile(configDir: string): string {
+	return join(configDir, "trusted.json");
+}
+
+/** The trusted projects. A missing file is an empty list; a damaged one is too, with the problem in words. */
+export function readTrusted(file: string): { projects: TrustedProject[]; problem?: string } {
+	let text: string;
+	try {
+		text = readFileSync(file, "utf8");
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return { projects: [] };
+		return { projects: [], problem: `cannot read ${file}: ${(error as Error).message}` };
+	}
+	try {
+		const data = JSON.parse(text) as { projects?: unknown };
+		if (!Array.isArray(data.projects)) throw new Error("no projects list");
+		const projects = data.projects.filter(
+			(p): p is TrustedProject => typeof p?.path === "string" && typeof p?.trustedAt === "string",
+		);
+		return { projects };
+	} catch (error) {
+		return { projects: [], problem: `${file} is damaged (${(error as Error).message}); no project is trusted` };
+	}
+}
+
+/** Replaces the list atomically (a temp file renamed over the old one), readable by the user only. */
+export function writeTrusted(file: string, projects: TrustedProject[]): void {
+	mkdirSync(dirname(file), { recursive: true });
+	const temp = `${file}.${process.pid}.tmp`;
+	writeFileSync(temp, `${JSON.stringify({ version: 1, projects }, null, 2)}\n`, { mode: 0o600 });
+	renameSync(temp, file);
+}
+
+/** A path with symlinks resolved when it exists, so one project has one name however it is reached. */
+export function realPath(path: string): string {
+	try {
+		return realpathSync(path);
+	} catch {
+		return resolve(path);
+	}
+}
+
+/**
+ * The project a directory belongs to, as trust records it: the directory holding the `.gar/config.toml` gar
+ * would read from `dir`, else the git root, else `dir` itself. Real path.
+ */
+export function projectRoot(dir: string): string {
+	const file = findProjectConfig(dir);
+	if (file) return realPath(dirname(dirname(file)));
+	return realPath(gitRoot(resolve(dir)) ?? dir);
+}
+
+/** Whether the project whose config file is `projectFile` (`…/.gar/config.toml`) is trusted. */
+export function isTrustedFile(projectFile: string, projects: readonly TrustedProject[]): boolean {
+	const root = realPath(dirname(dirname(projectFile)));
+	return projects.some((project) => project.path === root);
+}

@@ -1,0 +1,113 @@
+import { describe, expect, it } from "vitest";
+import {
+	hasHostileControls,
+	sanitizeBytesForTerminal,
+	sanitizeForTerminal,
+	TerminalSanitizer,
+} from "../src/term/sanitize.js";
+
+describe("sanitizeForTerminal", () => {
+	it.each([
+		["OSC 0 window title", "\x1b]0;pwned\x07ok", "␛]0;pwned^Gok"],
+		["OSC 2 window title, ST-terminated", "\x1b]2;title\x1b\\", "␛]2;title␛\\"],
+		[
+			"OSC 8 hyperlink hiding its target",
+			"\x1b]8;;https://evil.example\x1b\\docs\x1b]8;;\x1b\\",
+			"␛]8;;https://evil.example␛\\docs␛]8;;␛\\",
+		],
+		["OSC 52 clipboard write", "\x1b]52;c;cm0gLXJmIH4=\x07", "␛]52;c;cm0gLXJmIH4=^G"],
+		["CSI erase screen", "\x1b[2Jclean", "␛[2Jclean"],
+		["CSI cursor up and erase line", "safe\x1b[1A\x1b[2Kevil", "safe␛[1A␛[2Kevil"],
+		["CSI colour", "\x1b[31mred\x1b[0m", "␛[31mred␛[0m"],
+		["8-bit CSI (C1)", "\x9b2J", "⟨U+009B⟩2J"],
+		["DCS", "\x1bPq#0\x1b\\", "␛Pq#0␛\\"],
+		["\\r overwrite", "rm -rf ~\rls -la   ", "rm -rf ~^Mls -la   "],
+		["BEL", "ding\x07", "ding^G"],
+		["NUL, backspace, DEL", "a\x00b\x08c\x7f", "a^@b^Hc^?"],
+		["form feed and vertical tab", "a\x0cb\x0bc", "a^Lb^Kc"],
+		["bidi override (trojan source)", "if (admin\u202e && ok)", "if (admin⟨U+202E⟩ && ok)"],
+		["bidi isolates", "\u2066a\u2067b\u2068c\u2069", "⟨U+2066⟩a⟨U+2067⟩b⟨U+2068⟩c⟨U+2069⟩"],
+		["bidi marks", "\u200e\u200f\u061c", "⟨U+200E⟩⟨U+200F⟩⟨U+061C⟩"],
+		["embeddings", "\u202a\u202b\u202c\u202d", "⟨U+202A⟩⟨U+202B⟩⟨U+202C⟩⟨U+202D⟩"],
+		["lone high surrogate", "a\ud800b", "a\ufffdb"],
+		["lone low surrogate", "a\udc00b", "a\ufffdb"],
+		["lone surrogate at the end", "ab\ud83d", "ab\ufffd"],
+	])("shows %s visibly", (_name, input, shown) => {
+		expect(sanitizeForTerminal(input)).toBe(shown);
+	});
+
+	it.each([
+		["ASCII", "hello, world"],
+		["tabs and newlines", "a\tb\nc\n\n"],
+		["CRLF line endings", "one\r\ntwo\r\n"],
+		["CJK", "你好，世界 こんにちは 안녕하세요"],
+		["emoji with ZWJ and skin tone", "👩‍👩‍👧 👍🏽 🇯🇵"],
+		["Arabic and Hebrew text without controls", "مرحبا שלום"],
+		["box drawing and symbols", "┌─┐ ␛ ^G ⟨U+202E⟩"],
+		["empty", ""],
+	])("returns clean text unchanged: %s", (_name, text) => {
+		expect(sanitizeForTerminal(text)).toBe(text);
+		expect(hasHostileControls(text)).toBe(false);
+	});
+
+	it("is linear on long input", () => {
+		const clean = "x".repeat(5_000_000);
+		const dirty = "\x1b[2J".repeat(1_000_000);
+		const start = performance.now();
+		expect(sanitizeForTerminal(clean)).toBe(clean);
+		expect(sanitizeForTerminal(dirty)).toBe("␛[2J".repeat(1_000_000));
+		expect(performance.now() - start).toBeLessThan(2_000);
+	});
+});
+
+describe("sanitizeBytesForTerminal", () => {
+	it("shows invalid UTF-8 as U+FFFD and controls visibly", () => {
+		const bytes = Buffer.concat([Buffer.from("ok "), Buffer.from([0xff, 0xfe]), Buffer.from(" \x1b[2J é")]);
+		expect(sanitizeBytesForTerminal(bytes)).toBe("ok \ufffd\ufffd ␛[2J é");
+	});
+
+	it("shows a truncated multi-byte character as U+FFFD", () => {
+		expect(sanitizeBytesForTerminal(Buffer.from([0x61, 0xe4, 0xbd]))).toBe("a\ufffd");
+	});
+});
+
+describe("hasHostileControls", () => {
+	it.each([
+		["ESC", "echo \x1b[2J"],
+		["lone \\r", "a\rb"],
+		["BEL", "\x07"],
+		["C1", "\x85"],
+		["bidi override", "x\u202ey"],
+	])("is true for %s", (_name, text) => {
+		expect(hasHostileControls(text)).toBe(true);
+	});
+
+	it("ignores invalid UTF-8, which is not a control", () => {
+		expect(hasHostileControls("a\ud800")).toBe(false);
+	});
+});
+
+describe("TerminalSanitizer", () => {
+	it("gives the same text as sanitizing the whole, however the text is split", () => {
+		const whole = "a\r\nb\rc😀d\x1b[2Je\r";
+		for (let cut = 0; cut <= whole.length; cut++) {
+			for (let cut2 = cut; cut2 <= whole.length; cut2++) {
+				const stream = new TerminalSanitizer();
+				const parts = [whole.slice(0, cut), whole.slice(cut, cut2), whole.slice(cut2)];
+				const out = parts.map((part) => stream.push(part)).join("") + stream.end();
+				expect(out).toBe(sanitizeForTerminal(whole));
+			}
+		}
+	});
+
+	it("holds back only a trailing \\r or high surrogate", () => {
+		const stream = new TerminalSanitizer();
+		expect(stream.push("line\r")).toBe("line");
+		expect(stream.push("\nnext")).toBe("\r\nnext");
+		expect(stream.push("\ud83d")).toBe("");
+		expect(stream.push("\ude00!")).toBe("😀!");
+		expect(stream.push("x\r")).toBe("x");
+		expect(stream.end()).toBe("^M");
+		expect(stream.end()).toBe("");
+	});
+});
