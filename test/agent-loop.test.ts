@@ -6,12 +6,18 @@ import { Agent, type AgentOptions } from "../src/agent/loop.js";
 import { checkAnswer } from "../src/agent/structured.js";
 import { compileValidator } from "../src/agent/validate.js";
 import { createScriptedProvider, type ScriptedTurn } from "../src/llm/scripted.js";
+import type { ReadDetails } from "../src/tools/details.js";
 import type { Tool } from "../src/tools/types.js";
+
+const SYSTEM = { text: "sys", parts: [{ source: "base" as const, text: "sys" }] };
 
 type EchoArgs = { text: string };
 
 /** A real tool (the loop's contract is what is tested): records its calls and echoes its argument. */
-function echoTool(calls: string[] = [], options: { wait?: boolean; mutating?: boolean } = {}): Tool<EchoArgs, unknown> {
+function echoTool(
+	calls: string[] = [],
+	options: { wait?: boolean; mutating?: boolean } = {},
+): Tool<EchoArgs, ReadDetails> {
 	return {
 		name: "echo",
 		description: "echo text",
@@ -23,8 +29,16 @@ function echoTool(calls: string[] = [], options: { wait?: boolean; mutating?: bo
 				await new Promise<void>((resolve) => ctx.signal.addEventListener("abort", () => resolve(), { once: true }));
 				throw new Error("echo aborted");
 			}
-			ctx.onUpdate?.({ partial: args.text });
-			return { content: `echo: ${args.text}`, details: { length: args.text.length }, isError: false };
+			ctx.onUpdate?.({ kind: "bash", command: "echo", output: args.text, totalLines: 1, totalBytes: 1, elapsedMs: 0 });
+			const details: ReadDetails = {
+				kind: "read",
+				path: args.text,
+				startLine: 1,
+				endLine: 1,
+				totalLines: 1,
+				truncated: false,
+			};
+			return { content: `echo: ${args.text}`, details, isError: false };
 		},
 	};
 }
@@ -34,7 +48,7 @@ function setup(turns: ScriptedTurn[], extra: Partial<AgentOptions> = {}) {
 	const channel = new EventChannel();
 	const events: AgentEvent[] = [];
 	channel.subscribe((e) => events.push(e));
-	const agent = new Agent({ provider, model: "test-model", system: "sys", tools: [echoTool()], channel, ...extra });
+	const agent = new Agent({ provider, model: "test-model", system: SYSTEM, tools: [echoTool()], channel, ...extra });
 	return { agent, events, provider, channel };
 }
 
@@ -49,6 +63,7 @@ describe("agent loop", () => {
 			"agent_start",
 			"user_message",
 			"turn_start",
+			"request",
 			"message_start",
 			"text_delta",
 			"text_delta",
@@ -84,8 +99,8 @@ describe("agent loop", () => {
 		expect(result.turns).toBe(2);
 		expect(calls).toEqual(["one", "two"]);
 		const ends = events.filter((e) => e.type === "tool_end");
-		expect(ends.map((e) => e.type === "tool_end" && e.message.content)).toEqual(["echo: one", "echo: two"]);
-		expect(ends[0]?.type === "tool_end" && ends[0].result.details).toEqual({ length: 3 });
+		expect(ends.map((e) => e.type === "tool_end" && e.content)).toEqual(["echo: one", "echo: two"]);
+		expect(ends[0]?.type === "tool_end" && ends[0].details).toMatchObject({ kind: "read", path: "one" });
 		expect(events.some((e) => e.type === "tool_update")).toBe(true);
 		// The second request carries both results, in order, after the assistant message.
 		expect(provider.calls[1]?.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool_result", "tool_result"]);
@@ -102,7 +117,7 @@ describe("agent loop", () => {
 		const agent = new Agent({
 			provider: createScriptedProvider([{ text: "ok" }]),
 			model: "m",
-			system: "",
+			system: { text: "", parts: [] },
 			tools: [],
 			channel,
 		});
@@ -128,8 +143,8 @@ describe("agent loop", () => {
 			{ text: "fine" },
 		]);
 		await agent.run("go");
-		const results = events.flatMap((e) => (e.type === "tool_end" ? [e.result] : []));
-		expect(results[0]).toMatchObject({ isError: true });
+		const results = events.flatMap((e) => (e.type === "tool_end" ? [e] : []));
+		expect(results[0]).toMatchObject({ isError: true, outcome: "error" });
 		expect(results[0]?.content).toContain('Unknown tool "nope"');
 		expect(results[1]).toMatchObject({ isError: true });
 		expect(results[1]?.content).toContain("Invalid arguments for echo");
@@ -164,15 +179,20 @@ describe("agent loop", () => {
 		setTimeout(() => controller.abort(), 50);
 		const result = await agent.run("go", controller.signal);
 		expect(result.stopReason).toBe("aborted");
-		const results = events.flatMap((e) => (e.type === "tool_end" ? [e.message] : []));
+		const results = events.flatMap((e) => (e.type === "tool_end" ? [e] : []));
 		expect(results.map((r) => r.callId)).toEqual(["a", "b"]);
 		expect(results.every((r) => r.isError)).toBe(true);
+		expect(results.map((r) => r.outcome)).toEqual(["error", "not_run"]);
 		expect(results[1]?.content).toContain("Not run");
+		// The call that never started has no tool_start.
+		expect(events.filter((e) => e.type === "tool_start").map((e) => e.type === "tool_start" && e.callId)).toEqual([
+			"a",
+		]);
 	});
 
 	it("delivers a steer after the current tool and skips the reply's remaining calls", async () => {
 		const calls: string[] = [];
-		const { agent, channel, provider } = setup(
+		const { agent, channel, provider, events } = setup(
 			[
 				{
 					toolCalls: [
@@ -194,6 +214,11 @@ describe("agent loop", () => {
 		expect(sent.map((m) => m.role)).toEqual(["user", "assistant", "tool_result", "tool_result", "user"]);
 		expect(sent[3]?.role === "tool_result" && sent[3].content).toContain("Skipped");
 		expect(sent[4]).toEqual({ role: "user", content: "stop, do X instead" });
+		const skipped = events.find((e) => e.type === "tool_end" && e.callId === "b");
+		expect(skipped).toMatchObject({ outcome: "skipped", isError: true });
+		expect(events.find((e) => e.type === "user_message" && e.message.content.startsWith("stop"))).toMatchObject({
+			source: "steer",
+		});
 	});
 
 	it("delivers a follow-up when the run would otherwise stop", async () => {
@@ -216,9 +241,12 @@ describe("agent loop", () => {
 			],
 			{
 				tools: [echoTool(calls, { mutating: true })],
-				approve: async (call) => {
-					asked.push(call.callId);
-					return call.callId === "a" ? { approved: false, reason: "not today" } : { approved: true };
+				approval: {
+					needed: () => true,
+					ask: async (call) => {
+						asked.push(call.callId);
+						return call.callId === "a" ? { approved: false, reason: "not today" } : { approved: true };
+					},
 				},
 			},
 		);
@@ -226,27 +254,39 @@ describe("agent loop", () => {
 		expect(asked).toEqual(["a", "b"]);
 		expect(calls).toEqual(["ok"]);
 		const denied = events.find((e) => e.type === "tool_end" && e.callId === "a");
-		expect(denied?.type === "tool_end" && denied.result.content).toContain("denied");
-		expect(types(events).filter((t) => t.startsWith("approval"))).toEqual([
-			"approval_request",
-			"approval_result",
-			"approval_request",
-			"approval_result",
+		expect(denied).toMatchObject({ outcome: "denied" });
+		expect(denied?.type === "tool_end" && denied.content).toContain("denied");
+		// Lifecycle: the request comes before the start, a denied call never starts.
+		const lifecycle = events
+			.filter((e) => e.type.startsWith("approval") || e.type.startsWith("tool_"))
+			.filter((e) => e.type !== "tool_update")
+			.map((e) => `${e.type}:${"callId" in e ? e.callId : ""}`);
+		expect(lifecycle).toEqual([
+			"approval_request:a",
+			"approval_result:a",
+			"tool_end:a",
+			"approval_request:b",
+			"approval_result:b",
+			"tool_start:b",
+			"tool_end:b",
 		]);
 	});
 
 	it("skips approval for auto-approved tools", async () => {
 		const asked: string[] = [];
-		const { agent } = setup([{ toolCalls: [{ name: "echo", args: { text: "x" } }] }, { text: "end" }], {
+		const { agent, events } = setup([{ toolCalls: [{ name: "echo", args: { text: "x" } }] }, { text: "end" }], {
 			tools: [echoTool([], { mutating: true })],
-			autoApprove: ["echo"],
-			approve: async (call) => {
-				asked.push(call.name);
-				return { approved: true };
+			approval: {
+				needed: (tool) => tool !== "echo",
+				ask: async (call) => {
+					asked.push(call.name);
+					return { approved: true };
+				},
 			},
 		});
 		await agent.run("go");
 		expect(asked).toEqual([]);
+		expect(types(events)).not.toContain("approval_request");
 	});
 
 	it("ends with error when the provider fails", async () => {
@@ -283,6 +323,13 @@ describe("structured output", () => {
 		expect(provider.calls[2]?.messages.at(-1)?.content).toContain("/answer must be number");
 	});
 
+	it("marks the corrections as gar's own messages, never as the person's", async () => {
+		const { agent, events } = setup([{ text: "It is forty-two." }, { text: '{"answer": 42}' }], { output });
+		await agent.run("q");
+		const sources = events.flatMap((e) => (e.type === "user_message" ? [e.source] : []));
+		expect(sources).toEqual(["prompt", "schema_retry"]);
+	});
+
 	it("fails with the validation errors when the correction is still invalid", async () => {
 		const { agent } = setup([{ text: "no" }, { text: "{}" }, { text: '{"answer": true}' }], { output });
 		const result = await agent.run("q");
@@ -293,5 +340,58 @@ describe("structured output", () => {
 	it("reads an answer inside a json code fence", () => {
 		expect(checkAnswer('```json\n{"answer": 1}\n```', output)).toEqual({ ok: true, value: { answer: 1 } });
 		expect(checkAnswer("nope", output).ok).toBe(false);
+	});
+});
+
+describe("loop guard", () => {
+	const same: ScriptedTurn = { toolCalls: [{ name: "echo", args: { text: "again" } }] };
+
+	it("tells the model on the third identical call in a row and stops the run at the fifth", async () => {
+		const calls: string[] = [];
+		const { agent, events } = setup([same, same, same, same, same, { text: "never" }], { tools: [echoTool(calls)] });
+		const result = await agent.run("go");
+		expect(calls).toHaveLength(4);
+		const ends = events.flatMap((e) => (e.type === "tool_end" ? [e] : []));
+		expect(ends.map((e) => e.outcome)).toEqual(["done", "done", "done", "done", "not_run"]);
+		expect(ends[1]?.content).not.toContain("loop guard");
+		expect(ends[2]?.content).toContain("3 times in a row");
+		expect(ends[2]?.content).toContain("try a different approach");
+		expect(result.stopReason).toBe("error");
+		expect(result.error).toContain("the same echo call with the same arguments 5 times in a row");
+		expect(result.turns).toBe(5);
+	});
+
+	it("counts only identical calls in a row (argument key order aside): a different call resets it", async () => {
+		const other: ScriptedTurn = { toolCalls: [{ name: "echo", args: { text: "else" } }] };
+		const a: ScriptedTurn = { toolCalls: [{ name: "echo", args: { text: "x", n: 1 } }] };
+		const b: ScriptedTurn = { toolCalls: [{ name: "echo", args: { n: 1, text: "x" } }] };
+		const reset = setup([same, same, other, same, same, same, { text: "ok" }]);
+		expect((await reset.agent.run("go")).stopReason).toBe("done");
+		const reorder = setup([a, b, a, b, a, { text: "never" }]);
+		expect((await reorder.agent.run("go")).stopReason).toBe("error");
+	});
+
+	it("can be turned off", async () => {
+		const { agent } = setup([same, same, same, same, same, same, { text: "ok" }], { loopGuard: false });
+		const result = await agent.run("go");
+		expect(result).toMatchObject({ stopReason: "done", turns: 7 });
+	});
+});
+
+describe("the context hook", () => {
+	it("sends what the hook returns and fails the turn cleanly when it throws", async () => {
+		const { agent, provider } = setup([{ text: "a" }], {
+			transformContext: (m) => [...m, { role: "user", content: "x" }],
+		});
+		await agent.run("hi");
+		expect(provider.calls[0]?.messages.map((m) => m.role === "user" && m.content)).toEqual(["hi", "x"]);
+		const failing = setup([{ text: "never" }], {
+			transformContext: () => {
+				throw new Error("no room");
+			},
+		});
+		const result = await failing.agent.run("hi");
+		expect(result).toMatchObject({ stopReason: "error", error: "the context hook failed: no room" });
+		expect(failing.provider.calls).toHaveLength(0);
 	});
 });

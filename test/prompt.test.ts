@@ -22,7 +22,7 @@ const ALL_TOOLS = ["read", "write", "edit", "bash"];
 describe("system prompt", () => {
 	it("stays under 1,000 tokens (chars/4) without context files", () => {
 		const { sub } = tree();
-		const prompt = buildSystemPrompt({ cwd: sub, tools: ALL_TOOLS, date: new Date(), contextFiles: [] });
+		const prompt = buildSystemPrompt({ cwd: sub, tools: ALL_TOOLS, date: new Date(), contextFiles: [] }).text;
 		expect(prompt.length / 4).toBeLessThan(1000);
 		for (const tool of ALL_TOOLS) expect(prompt).toContain(`- ${tool}:`);
 		expect(prompt).toContain(`Working directory: ${sub}`);
@@ -30,7 +30,7 @@ describe("system prompt", () => {
 	});
 
 	it("lists only the allowed tools", () => {
-		const prompt = buildSystemPrompt({ cwd: "/", tools: ["read"], date: new Date(0), contextFiles: [] });
+		const prompt = buildSystemPrompt({ cwd: "/", tools: ["read"], date: new Date(0), contextFiles: [] }).text;
 		expect(prompt).toContain("- read:");
 		expect(prompt).not.toContain("- bash:");
 		expect(prompt).toContain("Date: 1970-01-01");
@@ -44,7 +44,7 @@ describe("system prompt", () => {
 			contextFiles: [],
 			replace: "You are a pirate.",
 			append: "Answer in French.",
-		});
+		}).text;
 		expect(prompt.startsWith("You are a pirate.")).toBe(true);
 		expect(prompt).not.toContain("Guidelines");
 		expect(prompt.endsWith("Answer in French.")).toBe(true);
@@ -69,8 +69,23 @@ describe("context files", () => {
 		writeFileSync(join(sub, "CLAUDE.md"), "shadowed by AGENTS.md");
 		const files = loadContextFiles(sub, config);
 		expect(files.map((f) => f.content)).toEqual(["user rules", "root rules", "pkg claude rules", "app rules"]);
-		const prompt = buildSystemPrompt({ cwd: sub, tools: ALL_TOOLS, date: new Date(), contextFiles: files });
+		const { text: prompt, parts } = buildSystemPrompt({
+			cwd: sub,
+			tools: ALL_TOOLS,
+			date: new Date(),
+			contextFiles: files,
+		});
 		expect(prompt.indexOf("root rules")).toBeLessThan(prompt.indexOf("app rules"));
+		expect(parts.map((p) => p.source)).toEqual([
+			"base",
+			"environment",
+			"context_file",
+			"context_file",
+			"context_file",
+			"context_file",
+		]);
+		expect(parts[2]?.path).toBe(join(config, "AGENTS.md"));
+		expect(parts.map((p) => p.text).join("\n\n")).toBe(prompt);
 	});
 
 	it("uses only the cwd outside a repository", () => {

@@ -50,12 +50,15 @@ describe("loadSession", () => {
 		const session = loadSession(file);
 		expect(sha256(file)).toBe(before);
 		expect(session.warnings).toEqual([
-			`skipped 4 malformed lines (4, 5, 7, 12) in ${file}; the last line is incomplete (a crash while writing?)`,
+			`skipped 3 malformed lines (4, 5, 12) in ${file}; the last line is incomplete (a crash while writing?)`,
 			"1 entry whose parent is missing became a root (u3)",
 			"ignored entries with duplicate ids: u1 (line 9)",
+			"1 entry does not match the fields of its type and was kept as an unknown entry (a2)",
 			"ignored leaf records pointing at missing entries (f1)",
 		]);
-		expect(session.entries.map((e) => e.id)).toEqual(["u1", "a1", "u3", "f1", "u4"]);
+		// a2 is an assistant entry whose content is not blocks: kept as an unknown node, so children keep a parent.
+		expect(session.entries.map((e) => e.id)).toEqual(["u1", "a1", "a2", "u3", "f1", "u4"]);
+		expect(session.get("a2")).toMatchObject({ type: "unknown", meta: false, parentId: "a1" });
 		expect(session.roots().map((e) => e.id)).toEqual(["u1", "u3"]);
 		expect(session.get("u3")?.parentId).toBeNull();
 		expect(session.leafId).toBe("u4");

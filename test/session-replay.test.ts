@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { EventChannel } from "../src/agent/channel.js";
 import type { AgentEvent } from "../src/agent/events.js";
+import { SessionRecorder } from "../src/session/recorder.js";
 import { replayEvents } from "../src/session/replay.js";
 import { SessionWriter } from "../src/session/writer.js";
 import { fakeClock, firstReply, secondReply, tempDir, twoTurnRun } from "./fixtures/session/run.js";
@@ -15,7 +16,9 @@ function recorded(runs: AgentEvent[][]): SessionWriter {
 	cleanups.push(cleanup);
 	const writer = SessionWriter.create({ dir, cwd: "/w", now: fakeClock() });
 	const channel = new EventChannel();
-	writer.attach(channel);
+	new SessionRecorder(writer, (_file, error) => {
+		throw new Error(error);
+	}).attach(channel);
 	for (const run of runs) for (const event of run) channel.emit(event);
 	writer.close();
 	return writer;
@@ -58,7 +61,7 @@ describe("replayEvents", () => {
 	});
 
 	it("splits runs at user messages, keeps a steer inside its run, and replays a branch", () => {
-		const writer = recorded([twoTurnRun("first"), twoTurnRun("second")]);
+		const writer = recorded([twoTurnRun("first", "run_1"), twoTurnRun("second", "run_2")]);
 		const types = [...replayEvents(writer.session)].map((r) => r.event.type);
 		expect(types.filter((t) => t === "agent_start")).toHaveLength(2);
 		expect(types.filter((t) => t === "agent_end")).toHaveLength(2);

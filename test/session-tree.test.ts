@@ -76,7 +76,7 @@ describe("the session tree", () => {
 		expect(other.model).toEqual({ provider: "anthropic", model: "claude-sonnet-4-5" });
 	});
 
-	it("puts 'not run' results after the recorded ones, drops empty failed replies and stray results", () => {
+	it("answers every call in call order, drops empty failed replies and stray results", () => {
 		const writer = newWriter();
 		writer.appendUser("go");
 		const calls: AssistantMessage = {
@@ -97,8 +97,8 @@ describe("the session tree", () => {
 		expect(messages).toEqual([
 			{ role: "user", content: "go" },
 			expect.objectContaining({ role: "assistant", stopReason: "tool_use" }),
-			{ role: "tool_result", callId: "c2", name: "bash", content: "b done", isError: false },
 			{ role: "tool_result", callId: "c1", name: "bash", content: NOT_RUN, isError: true },
+			{ role: "tool_result", callId: "c2", name: "bash", content: "b done", isError: false },
 			{ role: "user", content: "again" },
 		]);
 	});

@@ -5,11 +5,18 @@ import { EventChannel } from "../src/agent/channel.js";
 import { FORMAT_VERSION, SessionError } from "../src/session/format.js";
 import { loadSession } from "../src/session/load.js";
 import { projectSlug, sessionDirFor } from "../src/session/paths.js";
+import { SessionRecorder } from "../src/session/recorder.js";
 import { redactSecrets } from "../src/session/redact.js";
 import { SessionWriter } from "../src/session/writer.js";
 import { fakeClock, firstReply, MODEL, PROVIDER, tempDirsPerTest, twoTurnRun } from "./fixtures/session/run.js";
 
 const tmp = tempDirsPerTest();
+/** Records a channel's events into `writer`; a write failure fails the test. */
+function attach(writer: SessionWriter, channel: EventChannel): () => void {
+	return new SessionRecorder(writer, (_file, error) => {
+		throw new Error(error);
+	}).attach(channel);
+}
 function lines(file: string): Record<string, unknown>[] {
 	return readFileSync(file, "utf8")
 		.split("\n")
@@ -52,7 +59,7 @@ describe("recording agent events", () => {
 		const channel = new EventChannel((error) => {
 			throw error;
 		});
-		const detach = writer.attach(channel);
+		const detach = attach(writer, channel);
 		const events = twoTurnRun();
 		for (const event of events) {
 			channel.emit(event);
@@ -64,37 +71,81 @@ describe("recording agent events", () => {
 
 		const [header, ...entries] = lines(writer.file);
 		expect(header?.type).toBe("session");
-		expect(entries.map((e) => e.type)).toEqual(["model_change", "user", "assistant", "tool_result", "assistant"]);
-		for (const [i, entry] of entries.entries()) {
+		expect(entries.map((e) => e.type)).toEqual([
+			"model_change",
+			"user",
+			"assistant",
+			"request",
+			"tool_start",
+			"tool_result",
+			"assistant",
+			"request",
+			"run",
+		]);
+		const nodes = entries.filter((e) => e.meta !== true);
+		for (const [i, entry] of nodes.entries()) {
 			expect(entry.id).toMatch(/^[0-9a-z]{10}$/);
-			expect(entry.parentId).toBe(i === 0 ? null : entries[i - 1]?.id);
+			expect(entry.parentId).toBe(i === 0 ? null : nodes[i - 1]?.id);
 			expect(Object.keys(entry).slice(0, 4)).toEqual(["type", "id", "parentId", "ts"]);
 		}
-		expect(entries[0]).toMatchObject({ provider: PROVIDER, model: MODEL });
-		expect(entries[1]).toMatchObject({ content: "List the files" });
-		expect(entries[2]).toMatchObject({ content: firstReply.content, stopReason: "tool_use", costUsd: 0.0012 });
-		expect(entries[3]).toMatchObject({
+		expect(nodes[0]).toMatchObject({ provider: PROVIDER, model: MODEL });
+		expect(nodes[1]).toMatchObject({ content: "List the files", source: "prompt", runId: "run_1" });
+		expect(nodes[2]).toMatchObject({ content: firstReply.content, stopReason: "tool_use", costUsd: 0.0012 });
+		expect(nodes[3]).toMatchObject({
 			callId: "call_1",
 			name: "bash",
 			content: "a.txt\nb.txt\n",
-			details: { exitCode: 0, durationMs: 12 },
+			details: { kind: "bash", exitCode: 0, durationMs: 12 },
 			isError: false,
+			outcome: "done",
 			durationMs: 12,
+			runId: "run_1",
 		});
+		// Records hang off the entry they follow and never become part of the path.
+		expect(entries[3]).toMatchObject({
+			meta: true,
+			parentId: nodes[2]?.id,
+			requestId: "run_1.1",
+			runId: "run_1",
+			turn: 1,
+			startedAt: Date.parse("2026-01-02T03:04:05.000Z"),
+			ttftMs: 300,
+			durationMs: 900,
+			retries: 0,
+			messageCount: 1,
+			usage: firstReply.usage,
+			costUsd: 0.0012,
+		});
+		expect(entries[4]).toMatchObject({ type: "tool_start", meta: true, callId: "call_1", name: "bash" });
+		expect(entries[8]).toMatchObject({ type: "run", runId: "run_1", stopReason: "done", turns: 2, maxTurns: 50 });
 
 		const session = loadSession(writer.file);
 		expect(session.warnings).toEqual([]);
-		expect(session.entries).toHaveLength(5);
-		expect(session.leafId).toBe(entries[4]?.id);
+		expect(session.entries).toHaveLength(9);
+		expect(session.leafId).toBe(nodes[4]?.id);
+		expect(session.pathTo(session.leafId).map((e) => e.type)).toEqual([
+			"model_change",
+			"user",
+			"assistant",
+			"tool_result",
+			"assistant",
+		]);
 	});
 
 	it("writes a model_change only when the model differs from the one chosen on the path", () => {
 		const writer = SessionWriter.create({ dir: tmp(), cwd: "/w", now: fakeClock() });
 		const channel = new EventChannel();
-		writer.attach(channel);
+		attach(writer, channel);
 		for (const event of twoTurnRun()) channel.emit(event);
 		for (const event of twoTurnRun("again")) channel.emit(event);
-		channel.emit({ type: "agent_start", runId: "r3", provider: "openai", model: "gpt-5" });
+		channel.emit({
+			type: "agent_start",
+			runId: "r3",
+			provider: "openai",
+			model: "gpt-5",
+			maxTurns: 5,
+			contextWindow: null,
+		});
 		writer.close();
 		const types = writer.session.entries.map((e) => e.type);
 		expect(types.filter((t) => t === "model_change")).toHaveLength(2);
@@ -104,16 +155,22 @@ describe("recording agent events", () => {
 	it("saves an aborted reply with its partial content", () => {
 		const writer = SessionWriter.create({ dir: tmp(), cwd: "/w" });
 		writer.appendUser("go");
-		writer.record({
+		new SessionRecorder(writer, () => {}).record({
 			type: "message_end",
-			message: { ...firstReply, stopReason: "aborted", error: "aborted by the user" },
+			requestId: "r.1",
+			turn: 1,
+			message: { ...firstReply, stopReason: "aborted", error: "aborted by the user", errorKind: "aborted" },
 			costUsd: null,
+			timing: { startedAt: 0, firstTokenMs: null, durationMs: 10 },
+			retries: 0,
+			errorKind: "aborted",
 		});
 		writer.close();
-		const entry = loadSession(writer.file).entries.at(-1);
+		const entry = loadSession(writer.file).entries.at(-2);
 		expect(entry).toMatchObject({
 			type: "assistant",
 			stopReason: "aborted",
+			errorKind: "aborted",
 			content: firstReply.content,
 			costUsd: null,
 		});

@@ -1,47 +1,153 @@
-import type { AssistantMessage, StopReason, ToolResultMessage, Usage, UserMessage } from "../llm/types.js";
-import type { ToolResult } from "../tools/types.js";
+import type {
+	AssistantMessage,
+	ErrorKind,
+	StopReason,
+	ThinkingLevel,
+	ToolResultMessage,
+	Usage,
+	UserMessage,
+} from "../llm/types.js";
+import type { ToolDetails, ToolPreview, ToolProgress } from "../tools/types.js";
 
 /** Why a run ended. */
 export type RunStopReason = "done" | "max_turns" | "error" | "aborted" | "length";
 
 /**
- * Everything the agent loop does, as one typed stream. The UI, the session writer and the headless JSON output
- * all subscribe to it. Deltas carry only the delta, never the whole partial message.
+ * Where a user message came from: typed by the person (`prompt`, `steer`, `follow_up`), a shell command's output
+ * added as context (`shell`), or written by gar itself (`schema_retry`: the structured-output correction).
+ */
+export type UserSource = "prompt" | "steer" | "follow_up" | "shell" | "schema_retry";
+
+/** One part of the system prompt, for the request viewer: where it came from and its size. */
+export type SystemPart = {
+	source: "base" | "context_file" | "append" | "environment";
+	path?: string;
+	chars: number;
+	/** Estimated (chars / 4) unless the provider counted them. */
+	tokens: number;
+};
+
+/** How one tool call ended. Every tool call of a reply gets exactly one `tool_end`. */
+export type ToolOutcome = "done" | "error" | "denied" | "skipped" | "not_run";
+
+/** Timing of one model call: when it started (epoch ms), time to the first streamed token, total duration. */
+export type CallTiming = { startedAt: number; firstTokenMs: number | null; durationMs: number };
+
+/** The summary of one model call as the `request` event describes it (no bodies: those stay in memory). */
+export type RequestInfo = {
+	requestId: string;
+	turn: number;
+	provider: string;
+	model: string;
+	params: { maxTokens: number | null; thinking: ThinkingLevel | null; temperature?: number };
+	system: { hash: string; chars: number; tokens: number; parts: SystemPart[] };
+	tools: { names: string[]; hash: string; chars: number; tokens: number };
+	messages: { count: number; tokens: number };
+};
+
+/**
+ * Everything the agent does, as one typed stream: the UI, the session writer, the headless JSON output and
+ * replay all use it. Deltas carry only the delta; every line of `stream-json` stays linear in the reply's length.
+ * Documented for scripts in README ("stream-json events"): add fields freely, never change or remove one.
  */
 export type AgentEvent =
-	| { type: "agent_start"; runId: string; provider: string; model: string }
-	/** A user message entered the context (the prompt, a steer, a follow-up). Emitted before the model is called. */
-	| { type: "user_message"; message: UserMessage }
-	| { type: "turn_start"; turn: number }
-	| { type: "message_start"; turn: number }
-	| { type: "text_delta"; delta: string }
-	| { type: "thinking_delta"; delta: string }
-	| { type: "toolcall_start"; callId: string; name: string }
-	| { type: "toolcall_delta"; callId: string; delta: string }
-	/** The final assistant message of one model call, with its usage and cost (null when the price is unknown). */
-	| { type: "message_end"; message: AssistantMessage; costUsd: number | null }
+	| {
+			type: "agent_start";
+			runId: string;
+			provider: string;
+			model: string;
+			maxTurns: number;
+			/** The model's context window in tokens, when known. */
+			contextWindow: number | null;
+	  }
+	/** A user message entered the context; emitted (and saved) before the model is called. */
+	| { type: "user_message"; message: UserMessage; source: UserSource }
+	| { type: "turn_start"; turn: number; maxTurns: number }
+	/** Just before each model call. */
+	| ({ type: "request" } & RequestInfo)
+	| { type: "message_start"; turn: number; requestId: string }
+	| { type: "text_delta"; delta: string; contentIndex: number }
+	| { type: "thinking_delta"; delta: string; contentIndex: number }
+	| { type: "toolcall_start"; callId: string; name: string; contentIndex: number }
+	| { type: "toolcall_delta"; callId: string; delta: string; contentIndex: number }
+	/** gar will retry the model call after `delayMs`. */
+	| {
+			type: "retry";
+			requestId: string;
+			turn: number;
+			attempt: number;
+			maxAttempts: number;
+			reason: string;
+			delayMs: number;
+			errorKind: ErrorKind;
+	  }
+	/** The final assistant message of one model call; `costUsd` is null when the price is unknown. */
+	| {
+			type: "message_end";
+			requestId: string;
+			turn: number;
+			message: AssistantMessage;
+			costUsd: number | null;
+			timing: CallTiming;
+			retries: number;
+			errorKind?: ErrorKind;
+	  }
+	/** A mutating call waits for the person; `preview` says what it will do. Comes before its `tool_start`. */
+	| { type: "approval_request"; callId: string; name: string; args: Record<string, unknown>; preview: ToolPreview }
+	| {
+			type: "approval_result";
+			callId: string;
+			approved: boolean;
+			reason?: string;
+			/** The person allowed this tool for the rest of the session. */
+			remember?: boolean;
+	  }
+	/** The tool really starts (after approval, if any). */
 	| { type: "tool_start"; callId: string; name: string; args: Record<string, unknown> }
-	| { type: "tool_update"; callId: string; name: string; details: unknown }
+	| { type: "tool_update"; callId: string; name: string; progress: ToolProgress }
+	/** The one terminal event of every tool call; `content` is what the model reads (carried once). */
 	| {
 			type: "tool_end";
 			callId: string;
 			name: string;
-			result: ToolResult;
-			message: ToolResultMessage;
+			outcome: ToolOutcome;
+			content: string;
+			details: ToolDetails | null;
+			isError: boolean;
 			durationMs: number;
 	  }
-	| { type: "approval_request"; callId: string; name: string; args: Record<string, unknown> }
-	| { type: "approval_result"; callId: string; approved: boolean; reason?: string }
-	| { type: "retry"; attempt: number; reason: string; delayMs: number }
 	| { type: "turn_end"; turn: number; stopReason: StopReason }
+	/** Messages waiting to be delivered (steers after the current tool, follow-ups when the run ends). */
+	| { type: "queue"; steers: string[]; followUps: string[] }
+	| { type: "model_change"; provider: string; model: string; contextWindow: number | null }
+	/** Reserved for compaction: the older context is being summarized. */
+	| { type: "compaction_start"; reason: "auto" | "manual" | "overflow"; tokensBefore: number }
+	| { type: "compaction_end"; ok: boolean; tokensBefore: number; tokensAfter: number; error?: string }
+	/** Saving to the session file failed; the run goes on, but the person must be told. */
+	| { type: "session_error"; file: string; error: string }
+	/** Something the person should see that is not part of the conversation (a warning, a failed listener). */
+	| { type: "notice"; level: "info" | "warning" | "error"; message: string }
 	| {
 			type: "agent_end";
+			runId: string;
 			stopReason: RunStopReason;
 			turns: number;
 			usage: Usage;
 			costUsd: number | null;
 			durationMs: number;
 			error?: string;
+			errorKind?: ErrorKind;
 	  };
 
 export type AgentEventType = AgentEvent["type"];
+
+/** The tool result message the model reads for a `tool_end` event. */
+export function toolResultMessage(event: Extract<AgentEvent, { type: "tool_end" }>): ToolResultMessage {
+	return {
+		role: "tool_result",
+		callId: event.callId,
+		name: event.name,
+		content: event.content,
+		isError: event.isError,
+	};
+}

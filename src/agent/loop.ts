@@ -3,51 +3,65 @@ import {
 	type AssistantMessage,
 	addUsage,
 	EMPTY_USAGE,
+	type ErrorKind,
 	type Message,
 	type ModelRequest,
 	type Provider,
 	type ThinkingLevel,
-	type ToolCallBlock,
-	type ToolResultMessage,
 	type ToolSpec,
 	textOf,
 	toolCallsOf,
 	type Usage,
 } from "../llm/types.js";
-import { runTool, toToolSpec } from "../tools/index.js";
-import type { AnyTool, ToolResult } from "../tools/types.js";
+import type { SystemPrompt } from "../prompt/system-prompt.js";
+import { toToolSpec } from "../tools/index.js";
+import type { AnyTool } from "../tools/types.js";
 import type { EventChannel } from "./channel.js";
-import type { RunStopReason } from "./events.js";
+import type { RequestInfo, RunStopReason, UserSource } from "./events.js";
+import { LoopGuard } from "./loop-guard.js";
 import { MessageQueue } from "./queue.js";
+import { describeMessages, describeSystem, describeTools } from "./request-info.js";
 import { checkAnswer, type OutputSchema } from "./structured.js";
+import { type Approval, ToolRunner } from "./tool-runner.js";
 
-export type ApprovalDecision = { approved: boolean; reason?: string };
-/** Asks the person whether a mutating tool call may run. */
-export type ApproveFn = (
-	call: { callId: string; name: string; args: Record<string, unknown> },
-	signal: AbortSignal,
-) => Promise<ApprovalDecision>;
+export type { Approval, ApprovalDecision, ApprovalRequest } from "./tool-runner.js";
+
+/**
+ * Transforms the context before each request (compaction's seam): gets the history and returns the messages to
+ * send. Must not mutate its input. A throw fails the turn with an error.
+ */
+export type ContextHook = (
+	messages: readonly Message[],
+	info: { turn: number; signal: AbortSignal },
+) => Message[] | Promise<Message[]>;
 
 export type AgentOptions = {
 	provider: Provider;
 	model: string;
-	system: string;
+	system: SystemPrompt;
 	tools: AnyTool[];
 	channel: EventChannel;
+	/** Steers and follow-ups; shared with whoever takes them from the person. */
+	queue?: MessageQueue;
 	/** Model calls per run before it stops with "max_turns". Default 50. */
 	maxTurns?: number;
 	thinking?: ThinkingLevel;
 	maxTokens?: number;
-	/** When set, every mutating call not in `autoApprove` waits for this decision. */
-	approve?: ApproveFn;
-	autoApprove?: string[];
+	/** The model's context window, when known (reported in agent_start for context-fill displays). */
+	contextWindow?: number | null;
+	/** When set, mutating calls for which `approval.needed` says so wait for `approval.ask`. */
+	approval?: Approval;
 	/** Structured output: the final answer must be JSON valid against this schema. */
 	output?: OutputSchema;
+	/** Stop a model stuck repeating one tool call (default on). */
+	loopGuard?: boolean;
+	transformContext?: ContextHook;
 	now?: () => number;
 	newRunId?: () => string;
 };
 
 export type RunResult = {
+	runId: string;
 	stopReason: RunStopReason;
 	turns: number;
 	usage: Usage;
@@ -59,40 +73,98 @@ export type RunResult = {
 	/** The parsed answer when an output schema was given and it validated. */
 	structured?: unknown;
 	error?: string;
+	errorKind?: ErrorKind;
 };
 
-const SKIPPED = "Skipped: the user sent a new message before this call ran. Re-issue it if it is still needed.";
-const NOT_RUN_ABORT = "Not run: the run was aborted before this call started.";
+/** How many recent requests keep what is needed to show their exact body. */
+const KEPT_REQUESTS = 8;
 
 /**
  * The agent loop: build the request, stream it, emit events, run the tool calls in order, append the results,
  * repeat until the model stops, the turn limit is reached or the signal aborts. `messages` is the context and
- * grows as the run goes on. Never throws for model, tool or listener failures.
+ * grows as the run goes on. Free of UI and storage: everything it does is an event on the channel. Never throws
+ * for model, tool or listener failures.
  */
 export class Agent {
-	readonly queue = new MessageQueue();
+	readonly queue: MessageQueue;
 	private readonly now: () => number;
-	/** JSON Schemas of the tools, computed once: the same for every request. */
 	private readonly toolSpecs: ToolSpec[];
+	private readonly toolsInfo: RequestInfo["tools"];
+	private systemInfo: RequestInfo["system"];
+	private readonly requests = new Map<string, { provider: Provider; request: ModelRequest }>();
+	private runCount = 0;
 
 	constructor(
 		private readonly options: AgentOptions,
-		readonly messages: Message[] = [],
+		private history: Message[] = [],
 	) {
 		this.now = options.now ?? Date.now;
+		this.queue = options.queue ?? new MessageQueue();
 		this.toolSpecs = options.tools.map(toToolSpec);
+		this.toolsInfo = describeTools(this.toolSpecs);
+		this.systemInfo = describeSystem(options.system);
+	}
+
+	/** The context: every message of the conversation so far, in order. */
+	get messages(): readonly Message[] {
+		return this.history;
 	}
 
 	get model(): string {
 		return this.options.model;
 	}
 
+	get provider(): Provider {
+		return this.options.provider;
+	}
+
+	get system(): SystemPrompt {
+		return this.options.system;
+	}
+
+	get tools(): readonly AnyTool[] {
+		return this.options.tools;
+	}
+
+	/** Switches the model (and provider) for the next run. */
+	setModel(provider: Provider, model: string, contextWindow: number | null): void {
+		this.options.provider = provider;
+		this.options.model = model;
+		this.options.contextWindow = contextWindow;
+	}
+
+	/** Replaces the whole context (a branch switch, a new session, a compaction). Not during a run. */
+	replaceMessages(messages: Message[]): void {
+		this.history = messages;
+	}
+
+	/** Adds a user message to the context without calling the model (e.g. a shell command's output). */
+	addUserMessage(content: string, source: UserSource): void {
+		this.addUser(content, source);
+	}
+
+	/** The exact body of a recent request, computed on demand; undefined when unknown or no longer kept. */
+	requestBody(requestId: string): unknown {
+		const kept = this.requests.get(requestId);
+		return kept?.provider.body?.(kept.request);
+	}
+
 	/** Runs until done. `prompt` null continues from the current context (e.g. after a steer). */
 	async run(prompt: string | null, signal: AbortSignal = new AbortController().signal): Promise<RunResult> {
-		const { channel, provider, model } = this.options;
+		const { channel } = this.options;
 		const maxTurns = this.options.maxTurns ?? 50;
 		const started = this.now();
-		const runId = this.options.newRunId?.() ?? `run_${started.toString(36)}`;
+		this.runCount++;
+		const runId = this.options.newRunId?.() ?? `run_${started.toString(36)}_${this.runCount}`;
+		const tools = new ToolRunner({
+			tools: this.options.tools,
+			channel,
+			now: this.now,
+			guard: new LoopGuard(this.options.loopGuard ?? true),
+			queue: this.queue,
+			push: (message) => this.history.push(message),
+			...(this.options.approval ? { approval: this.options.approval } : {}),
+		});
 		let usage = EMPTY_USAGE;
 		let cost: number | null = 0;
 		let turns = 0;
@@ -100,10 +172,18 @@ export class Agent {
 		let structured: unknown;
 		let stop: RunStopReason = "done";
 		let error: string | undefined;
+		let errorKind: ErrorKind | undefined;
 		let schemaAttempts = 0;
 
-		channel.emit({ type: "agent_start", runId, provider: provider.name, model });
-		if (prompt !== null) this.addUser(prompt);
+		channel.emit({
+			type: "agent_start",
+			runId,
+			provider: this.options.provider.name,
+			model: this.options.model,
+			maxTurns,
+			contextWindow: this.options.contextWindow ?? null,
+		});
+		if (prompt !== null) this.addUser(prompt, "prompt");
 
 		while (true) {
 			if (signal.aborted) {
@@ -117,21 +197,27 @@ export class Agent {
 			}
 			turns++;
 			const forceSchema = schemaAttempts > 0 ? this.options.output : undefined;
-			const { message, cost: callCost } = await this.callModel(turns, signal, forceSchema);
+			const { message, cost: callCost } = await this.callModel(runId, turns, maxTurns, signal, forceSchema);
 			last = message;
 			usage = addUsage(usage, message.usage);
 			cost = cost === null || callCost === null ? null : cost + callCost;
 
-			if (message.stopReason === "aborted" || message.stopReason === "error") {
+			if (message.stopReason === "aborted" || message.stopReason === "error" || message.stopReason === "refusal") {
 				channel.emit({ type: "turn_end", turn: turns, stopReason: message.stopReason });
-				stop = message.stopReason;
-				error = message.error ?? (stop === "aborted" ? "aborted" : "the model call failed");
+				stop = message.stopReason === "aborted" ? "aborted" : "error";
+				error = message.error ?? refusalText(message) ?? (stop === "aborted" ? "aborted" : "the model call failed");
+				errorKind = message.errorKind ?? (message.stopReason === "refusal" ? "refusal" : undefined);
 				break;
 			}
 			const calls = toolCallsOf(message);
 			if (calls.length > 0 && !forceSchema) {
-				await this.runToolCalls(calls, signal);
+				const guardStop = await tools.run(calls, signal);
 				channel.emit({ type: "turn_end", turn: turns, stopReason: message.stopReason });
+				if (guardStop) {
+					stop = "error";
+					error = guardStop;
+					break;
+				}
 				this.deliverSteers();
 				continue;
 			}
@@ -139,7 +225,7 @@ export class Agent {
 			if (this.deliverSteers()) continue;
 			const followUp = this.queue.takeFollowUp();
 			if (followUp !== undefined) {
-				this.addUser(followUp);
+				this.addUser(followUp, "follow_up");
 				continue;
 			}
 			if (message.stopReason === "length") {
@@ -163,13 +249,18 @@ export class Agent {
 					schemaAttempts === 1
 						? `Now give your final answer as JSON matching the schema "${this.options.output.name}".`
 						: `That answer does not match the schema: ${check.errors}\nReply again with corrected JSON only.`,
+					"schema_retry",
 				);
 				continue;
 			}
 			break;
 		}
-		if (stop === "aborted") error ??= "aborted";
+		if (stop === "aborted") {
+			error ??= "aborted";
+			errorKind ??= "aborted";
+		}
 		const result: RunResult = {
+			runId,
 			stopReason: stop,
 			turns,
 			usage,
@@ -179,167 +270,183 @@ export class Agent {
 		};
 		if (structured !== undefined) result.structured = structured;
 		if (error !== undefined) result.error = error;
+		if (errorKind !== undefined) result.errorKind = errorKind;
 		channel.emit({
 			type: "agent_end",
+			runId,
 			stopReason: stop,
 			turns,
 			usage,
 			costUsd: cost,
 			durationMs: result.durationMs,
 			...(error === undefined ? {} : { error }),
+			...(errorKind === undefined ? {} : { errorKind }),
 		});
 		return result;
 	}
 
-	private addUser(content: string): void {
+	private addUser(content: string, source: UserSource): void {
 		const message = { role: "user" as const, content };
-		this.messages.push(message);
-		this.options.channel.emit({ type: "user_message", message });
+		this.history.push(message);
+		this.options.channel.emit({ type: "user_message", message, source });
 	}
 
 	/** Moves queued steers into the context; true when there were any. */
 	private deliverSteers(): boolean {
 		const steers = this.queue.takeSteers();
-		for (const text of steers) this.addUser(text);
+		for (const text of steers) this.addUser(text, "steer");
 		return steers.length > 0;
 	}
 
-	/** One model call: streams it as events and appends the final message; returns it with its cost. */
+	/** The messages to send: the history, through the context hook when there is one. */
+	private async context(turn: number, signal: AbortSignal): Promise<Message[] | string> {
+		const hook = this.options.transformContext;
+		if (!hook) return this.history;
+		try {
+			return await hook(this.history, { turn, signal });
+		} catch (error) {
+			return `the context hook failed: ${error instanceof Error ? error.message : String(error)}`;
+		}
+	}
+
+	/** One model call: emits request, streams it as events and appends the final message; returns it with its cost. */
 	private async callModel(
+		runId: string,
 		turn: number,
+		maxTurns: number,
 		signal: AbortSignal,
 		output?: OutputSchema,
 	): Promise<{ message: AssistantMessage; cost: number | null }> {
-		const { channel, provider } = this.options;
-		channel.emit({ type: "turn_start", turn });
-		channel.emit({ type: "message_start", turn });
-		const request: ModelRequest = {
-			model: this.options.model,
-			system: this.options.system,
-			messages: this.messages,
-			tools: this.toolSpecs,
-			signal,
-		};
-		if (this.options.thinking) request.thinking = this.options.thinking;
-		if (this.options.maxTokens) request.maxTokens = this.options.maxTokens;
-		if (output) request.responseSchema = { name: output.name, schema: output.schema };
+		const { channel, provider, model } = this.options;
+		const requestId = `${runId}.${turn}`;
+		channel.emit({ type: "turn_start", turn, maxTurns });
+		const messages = await this.context(turn, signal);
+		const startedAt = this.now();
+		let firstToken: number | null = null;
+		let retries = 0;
 		let final: AssistantMessage | undefined;
-		try {
-			for await (const event of provider.stream(request)) {
-				switch (event.type) {
-					case "text_delta":
-					case "thinking_delta":
-						channel.emit(event);
-						break;
-					case "toolcall_start":
-						channel.emit({ type: "toolcall_start", callId: event.id, name: event.name });
-						break;
-					case "toolcall_delta":
-						channel.emit({ type: "toolcall_delta", callId: event.id, delta: event.delta });
-						break;
-					case "retry":
-						channel.emit(event);
-						break;
-					case "done":
-						final = event.message;
-						break;
-					case "start":
-						break;
+		if (typeof messages === "string") {
+			final = failed(this.options, messages, "other");
+		} else {
+			const request: ModelRequest = {
+				model,
+				system: this.options.system.text,
+				messages,
+				tools: this.toolSpecs,
+				signal,
+			};
+			if (this.options.thinking) request.thinking = this.options.thinking;
+			if (this.options.maxTokens) request.maxTokens = this.options.maxTokens;
+			if (output) request.responseSchema = { name: output.name, schema: output.schema };
+			this.keep(requestId, provider, { ...request, messages: messages.slice() });
+			channel.emit({ type: "request", ...this.describe(requestId, turn, messages) });
+			channel.emit({ type: "message_start", turn, requestId });
+			const mark = () => {
+				firstToken ??= this.now() - startedAt;
+			};
+			try {
+				for await (const event of provider.stream(request)) {
+					switch (event.type) {
+						case "text_delta":
+						case "thinking_delta":
+							mark();
+							channel.emit(event);
+							break;
+						case "toolcall_start":
+							mark();
+							channel.emit({
+								type: "toolcall_start",
+								callId: event.id,
+								name: event.name,
+								contentIndex: event.contentIndex,
+							});
+							break;
+						case "toolcall_delta":
+							channel.emit({
+								type: "toolcall_delta",
+								callId: event.id,
+								delta: event.delta,
+								contentIndex: event.contentIndex,
+							});
+							break;
+						case "retry": {
+							retries++;
+							const { attempt, maxAttempts, reason, delayMs, errorKind } = event;
+							channel.emit({ type: "retry", requestId, turn, attempt, maxAttempts, reason, delayMs, errorKind });
+							break;
+						}
+						case "done":
+							final = event.message;
+							break;
+						case "start":
+							break;
+					}
 				}
+			} catch (error) {
+				// Providers must not throw; if one does anyway, the run still ends cleanly with an error reply.
+				const why = error instanceof Error ? error.message : String(error);
+				final = failed(this.options, `provider failure: ${why}`, "other");
 			}
-		} catch (error) {
-			// Providers must not throw; if one does anyway, the run still ends cleanly with an error reply.
-			final = failed(this.options, `provider failure: ${error instanceof Error ? error.message : String(error)}`);
+			final ??= failed(this.options, "the provider stream ended without a final message", "other");
 		}
-		final ??= failed(this.options, "the provider stream ended without a final message");
-		this.messages.push(final);
+		this.history.push(final);
 		const cost = costUsd(final.model, final.usage);
-		channel.emit({ type: "message_end", message: final, costUsd: cost });
+		channel.emit({
+			type: "message_end",
+			requestId,
+			turn,
+			message: final,
+			costUsd: cost,
+			timing: { startedAt, firstTokenMs: firstToken, durationMs: this.now() - startedAt },
+			retries,
+			...(final.errorKind === undefined ? {} : { errorKind: final.errorKind }),
+		});
 		return { message: final, cost };
 	}
 
-	/** Runs the calls in order; after each, a queued steer skips the rest. Every call gets exactly one result. */
-	private async runToolCalls(calls: ToolCallBlock[], signal: AbortSignal): Promise<void> {
-		let skipWith: string | undefined;
-		for (const call of calls) {
-			if (!skipWith && signal.aborted) skipWith = NOT_RUN_ABORT;
-			if (skipWith) {
-				this.pushResult(call, { content: skipWith, details: null, isError: true }, 0);
-				continue;
-			}
-			await this.runOne(call, signal);
-			if (this.queue.hasSteer()) skipWith = SKIPPED;
-		}
-	}
-
-	private async runOne(call: ToolCallBlock, signal: AbortSignal): Promise<void> {
-		const { channel } = this.options;
-		const started = this.now();
-		channel.emit({ type: "tool_start", callId: call.id, name: call.name, args: call.arguments });
-		const tool = this.options.tools.find((t) => t.name === call.name);
-		let result: ToolResult;
-		if (!tool) {
-			const names = this.options.tools.map((t) => t.name).join(", ");
-			result = { content: `Unknown tool "${call.name}". Available tools: ${names}.`, details: null, isError: true };
-		} else if (call.rawArguments !== undefined) {
-			result = {
-				content: `The arguments for ${call.name} were not valid JSON: ${call.rawArguments.slice(0, 200)}\nSend the call again with a JSON object.`,
-				details: null,
-				isError: true,
-			};
-		} else {
-			const decision = await this.approval(tool, call, signal);
-			result = decision.approved
-				? await runTool(tool, call.arguments, {
-						signal,
-						onUpdate: (details) => channel.emit({ type: "tool_update", callId: call.id, name: call.name, details }),
-					})
-				: {
-						content: `The user denied this ${call.name} call${decision.reason ? `: ${decision.reason}` : "."} Do not retry it unchanged.`,
-						details: null,
-						isError: true,
-					};
-		}
-		this.pushResult(call, result, this.now() - started);
-	}
-
-	private async approval(tool: AnyTool, call: ToolCallBlock, signal: AbortSignal): Promise<ApprovalDecision> {
-		const { approve, autoApprove = [], channel } = this.options;
-		if (!approve || !tool.mutating || autoApprove.includes(tool.name)) return { approved: true };
-		channel.emit({ type: "approval_request", callId: call.id, name: call.name, args: call.arguments });
-		let decision: ApprovalDecision;
-		try {
-			decision = await approve({ callId: call.id, name: call.name, args: call.arguments }, signal);
-		} catch (error) {
-			decision = { approved: false, reason: error instanceof Error ? error.message : String(error) };
-		}
-		channel.emit({ type: "approval_result", callId: call.id, ...decision });
-		return decision;
-	}
-
-	private pushResult(call: ToolCallBlock, result: ToolResult, durationMs: number): void {
-		const message: ToolResultMessage = {
-			role: "tool_result",
-			callId: call.id,
-			name: call.name,
-			content: result.content,
-			isError: result.isError,
+	private describe(requestId: string, turn: number, messages: readonly Message[]): RequestInfo {
+		const params: RequestInfo["params"] = {
+			maxTokens: this.options.maxTokens ?? null,
+			thinking: this.options.thinking ?? null,
 		};
-		this.messages.push(message);
-		this.options.channel.emit({ type: "tool_end", callId: call.id, name: call.name, result, message, durationMs });
+		return {
+			requestId,
+			turn,
+			provider: this.options.provider.name,
+			model: this.options.model,
+			params,
+			system: this.systemInfo,
+			tools: this.toolsInfo,
+			messages: describeMessages(messages),
+		};
+	}
+
+	private keep(requestId: string, provider: Provider, request: ModelRequest): void {
+		this.requests.set(requestId, { provider, request });
+		if (this.requests.size > KEPT_REQUESTS) {
+			const oldest = this.requests.keys().next().value;
+			if (oldest !== undefined) this.requests.delete(oldest);
+		}
 	}
 }
 
-/** The reply recorded when a provider breaks its contract (throws, or ends without a final message). */
-function failed(options: AgentOptions, error: string): AssistantMessage {
-	const { provider, model } = options;
+/** The words of a refusal, when the model's reply was one. */
+function refusalText(message: AssistantMessage): string | undefined {
+	if (message.stopReason !== "refusal") return undefined;
+	const text = textOf(message).trim();
+	return text ? `the model declined: ${text}` : "the model declined to answer";
+}
+
+/** The reply recorded when a turn fails before or outside the provider (a hook, a provider breaking its contract). */
+function failed(options: AgentOptions, error: string, errorKind: ErrorKind): AssistantMessage {
 	return {
 		role: "assistant",
 		content: [],
-		provider: provider.name,
-		model,
+		provider: options.provider.name,
+		model: options.model,
 		usage: EMPTY_USAGE,
 		stopReason: "error",
 		error,
+		errorKind,
 	};
 }

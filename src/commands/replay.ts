@@ -5,6 +5,7 @@ import { PrintWriter } from "../modes/print-output.js";
 import { createTranscript } from "../modes/transcript.js";
 import { loadSession, resolveEntry, resolveSession } from "../session/index.js";
 import { replayEvents } from "../session/replay.js";
+import { sanitizeForTerminal, TerminalSanitizer } from "../term/sanitize.js";
 
 export type ReplayOptions = {
 	baseDir: string;
@@ -27,13 +28,18 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function replayCommand(target: string, options: ReplayOptions): Promise<number> {
 	const file = existsSync(target) ? target : resolveSession(options.baseDir, target, options.cwd).file;
 	const session = loadSession(file);
-	for (const w of session.warnings) process.stderr.write(`gar: warning: ${w}\n`);
+	for (const w of session.warnings) process.stderr.write(`gar: warning: ${sanitizeForTerminal(w)}\n`);
 	const leaf = options.at ? resolveEntry(session, options.at) : session.leafId;
 	if (leaf === null) throw new UsageError(`${file} has no conversation to replay`);
 	const channel = new EventChannel();
 	const writer = new PrintWriter("stream-json", process.stdout, process.stderr);
 	if (options.output === "stream-json") channel.subscribe(writer.onEvent);
-	else channel.subscribe(createTranscript((text) => process.stdout.write(text)));
+	else {
+		// Text for a terminal is made safe; text to a pipe or file keeps the recorded bytes.
+		const stream = process.stdout.isTTY ? new TerminalSanitizer() : null;
+		const safe = stream ? (text: string) => stream.push(text) : undefined;
+		channel.subscribe(createTranscript((text) => process.stdout.write(text), safe ? { safe } : {}));
+	}
 	let previous: number | undefined;
 	for (const { event, ts } of replayEvents(session, leaf)) {
 		const at = Date.parse(ts);

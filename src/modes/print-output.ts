@@ -1,5 +1,7 @@
 import type { AgentEvent } from "../agent/events.js";
 import type { RunResult } from "../agent/loop.js";
+import { maskSecrets } from "../session/index.js";
+import { sanitizeForTerminal } from "../term/sanitize.js";
 import { OutputBuffer } from "./output-buffer.js";
 
 export type OutputFormat = "text" | "json" | "stream-json";
@@ -17,12 +19,16 @@ export type PrintResult = {
 	sessionId: string | null;
 	structured?: unknown;
 	error?: string;
+	errorKind?: RunResult["errorKind"];
+	/** Set when saving to the session file failed: the run is then not ok (entries are missing). */
+	sessionError?: string;
 };
 
-export function toPrintResult(run: RunResult, sessionId: string | null): PrintResult {
+/** The result object of a run; a session that could not be saved makes an otherwise finished run fail. */
+export function toPrintResult(run: RunResult, sessionId: string | null, sessionError?: string): PrintResult {
 	const out: PrintResult = {
 		type: "result",
-		ok: run.stopReason === "done",
+		ok: run.stopReason === "done" && sessionError === undefined,
 		result: run.text,
 		stopReason: run.stopReason,
 		turns: run.turns,
@@ -33,33 +39,53 @@ export function toPrintResult(run: RunResult, sessionId: string | null): PrintRe
 	};
 	if (run.structured !== undefined) out.structured = run.structured;
 	if (run.error !== undefined) out.error = run.error;
+	if (run.errorKind !== undefined) out.errorKind = run.errorKind;
+	if (sessionError !== undefined) {
+		out.sessionError = sessionError;
+		out.error ??= sessionError;
+	}
 	return out;
 }
 
-/** Exit code of a headless run: 0 done, 130 interrupted, 1 any other failure. */
-export function exitCodeOf(run: RunResult, interrupted: boolean): number {
-	if (run.stopReason === "done") return 0;
-	return interrupted && run.stopReason === "aborted" ? 130 : 1;
+/** Exit code of a headless run: 0 done (and saved), 130 interrupted, 1 any other failure. */
+export function exitCodeOf(result: PrintResult, interrupted: boolean): number {
+	if (result.ok) return 0;
+	return interrupted && result.stopReason === "aborted" ? 130 : 1;
 }
+
+export type PrintWriterOptions = {
+	/** Secret values masked in every line (the key in use), as in the session file. */
+	secrets?: readonly string[];
+	/** stdout is a terminal: text output is made safe (escape sequences shown, not interpreted). */
+	terminal?: boolean;
+};
 
 /**
  * Writes a headless run to stdout in the chosen format: `stream-json` subscribes and prints every event as one
- * JSON line (deltas only, never the whole partial message); `text` and `json` print once at the end.
+ * JSON line (deltas only, never the whole partial message); `text` and `json` print once at the end. Machine
+ * formats keep the exact bytes (JSON escapes them); text for a terminal and error lines are sanitized.
  */
 export class PrintWriter {
 	private readonly out: OutputBuffer;
+	private readonly secrets: readonly string[];
+	private readonly terminal: boolean;
 
 	constructor(
 		private readonly format: OutputFormat,
 		stdout: NodeJS.WritableStream,
 		private readonly stderr: NodeJS.WritableStream,
+		options: PrintWriterOptions = {},
 	) {
 		this.out = new OutputBuffer(stdout as import("node:stream").Writable);
+		this.secrets = options.secrets ?? [];
+		this.terminal = options.terminal ?? false;
 	}
 
 	/** The channel listener for stream-json; a no-op for the other formats. */
 	readonly onEvent = (event: AgentEvent): void => {
-		if (this.format === "stream-json") this.out.write(`${JSON.stringify(event)}\n`);
+		if (this.format !== "stream-json") return;
+		const line = JSON.stringify(event);
+		this.out.write(`${this.secrets.length > 0 ? maskSecrets(line, this.secrets) : line}\n`);
 	};
 
 	/** Waits until everything written so far has reached stdout. */
@@ -69,12 +95,15 @@ export class PrintWriter {
 
 	/** Prints the result (and, in text mode, the error to stderr), then waits until stdout has taken it all. */
 	async finish(result: PrintResult): Promise<void> {
+		const mask = (text: string) => (this.secrets.length > 0 ? maskSecrets(text, this.secrets) : text);
 		if (this.format === "text") {
-			if (result.structured !== undefined) this.out.write(`${JSON.stringify(result.structured)}\n`);
-			else if (result.result) this.out.write(result.result.endsWith("\n") ? result.result : `${result.result}\n`);
-			if (!result.ok) this.stderr.write(`gar: ${result.error ?? result.stopReason}\n`);
+			const shown = (text: string) => mask(this.terminal ? sanitizeForTerminal(text) : text);
+			if (result.structured !== undefined) this.out.write(`${mask(JSON.stringify(result.structured))}\n`);
+			else if (result.result)
+				this.out.write(shown(result.result.endsWith("\n") ? result.result : `${result.result}\n`));
+			if (!result.ok) this.stderr.write(`gar: ${mask(sanitizeForTerminal(result.error ?? result.stopReason))}\n`);
 		} else {
-			this.out.write(`${JSON.stringify(result)}\n`);
+			this.out.write(`${mask(JSON.stringify(result))}\n`);
 		}
 		await this.out.flush();
 	}

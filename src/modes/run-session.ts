@@ -21,8 +21,11 @@ export type SessionFlags = {
 };
 
 export type RunSession = {
-	/** The session to save to; null with --no-session. A new session's file is created only by `open()`. */
-	open: () => SessionWriter | null;
+	/**
+	 * The session to save to, masking `secrets` in every line; null with --no-session. A new session's file is
+	 * created only by `open()`.
+	 */
+	open: (secrets?: readonly string[]) => SessionWriter | null;
 	history: Message[];
 	model?: ModelRef;
 	warnings: string[];
@@ -44,7 +47,7 @@ export function openRunSession(flags: SessionFlags, baseDir: string, cwd: string
 	if (!file) {
 		// Created on demand, so a run that fails to start (a missing key, say) leaves no empty session behind.
 		return {
-			open: () => (flags.noSession ? null : SessionWriter.create({ dir: baseDir, cwd })),
+			open: (secrets) => (flags.noSession ? null : SessionWriter.create({ dir: baseDir, cwd, secrets: secrets ?? [] })),
 			history: [],
 			warnings: [],
 		};
@@ -58,7 +61,10 @@ export function openRunSession(flags: SessionFlags, baseDir: string, cwd: string
 	}
 	const context = buildContext(session, leaf);
 	return {
-		open: () => writer,
+		open: (secrets) => {
+			writer?.addSecrets(secrets ?? []);
+			return writer;
+		},
 		history: context.messages,
 		...(context.model ? { model: context.model } : {}),
 		warnings: session.warnings,

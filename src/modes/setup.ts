@@ -1,16 +1,18 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { EventChannel } from "../agent/channel.js";
-import { Agent, type ApproveFn } from "../agent/loop.js";
 import type { OutputSchema } from "../agent/structured.js";
 import { type ConfigFlags, configPaths, type GarConfig, loadConfig, resolveRun } from "../config/index.js";
+import { type AskFn, Conversation } from "../conversation/conversation.js";
 import { UsageError } from "../errors.js";
 import { createProvider } from "../llm/index.js";
-import { defaultModel } from "../llm/models.js";
+import { defaultModel, findModel } from "../llm/models.js";
+import type { Provider } from "../llm/types.js";
 import { loadContextFiles } from "../prompt/context-files.js";
 import { buildSystemPrompt, textOrFile } from "../prompt/system-prompt.js";
-import type { SessionWriter } from "../session/index.js";
-import { createTools, TOOL_NAMES } from "../tools/index.js";
+import { SessionWriter } from "../session/index.js";
+import { createTools, defaultOutputDir, reapOutputs, TOOL_NAMES } from "../tools/index.js";
+import { toolEnv, userNodeEnv } from "../tools/tool-env.js";
 import { openRunSession, type SessionFlags } from "./run-session.js";
 
 export type RunFlags = ConfigFlags &
@@ -23,14 +25,16 @@ export type RunFlags = ConfigFlags &
 	};
 
 export type Setup = {
-	agent: Agent;
+	conversation: Conversation;
 	channel: EventChannel;
 	config: GarConfig;
-	/** The session the run is saved to; null with --no-session. */
-	session: SessionWriter | null;
+	/** Secret values in use (the API key, a base URL's password): masked in every saved or printed event. */
+	secrets: string[];
 	warnings: string[];
 	provider: string;
 	model: string;
+	/** A provider for another model (for a model switch between runs), with the model's context window. */
+	providerFor(model: string): Promise<{ provider: Provider; model: string; contextWindow: number | null }>;
 };
 
 /** Reads a JSON Schema file and compiles a validator for it (ajv is loaded only when a schema is used). */
@@ -51,6 +55,10 @@ export async function loadOutputSchema(file: string, cwd: string): Promise<Outpu
 	}
 }
 
+/** The cache of full command outputs is kept under these caps (total size, age). */
+const OUTPUT_CACHE_BYTES = 1024 * 1024 * 1024;
+const OUTPUT_CACHE_AGE_MS = 7 * 24 * 3600 * 1000;
+
 function checkTools(names: string[]): void {
 	const unknown = names.filter((t) => !(TOOL_NAMES as readonly string[]).includes(t));
 	if (unknown.length) {
@@ -58,12 +66,34 @@ function checkTools(names: string[]): void {
 	}
 }
 
+/** The password in a URL's userinfo, if any (decoded, as it would be sent). */
+function urlPassword(url: string | undefined): string | undefined {
+	if (!url) return undefined;
+	try {
+		const password = new URL(url).password;
+		return password ? decodeURIComponent(password) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** A listener that throws is reported as a notice on the channel itself (never across a full-screen UI). */
+function createChannel(): EventChannel {
+	const channel: EventChannel = new EventChannel((error, event) => {
+		if (event.type === "notice") return; // a failing notice listener must not loop
+		const why = error instanceof Error ? error.message : String(error);
+		channel.emit({ type: "notice", level: "error", message: `a listener failed on ${event.type}: ${why}` });
+	});
+	return channel;
+}
+
 /**
- * Everything a run needs, from flags, environment and config files: the session (new, continued or branched),
- * the provider (only its SDK is loaded), the tools, the system prompt and the agent with its event channel.
- * The session writer is already subscribed to the channel. Throws UsageError, ConfigError or SessionError.
+ * Everything a conversation needs, from flags, environment and config files: the session (new, continued or
+ * branched), the provider (only its SDK is loaded), the tools, the system prompt, and the Conversation that owns
+ * them, recording to the session. `ask` answers approval questions (none: mutating calls are denied when approval
+ * is required). Throws UsageError, ConfigError or SessionError.
  */
-export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, approve?: ApproveFn): Promise<Setup> {
+export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, ask?: AskFn): Promise<Setup> {
 	const toolNames = flags.tools ?? [...TOOL_NAMES];
 	checkTools(toolNames);
 	const loaded = loadConfig({ cwd: flags.cwd, env, flags });
@@ -73,58 +103,73 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, approve?
 	const resumed = opened.model;
 	const useSessionModel =
 		resumed && !flags.model && !flags.provider && (resumed.provider === "anthropic" || resumed.provider === "openai");
-	const run = resolveRun(
-		useSessionModel
-			? { ...config, provider: resumed.provider as "anthropic" | "openai", model: resumed.model }
-			: config,
-		env,
-		defaultModel,
-	);
-	const tools = createTools({ cwd: flags.cwd, bashTimeoutMs: config.agent.bashTimeout * 1000 }).filter((t) =>
-		toolNames.includes(t.name),
-	);
+	const runConfig = useSessionModel
+		? { ...config, provider: resumed.provider as "anthropic" | "openai", model: resumed.model }
+		: config;
+	const run = resolveRun(runConfig, env, defaultModel);
+	// Commands get the user's environment, not gar's secrets (see README "Secrets and the tools' environment").
+	const toolsEnv = toolEnv(env, {
+		secretVars: loaded.secretVars,
+		passEnv: config.tools.passEnv,
+		userNodeEnv: userNodeEnv(env),
+	});
 	const system = buildSystemPrompt({
 		cwd: flags.cwd,
-		tools: tools.map((t) => t.name),
+		tools: TOOL_NAMES.filter((name) => toolNames.includes(name)),
 		date: new Date(),
 		contextFiles: loadContextFiles(flags.cwd, configPaths(loaded.home, env).configDir),
 		...(flags.systemPrompt === undefined ? {} : { replace: textOrFile(flags.systemPrompt, flags.cwd) }),
 		...(flags.appendSystemPrompt === undefined ? {} : { append: textOrFile(flags.appendSystemPrompt, flags.cwd) }),
 	});
 	const output = flags.schema ? await loadOutputSchema(flags.schema, flags.cwd) : undefined;
-	const provider = await createProvider(run.provider, {
+	const providerOptions = {
+		idleTimeoutMs: run.idleTimeoutMs,
 		...(run.apiKey === undefined ? {} : { apiKey: run.apiKey }),
 		...(run.baseUrl === undefined ? {} : { baseURL: run.baseUrl }),
+		...(run.thinkTags === undefined ? {} : { thinkTags: run.thinkTags }),
+	};
+	const provider = await createProvider(run.provider, providerOptions);
+	const windowOf = (model: string) => run.contextWindow ?? findModel(model)?.contextWindow ?? null;
+	// Masked in every session line and stream-json line: the key in use and any password in the base URL.
+	const secrets = [run.apiKey, urlPassword(run.baseUrl)].filter((s): s is string => !!s);
+	const session = opened.open(secrets);
+	// Full outputs of long commands live in gar's cache, per session, and old ones are reaped at start-up.
+	const outputs = defaultOutputDir();
+	reapOutputs(outputs, { maxBytes: OUTPUT_CACHE_BYTES, maxAgeMs: OUTPUT_CACHE_AGE_MS });
+	const tools = createTools({
+		cwd: flags.cwd,
+		bashTimeoutMs: config.agent.bashTimeout * 1000,
+		env: toolsEnv,
+		outputDir: join(outputs, session?.session.header.id ?? "unsaved"),
+	}).filter((t) => toolNames.includes(t.name));
+	const channel = createChannel();
+	const conversation = new Conversation({
+		channel,
+		provider,
+		model: run.model,
+		contextWindow: windowOf(run.model),
+		system,
+		tools,
+		history: opened.history,
+		session,
+		openSession: () =>
+			flags.noSession ? null : SessionWriter.create({ dir: config.session.dir, cwd: flags.cwd, secrets }),
+		maxTurns: config.agent.maxTurns,
+		thinking: config.agent.thinking,
+		loopGuard: config.agent.loopGuard,
+		...(output ? { output } : {}),
+		approval: { required: config.agent.approve, autoApprove: config.agent.autoApprove, ...(ask ? { ask } : {}) },
 	});
-	const channel = new EventChannel((error, event) => {
-		process.stderr.write(
-			`gar: a listener failed on ${event.type}: ${error instanceof Error ? error.message : error}\n`,
-		);
-	});
-	const session = opened.open();
-	session?.attach(channel);
-	const agent = new Agent(
-		{
-			provider,
-			model: run.model,
-			system,
-			tools,
-			channel,
-			maxTurns: config.agent.maxTurns,
-			thinking: config.agent.thinking,
-			autoApprove: config.agent.autoApprove,
-			...(config.agent.approve && approve ? { approve } : {}),
-			...(output ? { output } : {}),
-		},
-		opened.history,
-	);
 	return {
-		agent,
+		conversation,
 		channel,
 		config,
-		session,
+		secrets,
 		warnings: [...loaded.warnings, ...opened.warnings],
 		provider: run.provider,
 		model: run.model,
+		async providerFor(model: string) {
+			return { provider: await createProvider(run.provider, providerOptions), model, contextWindow: windowOf(model) };
+		},
 	};
 }

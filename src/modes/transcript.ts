@@ -1,56 +1,85 @@
 import type { AgentEvent } from "../agent/events.js";
+import { firstLine, formatCost, formatDuration, formatTokens, toolSummary, toolTarget } from "../view/format.js";
+import { reduce } from "../view/reducer.js";
+import { initialView, type ToolItem } from "../view/state.js";
 
-/** One line describing a tool call's arguments: the path or command, not the whole JSON. */
-export function describeCall(name: string, args: Record<string, unknown>): string {
-	const main = args.command ?? args.path;
-	if (typeof main === "string") return `${name} ${main.length > 100 ? `${main.slice(0, 97)}...` : main}`;
-	const json = JSON.stringify(args);
-	return `${name} ${json.length > 100 ? `${json.slice(0, 97)}...` : json}`;
-}
+export type TranscriptOptions = {
+	/** Makes text safe for a terminal (escape sequences shown, not interpreted); identity for a file or pipe. */
+	safe?: (text: string) => string;
+	now?: () => number;
+};
 
-function firstLine(text: string): string {
-	const line = text.split("\n", 1)[0] ?? "";
-	return line.length > 120 ? `${line.slice(0, 117)}...` : line;
+const SOURCE_LABEL = { prompt: "", steer: "(steer) ", follow_up: "(follow-up) " } as const;
+
+/** "· bash npm test — exit 0 · 4.1 s": the call's whole target (never cut) and how it went. */
+export function toolLine(item: ToolItem): string {
+	const mark = item.status === "done" ? "·" : "✗";
+	const target = toolTarget(item).replaceAll("\n", "\n    ");
+	let line = `${mark} ${item.name} ${target} — ${toolSummary(item)}`;
+	if (item.status === "error" && item.details?.kind !== "error") line += `\n  ${firstLine(item.content ?? "")}`;
+	return line;
 }
 
 /**
- * Renders agent events as a plain-text transcript for a person: prompts, the streamed answer, one line per tool
- * call and its outcome, errors. O(event) per event: deltas are written as they come.
+ * Renders agent events as a plain-text transcript for a person (the line mode, `gar replay`): prompts, the
+ * streamed answer, one line per tool call with its outcome, retries, errors and a summary per run. It keeps the
+ * view through the shared reducer, so what it says about a call is what the full-screen UI says. O(event).
  */
-export function createTranscript(write: (text: string) => void): (event: AgentEvent) => void {
+export function createTranscript(
+	write: (text: string) => void,
+	options: TranscriptOptions = {},
+): (event: AgentEvent) => void {
+	const safe = options.safe ?? ((text: string) => text);
+	const now = options.now ?? Date.now;
+	let view = initialView({ provider: "", model: "" });
 	let atLineStart = true;
 	const out = (text: string) => {
 		if (!text) return;
-		write(text);
-		atLineStart = text.endsWith("\n");
+		const shown = safe(text);
+		write(shown);
+		atLineStart = shown.endsWith("\n");
 	};
 	const line = (text: string) => out(`${atLineStart ? "" : "\n"}${text}\n`);
 	return (event) => {
+		view = reduce(view, event, now());
 		switch (event.type) {
-			case "user_message":
-				line(`\n> ${event.message.content.replaceAll("\n", "\n  ")}\n`);
+			case "user_message": {
+				const { source } = event;
+				const text = event.message.content;
+				if (source === "schema_retry") line(`[gar asked the model: ${firstLine(text)}]`);
+				else if (source === "shell") line(`\n${text.replaceAll("\n", "\n  ")}`);
+				else line(`\n> ${SOURCE_LABEL[source]}${text.replaceAll("\n", "\n  ")}\n`);
 				break;
+			}
 			case "text_delta":
 				out(event.delta);
 				break;
-			case "tool_start":
-				line(`· ${describeCall(event.name, event.args)}`);
+			case "tool_end": {
+				const item = view.items[view.index.calls.get(event.callId) ?? -1];
+				if (item?.kind === "tool") line(toolLine(item));
 				break;
-			case "tool_end":
-				line(`  ${event.result.isError ? "✗" : "✓"} ${firstLine(event.result.content)}`);
-				break;
+			}
 			case "retry":
-				line(`[retry ${event.attempt}: ${event.reason}]`);
+				line(`[retry ${event.attempt}/${event.maxAttempts} in ${formatDuration(event.delayMs)}: ${event.reason}]`);
 				break;
 			case "message_end":
 				if (event.message.stopReason === "error" || event.message.stopReason === "aborted") {
 					line(`[${event.message.stopReason}: ${event.message.error ?? "no details"}]`);
 				} else if (!atLineStart) out("\n");
 				break;
+			case "session_error":
+				line(`[warning: could not save to ${event.file}: ${event.error}]`);
+				break;
+			case "notice":
+				line(`[${event.level}: ${event.message}]`);
+				break;
 			case "agent_end": {
-				const cost = event.costUsd === null ? "cost unknown" : `$${event.costUsd.toFixed(4)}`;
 				const { input, output, cacheRead } = event.usage;
-				line(`[${event.stopReason} · ${event.turns} turns · ${input}↑ ${output}↓ ${cacheRead} cached · ${cost}]`);
+				const tokens = `↑${formatTokens(input)} ↓${formatTokens(output)} · cache ${formatTokens(cacheRead)}`;
+				const turns = `${event.turns} turn${event.turns === 1 ? "" : "s"}`;
+				const error = event.error && event.stopReason !== "aborted" ? ` · ${event.error}` : "";
+				const time = formatDuration(event.durationMs);
+				line(`[${event.stopReason} · ${turns} · ${tokens} · ${formatCost(event.costUsd)} · ${time}${error}]`);
 				break;
 			}
 			default:

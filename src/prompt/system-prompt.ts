@@ -60,34 +60,48 @@ export function textOrFile(value: string, cwd: string): string {
 	return value;
 }
 
-/** Builds the system prompt. Without context files it stays well under 1,000 tokens. */
-export function buildSystemPrompt(options: SystemPromptOptions): string {
-	const parts: string[] = [];
+/** One piece of the system prompt, in order: the text and where it came from. */
+export type PromptPart = { source: "base" | "context_file" | "append" | "environment"; path?: string; text: string };
+
+/** The system prompt as sent (`text`: the parts joined by blank lines) and its parts. */
+export type SystemPrompt = { text: string; parts: PromptPart[] };
+
+/** Builds the system prompt and its parts. Without context files it stays well under 1,000 tokens. */
+export function buildSystemPrompt(options: SystemPromptOptions): SystemPrompt {
+	const parts: PromptPart[] = [];
+	const base: string[] = [];
 	if (options.replace !== undefined) {
-		parts.push(options.replace.trim());
+		base.push(options.replace.trim());
 	} else {
-		parts.push(
+		base.push(
 			"You are gar, a coding agent in the user's terminal. You complete software tasks by reading files, " +
 				"editing them and running commands until the task is done.",
 		);
 		const tools = options.tools.filter((t) => t in TOOL_LINES).map((t) => `- ${TOOL_LINES[t]}`);
-		if (tools.length) parts.push(`Tools:\n${tools.join("\n")}`);
-		parts.push(`Guidelines:\n${GUIDELINES.map((g) => `- ${g}`).join("\n")}`);
+		if (tools.length) base.push(`Tools:\n${tools.join("\n")}`);
+		base.push(`Guidelines:\n${GUIDELINES.map((g) => `- ${g}`).join("\n")}`);
 	}
+	parts.push({ source: "base", text: base.join("\n\n") });
 	const branch = gitBranch(options.cwd);
-	parts.push(
-		[
+	parts.push({
+		source: "environment",
+		text: [
 			"Environment:",
 			`- Working directory: ${options.cwd}`,
 			`- Date: ${options.date.toISOString().slice(0, 10)}`,
 			`- Git branch: ${branch ?? "(not a git repository)"}`,
 			`- Platform: ${process.platform}`,
 		].join("\n"),
-	);
+	});
 	for (const file of options.contextFiles) {
 		const note = file.truncated ? "\n[truncated: the file is larger than 64 KB]" : "";
-		parts.push(`Context from ${file.path}:\n${file.content.trim()}${note}`);
+		parts.push({
+			source: "context_file",
+			path: file.path,
+			text: `Context from ${file.path}:\n${file.content.trim()}${note}`,
+		});
 	}
-	if (options.append?.trim()) parts.push(options.append.trim());
-	return parts.join("\n\n");
+	if (options.append?.trim()) parts.push({ source: "append", text: options.append.trim() });
+	const kept = parts.filter((p) => p.text !== "");
+	return { text: kept.map((p) => p.text).join("\n\n"), parts: kept };
 }

@@ -1,72 +1,55 @@
-import type { AssistantBlock, Message, ToolCallBlock } from "../llm/types.js";
+import { normalizeHistory } from "../llm/transform.js";
+import type { AssistantBlock, AssistantMessage, Message } from "../llm/types.js";
 import type { AssistantEntry, NodeEntry } from "./format.js";
 import type { Session } from "./session.js";
 
 export type ModelRef = { provider: string; model: string };
 export type SessionContext = { messages: Message[]; model?: ModelRef };
 
-/** The result given to a tool call that has no recorded result (its reply was aborted, failed, or the run died). */
-export const NOT_RUN = "Not run: the reply was interrupted before this tool ran.";
+export { INTERRUPTED_RESULT as INTERRUPTED, NOT_RUN_RESULT as NOT_RUN } from "../llm/transform.js";
 
 /** Only the block types this gar knows; a newer gar's block types are kept in the file but not sent. */
 export function knownBlocks(content: readonly AssistantBlock[]): AssistantBlock[] {
 	return content.filter((b) => b.type === "text" || b.type === "thinking" || b.type === "tool_call");
 }
 
-/** An aborted or failed reply with no text and no tool calls says nothing to the model. */
-function isEmptyFailure(entry: AssistantEntry, content: AssistantBlock[]): boolean {
-	if (entry.stopReason !== "aborted" && entry.stopReason !== "error") return false;
-	return !content.some((b) => b.type === "tool_call" || (b.type === "text" && b.text.trim() !== ""));
+/** The message an assistant entry stands for (known blocks only). */
+export function assistantMessageOf(entry: AssistantEntry): AssistantMessage {
+	const { provider, model, usage, stopReason, error, errorKind } = entry;
+	return {
+		role: "assistant",
+		content: knownBlocks(entry.content),
+		provider,
+		model,
+		usage,
+		stopReason,
+		...(error === undefined ? {} : { error }),
+		...(errorKind === undefined ? {} : { errorKind }),
+	};
 }
 
 /**
- * The model history for the path from the root to `leafId` (default: the current leaf). User, assistant and tool
- * results go in path order. Tool calls without a recorded result get a synthetic error result (NOT_RUN) right after
- * the real ones, so every provider accepts the history; results that answer no pending call are dropped; aborted
- * or failed replies with no text and no tool calls are dropped. `model` is the last model_change or assistant on
- * the path.
+ * The model history for the path from the root to `leafId` (default: the current leaf): user, assistant and tool
+ * results in path order, made acceptable to every provider by `normalizeHistory` (the one rule: every tool call
+ * answered, "gar stopped while this call was running" for a call whose start was recorded without a result,
+ * "Not run" for one that never started). `model` is the last model_change or assistant on the path.
  */
 export function buildContext(session: Session, leafId: string | null = session.leafId): SessionContext {
 	const messages: Message[] = [];
 	let model: ModelRef | undefined;
-	let pending: ToolCallBlock[] = [];
-	const flush = () => {
-		for (const call of pending) {
-			messages.push({ role: "tool_result", callId: call.id, name: call.name, content: NOT_RUN, isError: true });
-		}
-		pending = [];
-	};
 	for (const entry of session.pathTo(leafId)) {
 		switch (entry.type) {
 			case "model_change":
 				model = { provider: entry.provider, model: entry.model };
 				break;
 			case "user":
-				flush();
 				messages.push({ role: "user", content: entry.content });
 				break;
-			case "assistant": {
+			case "assistant":
 				model = { provider: entry.provider, model: entry.model };
-				flush();
-				const content = knownBlocks(entry.content);
-				if (isEmptyFailure(entry, content)) break;
-				const { provider, usage, stopReason, error } = entry;
-				messages.push({
-					role: "assistant",
-					content,
-					provider,
-					model: entry.model,
-					usage,
-					stopReason,
-					...(error === undefined ? {} : { error }),
-				});
-				pending = content.filter((b): b is ToolCallBlock => b.type === "tool_call");
+				messages.push(assistantMessageOf(entry));
 				break;
-			}
 			case "tool_result": {
-				const index = pending.findIndex((call) => call.id === entry.callId);
-				if (index === -1) break;
-				pending.splice(index, 1);
 				const { callId, name, content, isError } = entry;
 				messages.push({ role: "tool_result", callId, name, content, isError });
 				break;
@@ -75,8 +58,8 @@ export function buildContext(session: Session, leafId: string | null = session.l
 				break;
 		}
 	}
-	flush();
-	return model ? { messages, model } : { messages };
+	const normalized = normalizeHistory(messages, { started: session.startedCalls });
+	return model ? { messages: normalized, model } : { messages: normalized };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { customAlphabet } from "nanoid";
 import { z } from "zod";
-import type { AssistantBlock, StopReason, Usage } from "../llm/types.js";
+import type { RunStopReason, SystemPart, ToolOutcome, UserSource } from "../agent/events.js";
+import type { AssistantBlock, ErrorKind, StopReason, ThinkingLevel, Usage } from "../llm/types.js";
 
 /** The major format version this gar reads and writes. Additive changes (new fields, new entry types) keep it. */
 export const FORMAT_VERSION = 1;
@@ -36,28 +37,36 @@ export type SessionHeader = {
 };
 
 type Base = { id: string; parentId: string | null; ts: string };
-export type UserEntry = Base & { type: "user"; content: string };
-export type AssistantEntry = Base & {
-	type: "assistant";
-	content: AssistantBlock[];
-	provider: string;
-	model: string;
-	usage: Usage;
-	stopReason: StopReason;
-	error?: string;
-	costUsd?: number | null;
-};
-export type ToolResultEntry = Base & {
-	type: "tool_result";
-	callId: string;
-	name: string;
-	/** What the model read. */
-	content: string;
-	/** What the UI shows (diff, exit code, truncation facts). Never sent to a model. */
-	details?: unknown;
-	isError: boolean;
-	durationMs?: number;
-};
+/** Entries written during a run carry its id, so replay and views need not guess run boundaries. */
+type InRun = { runId?: string };
+/** `source` is absent in sessions written before it existed: read that as "prompt". */
+export type UserEntry = Base & InRun & { type: "user"; content: string; source?: UserSource };
+export type AssistantEntry = Base &
+	InRun & {
+		type: "assistant";
+		content: AssistantBlock[];
+		provider: string;
+		model: string;
+		usage: Usage;
+		stopReason: StopReason;
+		error?: string;
+		errorKind?: ErrorKind;
+		costUsd?: number | null;
+	};
+export type ToolResultEntry = Base &
+	InRun & {
+		type: "tool_result";
+		callId: string;
+		name: string;
+		/** What the model read. */
+		content: string;
+		/** What the UI shows (diff, exit code, truncation facts). Never sent to a model. */
+		details?: unknown;
+		isError: boolean;
+		/** How the call ended (absent in older sessions: read it from isError). */
+		outcome?: ToolOutcome;
+		durationMs?: number;
+	};
 export type ModelChangeEntry = Base & { type: "model_change"; provider: string; model: string };
 /** Metadata: sets (or with `label: null` clears) the label of `target`. */
 export type LabelEntry = Base & { type: "label"; target: string; label: string | null };
@@ -65,25 +74,91 @@ export type LabelEntry = Base & { type: "label"; target: string; label: string |
 export type NameEntry = Base & { type: "name"; name: string };
 /** Metadata: moves the current leaf to `target` (null = the next message starts a new root). */
 export type LeafEntry = Base & { type: "leaf"; target: string | null };
+
 /**
- * In memory only: an entry whose type this gar does not know (written by a newer gar). `raw` is the line as read;
- * it is kept as a tree node but never sent to a model.
+ * Record entries carry `meta: true`: the extension rule. A reader that does not know an entry's type treats it as
+ * metadata when `meta` is true (never a node, never on a path) and as a tree node otherwise. Every new record type
+ * sets `meta: true` unless it is part of the conversation itself.
  */
-export type UnknownEntry = Base & { type: "unknown"; raw: Record<string, unknown> };
+type Meta = Base & { meta: true };
+
+/** The system prompt, stored once per distinct content: `hash` is what request records refer to. */
+export type SystemPromptEntry = Meta & {
+	type: "system_prompt";
+	hash: string;
+	text: string;
+	parts: (SystemPart & { text?: string })[];
+	/** The tool definitions sent with it, and their hash. */
+	toolsHash: string;
+	tools: { name: string; description: string; parameters: Record<string, unknown> }[];
+};
+
+/** One model call: what was asked (by reference, never the body) and what it cost. */
+export type RequestEntry = Meta & {
+	type: "request";
+	requestId: string;
+	runId: string;
+	turn: number;
+	provider: string;
+	model: string;
+	promptHash: string;
+	toolsHash: string;
+	params: { maxTokens: number | null; thinking: ThinkingLevel | null; temperature?: number };
+	messageCount: number;
+	/** Estimated tokens of the history sent. */
+	messageTokens: number;
+	/** When the call started (epoch ms). */
+	startedAt: number;
+	ttftMs: number | null;
+	durationMs: number;
+	retries: number;
+	stopReason: StopReason;
+	errorKind?: ErrorKind;
+	usage: Usage;
+	costUsd: number | null;
+};
+
+/** One run, written when it ends. */
+export type RunEntry = Meta & {
+	type: "run";
+	runId: string;
+	stopReason: RunStopReason;
+	turns: number;
+	maxTurns: number;
+	contextWindow: number | null;
+	durationMs: number;
+	usage: Usage;
+	costUsd: number | null;
+	error?: string;
+	errorKind?: ErrorKind;
+};
+
+/** A tool call really started (written before it runs): a start without a result means gar died during it. */
+export type ToolStartEntry = Meta & { type: "tool_start"; callId: string; name: string; runId?: string };
+
+/**
+ * In memory only: an entry whose type this gar does not know (written by a newer gar), or a known type that failed
+ * its schema. `raw` is the line as read, written back unchanged. It is a tree node unless `meta` is true; it is
+ * never sent to a model.
+ */
+export type UnknownEntry = Base & { type: "unknown"; meta: boolean; raw: Record<string, unknown> };
 
 /** Entries that form the conversation path and advance the leaf. */
 export type ConversationEntry = UserEntry | AssistantEntry | ToolResultEntry | ModelChangeEntry;
-export type MetadataEntry = LabelEntry | NameEntry | LeafEntry;
+export type RecordEntry = SystemPromptEntry | RequestEntry | RunEntry | ToolStartEntry;
+export type MetadataEntry = LabelEntry | NameEntry | LeafEntry | RecordEntry;
 export type KnownEntry = ConversationEntry | MetadataEntry;
 export type SessionEntry = KnownEntry | UnknownEntry;
-/** Tree nodes: entries that can have children (conversation entries and unknown ones). */
-export type NodeEntry = ConversationEntry | UnknownEntry;
+/** Tree nodes: entries that can have children (conversation entries and unknown non-meta ones). */
+export type NodeEntry = ConversationEntry | (UnknownEntry & { meta: false });
+
+const METADATA_TYPES = new Set(["label", "name", "leaf", "system_prompt", "request", "run", "tool_start"]);
 
 export function isConversation(entry: SessionEntry): entry is ConversationEntry {
 	return entry.type !== "unknown" && !isMetadata(entry);
 }
-export function isMetadata(entry: SessionEntry): entry is MetadataEntry {
-	return entry.type === "label" || entry.type === "name" || entry.type === "leaf";
+export function isMetadata(entry: SessionEntry): entry is MetadataEntry | (UnknownEntry & { meta: true }) {
+	return entry.type === "unknown" ? entry.meta : METADATA_TYPES.has(entry.type);
 }
 export function isNode(entry: SessionEntry): entry is NodeEntry {
 	return !isMetadata(entry);
@@ -134,7 +209,7 @@ const entrySchemas: { [K in KnownEntry["type"]]: z.ZodType<Extract<KnownEntry, {
 		provider: z.string(),
 		model: z.string(),
 		usage: usageSchema,
-		stopReason: z.enum(["stop", "length", "tool_use", "error", "aborted"]),
+		stopReason: z.enum(["stop", "length", "tool_use", "error", "aborted", "refusal"]),
 		error: z.string().optional(),
 		costUsd: z.number().nullable().optional(),
 	}) as z.ZodType as z.ZodType<AssistantEntry>,
@@ -149,10 +224,64 @@ const entrySchemas: { [K in KnownEntry["type"]]: z.ZodType<Extract<KnownEntry, {
 		durationMs: z.number().optional(),
 	}),
 	model_change: z.looseObject({ ...base, type: z.literal("model_change"), provider: z.string(), model: z.string() }),
+	system_prompt: z.looseObject({
+		...base,
+		type: z.literal("system_prompt"),
+		meta: z.literal(true),
+		hash: z.string(),
+		text: z.string(),
+		parts: z.array(z.looseObject({ source: z.string(), chars: z.number(), tokens: z.number() })),
+		toolsHash: z.string(),
+		tools: z.array(z.looseObject({ name: z.string() })),
+	}) as z.ZodType as z.ZodType<SystemPromptEntry>,
+	request: z.looseObject({
+		...base,
+		type: z.literal("request"),
+		meta: z.literal(true),
+		requestId: z.string(),
+		runId: z.string(),
+		turn: z.number(),
+		provider: z.string(),
+		model: z.string(),
+		promptHash: z.string(),
+		toolsHash: z.string(),
+		params: z.looseObject({}),
+		messageCount: z.number(),
+		messageTokens: z.number(),
+		ttftMs: z.number().nullable(),
+		durationMs: z.number(),
+		retries: z.number(),
+		stopReason: z.string(),
+		usage: usageSchema,
+		costUsd: z.number().nullable(),
+	}) as z.ZodType as z.ZodType<RequestEntry>,
+	run: z.looseObject({
+		...base,
+		type: z.literal("run"),
+		meta: z.literal(true),
+		runId: z.string(),
+		stopReason: z.string(),
+		turns: z.number(),
+		durationMs: z.number(),
+		usage: usageSchema,
+		costUsd: z.number().nullable(),
+	}) as z.ZodType as z.ZodType<RunEntry>,
+	tool_start: z.looseObject({
+		...base,
+		type: z.literal("tool_start"),
+		meta: z.literal(true),
+		callId: z.string(),
+		name: z.string(),
+	}) as z.ZodType as z.ZodType<ToolStartEntry>,
 	label: z.looseObject({ ...base, type: z.literal("label"), target: z.string(), label: z.string().nullable() }),
 	name: z.looseObject({ ...base, type: z.literal("name"), name: z.string() }),
 	leaf: z.looseObject({ ...base, type: z.literal("leaf"), target: z.string().nullable() }),
 };
+/** Whether this gar knows entries of type `type`. */
+export function isKnownType(type: unknown): boolean {
+	return typeof type === "string" && Object.hasOwn(entrySchemas, type);
+}
+
 const unknownSchema = z.looseObject({ ...base, type: z.string().min(1) });
 
 const headerSchema = z.looseObject({
@@ -165,8 +294,9 @@ const headerSchema = z.looseObject({
 });
 
 /**
- * Validates one parsed entry line. Returns the same object (no copy) typed as an entry, a wrapper for a type this
- * gar does not know, or undefined when the line is invalid.
+ * Validates one parsed entry line. Returns the same object (no copy) typed as an entry; a wrapper (UnknownEntry)
+ * for a type this gar does not know or a known type whose fields do not fit (so its children keep their parent);
+ * undefined when the line is not an entry at all (no id, parentId, ts or type).
  */
 export function parseEntry(value: unknown): SessionEntry | undefined {
 	if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
@@ -175,11 +305,11 @@ export function parseEntry(value: unknown): SessionEntry | undefined {
 	if (typeof type !== "string") return undefined;
 	if (Object.hasOwn(entrySchemas, type)) {
 		const schema = entrySchemas[type as KnownEntry["type"]];
-		return schema.safeParse(value).success ? (value as KnownEntry) : undefined;
+		if (schema.safeParse(value).success) return value as KnownEntry;
 	}
 	if (type === "session" || !unknownSchema.safeParse(value).success) return undefined;
 	const { id, parentId, ts } = record as Base;
-	return { type: "unknown", id, parentId, ts, raw: record };
+	return { type: "unknown", id, parentId, ts, meta: record.meta === true, raw: record };
 }
 
 /**

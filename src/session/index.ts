@@ -1,4 +1,13 @@
-export { buildContext, chosenModel, knownBlocks, type ModelRef, NOT_RUN, type SessionContext } from "./context.js";
+export {
+	assistantMessageOf,
+	buildContext,
+	chosenModel,
+	INTERRUPTED,
+	knownBlocks,
+	type ModelRef,
+	NOT_RUN,
+	type SessionContext,
+} from "./context.js";
 export { type ForkOptions, forkSession } from "./fork.js";
 export {
 	type AssistantEntry,
@@ -14,10 +23,15 @@ export {
 	type NameEntry,
 	type NodeEntry,
 	type ParentRef,
+	type RecordEntry,
+	type RequestEntry,
+	type RunEntry,
 	type SessionEntry,
 	SessionError,
 	type SessionHeader,
+	type SystemPromptEntry,
 	type ToolResultEntry,
+	type ToolStartEntry,
 	type UnknownEntry,
 	type UserEntry,
 } from "./format.js";
@@ -32,6 +46,7 @@ export {
 	type SessionInfo,
 } from "./ops.js";
 export { projectSlug, sessionDirFor } from "./paths.js";
+export { type EventSource, SessionRecorder, type WriteFailure } from "./recorder.js";
 export { redactSecrets } from "./redact.js";
 export { type ReplayEvent, replayEvents } from "./replay.js";
 export { resolveEntry } from "./resolve-entry.js";
@@ -39,7 +54,9 @@ export { Session } from "./session.js";
 export {
 	type Clock,
 	type CreateSessionOptions,
-	type EventSource,
+	maskSecrets,
+	type OpenSessionOptions,
+	SECRET_MARKER,
 	SessionWriter,
 	type ToolResultInput,
 } from "./writer.js";

@@ -1,4 +1,4 @@
-import { parseEntry, parseHeader, SessionError, type SessionHeader } from "./format.js";
+import { isKnownType, parseEntry, parseHeader, SessionError, type SessionHeader } from "./format.js";
 import { parseJson, scanLines } from "./lines.js";
 import { Session } from "./session.js";
 
@@ -25,6 +25,7 @@ export function loadSession(file: string): Session {
 	const orphans: string[] = [];
 	const duplicates: string[] = [];
 	const badTargets: string[] = [];
+	const misfits: string[] = [];
 	let torn = false;
 	try {
 		scanLines(file, (buf, start, end, lineNo, complete) => {
@@ -41,6 +42,7 @@ export function loadSession(file: string): Session {
 				torn ||= !complete;
 				return;
 			}
+			if (entry.type === "unknown" && isKnownType(entry.raw.type)) misfits.push(entry.id);
 			const result = session.add(entry);
 			if (result === "orphan") orphans.push(entry.id);
 			else if (result === "duplicate") duplicates.push(`${entry.id} (line ${lineNo})`);
@@ -67,6 +69,13 @@ export function loadSession(file: string): Session {
 		warnings.push(`${which} (${listed(orphans)})`);
 	}
 	if (duplicates.length > 0) warnings.push(`ignored entries with duplicate ids: ${listed(duplicates)}`);
+	if (misfits.length > 0) {
+		const which =
+			misfits.length === 1
+				? "1 entry does not match the fields of its type and was kept as an unknown entry"
+				: `${misfits.length} entries do not match the fields of their types and were kept as unknown entries`;
+		warnings.push(`${which} (${listed(misfits)})`);
+	}
 	if (badTargets.length > 0) {
 		warnings.push(`ignored leaf records pointing at missing entries (${listed(badTargets)})`);
 	}

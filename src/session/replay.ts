@@ -1,18 +1,28 @@
-import type { AgentEvent, RunStopReason } from "../agent/events.js";
-import { type AssistantMessage, addUsage, EMPTY_USAGE, type StopReason, type Usage } from "../llm/types.js";
-import { knownBlocks, type ModelRef } from "./context.js";
-import type { AssistantEntry, NodeEntry, ToolResultEntry } from "./format.js";
+import type { AgentEvent, RequestInfo, RunStopReason, ToolOutcome } from "../agent/events.js";
+import { addUsage, EMPTY_USAGE, type StopReason, type Usage } from "../llm/types.js";
+import { assistantMessageOf, type ModelRef } from "./context.js";
+import type {
+	AssistantEntry,
+	NodeEntry,
+	RequestEntry,
+	RunEntry,
+	SystemPromptEntry,
+	ToolResultEntry,
+	UserEntry,
+} from "./format.js";
 import type { Session } from "./session.js";
 
 /** A recorded event and when it happened (ISO), so a caller can pace a replay (`--speed`). */
 export type ReplayEvent = { event: AgentEvent; ts: string };
 
-type Run = { turns: number; usage: Usage; costUsd: number | null; startTs: string; last?: AssistantEntry };
+type Run = { id: string; turns: number; usage: Usage; costUsd: number | null; startTs: string; last?: AssistantEntry };
 
+/** Used only for sessions written before run records existed. */
 const RUN_STOP: Record<StopReason, RunStopReason> = {
 	stop: "done",
 	length: "length",
 	error: "error",
+	refusal: "error",
 	aborted: "aborted",
 	// A run whose last reply asked for tools but got no further reply was cut short.
 	tool_use: "aborted",
@@ -26,54 +36,105 @@ function between(from: string, to: string, fraction: number): string {
 	return new Date(a + (b - a) * fraction).toISOString();
 }
 
-function messageOf(entry: AssistantEntry): AssistantMessage {
-	const { provider, model, usage, stopReason, error } = entry;
-	const content = knownBlocks(entry.content);
-	return { role: "assistant", content, provider, model, usage, stopReason, ...(error === undefined ? {} : { error }) };
-}
+/** The records of a session that replay needs, indexed once: O(entries). */
+class Records {
+	readonly runs = new Map<string, RunEntry>();
+	/** Request records by the id of the assistant entry they follow. */
+	readonly requests = new Map<string, RequestEntry>();
+	readonly prompts = new Map<string, SystemPromptEntry>();
 
-function* replyEvents(entry: AssistantEntry, turn: number, startTs: string): Generator<ReplayEvent> {
-	yield { event: { type: "turn_start", turn }, ts: startTs };
-	yield { event: { type: "message_start", turn }, ts: startTs };
-	const message = messageOf(entry);
-	const deltas: AgentEvent[] = [];
-	for (const block of message.content) {
-		if (block.type === "text") deltas.push({ type: "text_delta", delta: block.text });
-		else if (block.type === "thinking" && !block.redacted)
-			deltas.push({ type: "thinking_delta", delta: block.thinking });
-		else if (block.type === "tool_call") {
-			deltas.push({ type: "toolcall_start", callId: block.id, name: block.name });
-			deltas.push({
-				type: "toolcall_delta",
-				callId: block.id,
-				delta: block.rawArguments ?? JSON.stringify(block.arguments),
-			});
+	constructor(session: Session) {
+		for (const entry of session.entries) {
+			if (entry.type === "run") this.runs.set(entry.runId, entry);
+			else if (entry.type === "request" && entry.parentId !== null) this.requests.set(entry.parentId, entry);
+			else if (entry.type === "system_prompt") this.prompts.set(entry.hash, entry);
 		}
 	}
-	for (const [i, event] of deltas.entries())
-		yield { event, ts: between(startTs, entry.ts, (i + 1) / (deltas.length + 1)) };
-	yield { event: { type: "message_end", message, costUsd: entry.costUsd ?? null }, ts: entry.ts };
+
+	/** The request event a recorded request stands for, when its prompt record is there too. */
+	requestInfo(record: RequestEntry): RequestInfo {
+		const prompt = this.prompts.get(record.promptHash);
+		const toolsJson = JSON.stringify(prompt?.tools ?? []);
+		return {
+			requestId: record.requestId,
+			turn: record.turn,
+			provider: record.provider,
+			model: record.model,
+			params: record.params,
+			system: {
+				hash: record.promptHash,
+				chars: prompt?.text.length ?? 0,
+				tokens: Math.ceil((prompt?.text.length ?? 0) / 4),
+				parts: (prompt?.parts ?? []).map(({ text: _text, ...part }) => part),
+			},
+			tools: {
+				names: (prompt?.tools ?? []).map((t) => t.name),
+				hash: record.toolsHash,
+				chars: toolsJson.length,
+				tokens: Math.ceil(toolsJson.length / 4),
+			},
+			messages: { count: record.messageCount, tokens: record.messageTokens },
+		};
+	}
 }
 
-function* toolEvents(entry: ToolResultEntry, args: Record<string, unknown>): Generator<ReplayEvent> {
-	const { callId, name, content, details, isError } = entry;
-	const durationMs = entry.durationMs ?? 0;
-	const started = Date.parse(entry.ts) - durationMs;
-	yield {
-		event: { type: "tool_start", callId, name, args },
-		ts: Number.isNaN(started) ? entry.ts : new Date(started).toISOString(),
-	};
+function* replyEvents(entry: AssistantEntry, run: Run, startTs: string, records: Records): Generator<ReplayEvent> {
+	const turn = run.turns;
+	const record = records.requests.get(entry.id);
+	const requestId = record?.requestId ?? `${run.id}.${turn}`;
+	const maxTurns = records.runs.get(run.id)?.maxTurns ?? 0;
+	yield { event: { type: "turn_start", turn, maxTurns }, ts: startTs };
+	if (record) yield { event: { type: "request", ...records.requestInfo(record) }, ts: startTs };
+	yield { event: { type: "message_start", turn, requestId }, ts: startTs };
+	const message = assistantMessageOf(entry);
+	const deltas: AgentEvent[] = [];
+	for (const [contentIndex, block] of entry.content.entries()) {
+		if (block.type === "text") deltas.push({ type: "text_delta", delta: block.text, contentIndex });
+		else if (block.type === "thinking" && !block.redacted) {
+			deltas.push({ type: "thinking_delta", delta: block.thinking, contentIndex });
+		} else if (block.type === "tool_call") {
+			const callId = block.id;
+			deltas.push({ type: "toolcall_start", callId, name: block.name, contentIndex });
+			const delta = block.rawArguments ?? JSON.stringify(block.arguments);
+			deltas.push({ type: "toolcall_delta", callId, delta, contentIndex });
+		}
+	}
+	for (const [i, event] of deltas.entries()) {
+		yield { event, ts: between(startTs, entry.ts, (i + 1) / (deltas.length + 1)) };
+	}
+	const durationMs = record?.durationMs ?? Math.max(0, Date.parse(entry.ts) - Date.parse(startTs) || 0);
 	yield {
 		event: {
-			type: "tool_end",
-			callId,
-			name,
-			result: { content, details, isError },
-			message: { role: "tool_result", callId, name, content, isError },
-			durationMs,
+			type: "message_end",
+			requestId,
+			turn,
+			message,
+			costUsd: entry.costUsd ?? null,
+			timing: {
+				startedAt: record?.startedAt ?? Date.parse(entry.ts) - durationMs,
+				firstTokenMs: record?.ttftMs ?? null,
+				durationMs,
+			},
+			retries: record?.retries ?? 0,
+			...(entry.errorKind === undefined ? {} : { errorKind: entry.errorKind }),
 		},
 		ts: entry.ts,
 	};
+}
+
+function* toolEvents(entry: ToolResultEntry, args: Record<string, unknown>): Generator<ReplayEvent> {
+	const { callId, name, content, isError } = entry;
+	const durationMs = entry.durationMs ?? 0;
+	const outcome: ToolOutcome = entry.outcome ?? (isError ? "error" : "done");
+	const started = Date.parse(entry.ts) - durationMs;
+	if (outcome === "done" || outcome === "error") {
+		yield {
+			event: { type: "tool_start", callId, name, args },
+			ts: Number.isNaN(started) ? entry.ts : new Date(started).toISOString(),
+		};
+	}
+	const details = (entry.details ?? null) as Extract<AgentEvent, { type: "tool_end" }>["details"];
+	yield { event: { type: "tool_end", callId, name, outcome, content, details, isError, durationMs }, ts: entry.ts };
 }
 
 /** The model for a run's agent_start: the one in effect, else the next reply's. */
@@ -87,13 +148,26 @@ function modelAhead(path: readonly NodeEntry[], from: number, current: ModelRef 
 }
 
 /**
+ * Whether a user entry starts a new run. With run ids (sessions written since run records exist) that is exact;
+ * older sessions are split by a heuristic: a user entry ends the run unless the last reply asked for tools (then it
+ * was a steer within the run).
+ */
+function startsRun(entry: UserEntry, run: Run | undefined): boolean {
+	if (!run) return true;
+	if (entry.runId !== undefined) return entry.runId !== run.id;
+	return run.last?.stopReason !== "tool_use";
+}
+
+/**
  * Re-emits the conversation on the path to `leafId` (default: the current leaf) as the events the agent loop
- * emitted, without calling a model: per run agent_start, user_message, then per reply turn_start, message_start,
- * one delta per block, message_end, tool_start/tool_end per result, turn_end, and agent_end with summed usage.
- * A user entry starts a new run unless the last reply asked for tools (then it was a steer within the run).
+ * emitted, without calling a model: per run agent_start, user_message, then per reply turn_start, request (when
+ * recorded), message_start, one delta per block, message_end, tool_start/tool_end per result, turn_end, and
+ * agent_end. Run boundaries, stop reasons and timings come from the run and request records; sessions written
+ * before those existed fall back to a heuristic. Live-only events (tool_update, approvals, queue) are not replayed.
  */
 export function* replayEvents(session: Session, leafId: string | null = session.leafId): Generator<ReplayEvent> {
 	const path = session.pathTo(leafId);
+	const records = new Records(session);
 	let model: ModelRef | undefined;
 	let run: Run | undefined;
 	let openTurn = false;
@@ -109,25 +183,40 @@ export function* replayEvents(session: Session, leafId: string | null = session.
 	function* endRun(): Generator<ReplayEvent> {
 		if (!run) return;
 		yield* closeTurn();
-		const last = run.last;
+		const { last } = run;
+		const record = records.runs.get(run.id);
 		const elapsed = Date.parse(lastTs) - Date.parse(run.startTs);
+		const error = record ? record.error : last?.error;
+		const errorKind = record ? record.errorKind : last?.errorKind;
 		const event: AgentEvent = {
 			type: "agent_end",
-			stopReason: last ? RUN_STOP[last.stopReason] : "done",
+			runId: run.id,
+			stopReason: record?.stopReason ?? (last ? RUN_STOP[last.stopReason] : "done"),
 			turns: run.turns,
 			usage: run.usage,
 			costUsd: run.costUsd,
-			durationMs: Number.isNaN(elapsed) ? 0 : Math.max(0, elapsed),
-			...(last?.error === undefined ? {} : { error: last.error }),
+			durationMs: record?.durationMs ?? (Number.isNaN(elapsed) ? 0 : Math.max(0, elapsed)),
+			...(error === undefined ? {} : { error }),
+			...(errorKind === undefined ? {} : { errorKind }),
 		};
 		run = undefined;
 		yield { event, ts: lastTs };
 	}
-	function* startRun(index: number, ts: string): Generator<ReplayEvent> {
+	function* startRun(index: number, ts: string, runId: string | undefined): Generator<ReplayEvent> {
 		runs++;
 		const { provider, model: name } = modelAhead(path, index, model);
-		run = { turns: 0, usage: EMPTY_USAGE, costUsd: 0, startTs: ts };
-		yield { event: { type: "agent_start", runId: `replay-${runs}`, provider, model: name }, ts };
+		const id = runId ?? `replay-${runs}`;
+		const record = records.runs.get(id);
+		run = { id, turns: 0, usage: EMPTY_USAGE, costUsd: 0, startTs: ts };
+		const event: AgentEvent = {
+			type: "agent_start",
+			runId: id,
+			provider,
+			model: name,
+			maxTurns: record?.maxTurns ?? 0,
+			contextWindow: record?.contextWindow ?? null,
+		};
+		yield { event, ts };
 	}
 
 	for (const [index, entry] of path.entries()) {
@@ -135,27 +224,31 @@ export function* replayEvents(session: Session, leafId: string | null = session.
 			case "model_change":
 				model = { provider: entry.provider, model: entry.model };
 				break;
-			case "user":
-				if (run && run.last?.stopReason !== "tool_use") yield* endRun();
+			case "user": {
+				if (startsRun(entry, run)) yield* endRun();
 				yield* closeTurn();
-				if (!run) yield* startRun(index, entry.ts);
-				yield { event: { type: "user_message", message: { role: "user", content: entry.content } }, ts: entry.ts };
+				if (!run) yield* startRun(index, entry.ts, entry.runId);
+				const source = entry.source ?? "prompt";
+				yield {
+					event: { type: "user_message", message: { role: "user", content: entry.content }, source },
+					ts: entry.ts,
+				};
 				break;
+			}
 			case "assistant": {
-				if (!run) yield* startRun(index, lastTs);
-				const current = run as Run;
+				if (run && entry.runId !== undefined && entry.runId !== run.id) yield* endRun();
+				if (!run) yield* startRun(index, lastTs, entry.runId);
+				const current = run as unknown as Run;
 				yield* closeTurn();
 				current.turns++;
-				yield* replyEvents(entry, current.turns, lastTs);
+				yield* replyEvents(entry, current, lastTs, records);
 				current.usage = addUsage(current.usage, entry.usage);
 				const cost = entry.costUsd ?? null;
 				current.costUsd = current.costUsd === null || cost === null ? null : current.costUsd + cost;
 				current.last = entry;
 				openTurn = true;
 				model = { provider: entry.provider, model: entry.model };
-				calls = new Map(
-					knownBlocks(entry.content).flatMap((b) => (b.type === "tool_call" ? [[b.id, b.arguments]] : [])),
-				);
+				calls = new Map(entry.content.flatMap((b) => (b.type === "tool_call" ? [[b.id, b.arguments]] : [])));
 				break;
 			}
 			case "tool_result":

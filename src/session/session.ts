@@ -12,7 +12,8 @@ export type AddResult = "ok" | "duplicate" | "orphan" | "bad_target";
 
 /**
  * A session in memory: its entries in file order, indexed as a tree. Nodes are conversation entries (and unknown
- * ones); metadata entries (label, name, leaf) annotate nodes and move the leaf but are never part of a path.
+ * ones without `meta`); metadata entries (label, name, leaf, and records such as request and run) annotate nodes
+ * and move the leaf but are never part of a path.
  *
  * The leaf is computed by applying entries in file order: a conversation entry becomes the leaf; a `leaf` record
  * moves it to its target. So the leaf is the target of the last leaf record when that record comes after the last
@@ -26,6 +27,7 @@ export class Session {
 	private readonly childIds = new Map<string | null, string[]>();
 	private readonly labelMap = new Map<string, string>();
 	private sessionName: string | undefined;
+	private readonly started = new Set<string>();
 	private leaf: string | null = null;
 
 	constructor(
@@ -46,6 +48,11 @@ export class Session {
 	/** The latest `name` entry's name. */
 	get name(): string | undefined {
 		return this.sessionName;
+	}
+
+	/** Ids of tool calls whose start was recorded (a `tool_start` record). */
+	get startedCalls(): ReadonlySet<string> {
+		return this.started;
 	}
 
 	/** Current labels by entry id (a `label` entry with `label: null` removed its target's label). */
@@ -70,13 +77,14 @@ export class Session {
 	add(entry: SessionEntry): AddResult {
 		if (this.byId.has(entry.id)) return "duplicate";
 		let result: AddResult = "ok";
+		// Checked before the entry is indexed, so an entry naming itself as its parent becomes a root, not a cycle.
+		if (isNode(entry) && entry.parentId !== null && !this.node(entry.parentId)) {
+			entry.parentId = null;
+			result = "orphan";
+		}
 		this.byId.set(entry.id, entry);
 		this.list.push(entry);
 		if (isNode(entry)) {
-			if (entry.parentId !== null && !this.node(entry.parentId)) {
-				entry.parentId = null;
-				result = "orphan";
-			}
 			const siblings = this.childIds.get(entry.parentId);
 			if (siblings) siblings.push(entry.id);
 			else this.childIds.set(entry.parentId, [entry.id]);
@@ -94,6 +102,9 @@ export class Session {
 				break;
 			case "name":
 				this.sessionName = entry.name;
+				break;
+			case "tool_start":
+				this.started.add(entry.callId);
 				break;
 		}
 		return result;

@@ -1,8 +1,7 @@
 import { appendFileSync, closeSync, constants, fstatSync, mkdirSync, openSync, readSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { AgentEvent } from "../agent/events.js";
+import type { UserSource } from "../agent/events.js";
 import type { AssistantMessage } from "../llm/types.js";
-import { chosenModel } from "./context.js";
 import {
 	type AssistantEntry,
 	FORMAT_VERSION,
@@ -14,9 +13,11 @@ import {
 	newEntryId,
 	newSessionId,
 	type ParentRef,
+	type RecordEntry,
 	type SessionEntry,
 	SessionError,
 	type SessionHeader,
+	type SystemPromptEntry,
 	type ToolResultEntry,
 	toRecord,
 	type UserEntry,
@@ -28,12 +29,23 @@ import { Session } from "./session.js";
 
 export type Clock = () => Date;
 /** `dir` is the sessions base folder; the file goes in its project sub-folder (see sessionDirFor). */
-export type CreateSessionOptions = { dir: string; cwd: string; parent?: ParentRef; now?: Clock };
-/** Anything with a synchronous `subscribe`, such as the agent's EventChannel. */
-export type EventSource = { subscribe(listener: (event: AgentEvent) => void): () => void };
+export type CreateSessionOptions = {
+	dir: string;
+	cwd: string;
+	parent?: ParentRef;
+	now?: Clock;
+	/** Secret values (API keys in use) replaced by a marker in every line written. */
+	secrets?: readonly string[];
+};
+/** Options for reopening an existing session. */
+export type OpenSessionOptions = { now?: Clock; secrets?: readonly string[] };
 export type ToolResultInput = Omit<ToolResultEntry, "type" | "id" | "parentId" | "ts">;
 /** Fields common to every new entry; the writer fills them in. */
 type Fresh<E> = Omit<E, "id" | "parentId" | "ts">;
+
+const withRun = (runId: string | undefined) => (runId === undefined ? {} : { runId });
+/** A user entry's source; "prompt" is the default and is written too, so scripts need not know the default. */
+const source = (value: UserSource | undefined) => (value === undefined ? {} : { source: value });
 
 const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND;
 
@@ -61,6 +73,20 @@ function serialise(record: object): string {
 	}
 }
 
+/** The marker a secret value is replaced with in a session line. */
+export const SECRET_MARKER = "[redacted]";
+
+/** Replaces every secret (at least 8 characters; short values would hit ordinary text) in a serialised line. */
+export function maskSecrets(line: string, secrets: readonly string[]): string {
+	let out = line;
+	for (const secret of secrets) {
+		if (secret.length < 8) continue;
+		const escaped = JSON.stringify(secret).slice(1, -1);
+		if (out.includes(escaped)) out = out.split(escaped).join(SECRET_MARKER);
+	}
+	return out;
+}
+
 /**
  * Appends entries to one session file. Append-only: every entry is one `appendFileSync` of one whole line; the file
  * is never rewritten, truncated or repaired. The in-memory `session` is kept in step with the file.
@@ -71,14 +97,18 @@ export class SessionWriter {
 	private fd: number | null;
 	private needsNewline: boolean;
 
+	private readonly promptHashes = new Set<string>();
+
 	private constructor(
 		readonly session: Session,
 		fd: number,
 		needsNewline: boolean,
 		private readonly now: Clock,
+		private secrets: readonly string[],
 	) {
 		this.fd = fd;
 		this.needsNewline = needsNewline;
+		for (const entry of session.entries) if (entry.type === "system_prompt") this.promptHashes.add(entry.hash);
 	}
 
 	/** Creates `<dir>/<project-slug>/<timestamp>_<id>.jsonl` (mode 0600, folders 0700) and writes its header. */
@@ -99,23 +129,28 @@ export class SessionWriter {
 		};
 		const fd = openSync(file, CREATE_FLAGS, 0o600);
 		appendFileSync(fd, `${JSON.stringify(header)}\n`);
-		return new SessionWriter(new Session(file, header), fd, false, now);
+		return new SessionWriter(new Session(file, header), fd, false, now, options.secrets ?? []);
 	}
 
 	/**
 	 * Opens an existing session for appending (loads it first; see loadSession). A torn last line is left as it is:
 	 * the first new line is preceded by "\n", so the torn line stays separate (and skipped) and the new one is whole.
 	 */
-	static open(file: string, options: { now?: Clock } = {}): SessionWriter {
+	static open(file: string, options: OpenSessionOptions = {}): SessionWriter {
 		const session = loadSession(file);
 		const needsNewline = !endsWithNewline(file);
 		// No O_CREAT: appending must never create a file without a header.
 		const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND);
-		return new SessionWriter(session, fd, needsNewline, options.now ?? (() => new Date()));
+		return new SessionWriter(session, fd, needsNewline, options.now ?? (() => new Date()), options.secrets ?? []);
 	}
 
 	get file(): string {
 		return this.session.file;
+	}
+
+	/** Adds secret values to mask in every line written from now on (keys known only once the run is resolved). */
+	addSecrets(values: readonly string[]): void {
+		this.secrets = [...this.secrets, ...values];
 	}
 
 	get leafId(): string | null {
@@ -132,7 +167,7 @@ export class SessionWriter {
 		if (isNode(entry) && entry.parentId !== null && !this.session.node(entry.parentId)) {
 			throw new SessionError(`no parent entry ${entry.parentId}`, "invalid");
 		}
-		const line = `${this.needsNewline ? "\n" : ""}${serialise(toRecord(entry))}\n`;
+		const line = `${this.needsNewline ? "\n" : ""}${maskSecrets(serialise(toRecord(entry)), this.secrets)}\n`;
 		try {
 			appendFileSync(this.fd, line);
 		} catch (error) {
@@ -155,27 +190,44 @@ export class SessionWriter {
 		return this.append(entry);
 	}
 
-	appendUser(content: string): UserEntry {
-		return this.appendNew<UserEntry>({ type: "user", content });
+	appendUser(content: string, extra: { source?: UserSource; runId?: string } = {}): UserEntry {
+		return this.appendNew<UserEntry>({ type: "user", content, ...withRun(extra.runId), ...source(extra.source) });
 	}
 
 	/** Saves a reply as it ended, partial content included; error text is passed through redactSecrets. */
-	appendAssistant(message: AssistantMessage, costUsd?: number | null): AssistantEntry {
-		const { content, provider, model, usage, stopReason, error } = message;
+	appendAssistant(message: AssistantMessage, costUsd?: number | null, runId?: string): AssistantEntry {
+		const { content, provider, model, usage, stopReason, error, errorKind } = message;
 		return this.appendNew<AssistantEntry>({
 			type: "assistant",
+			...withRun(runId),
 			content,
 			provider,
 			model,
 			usage,
 			stopReason,
 			...(error === undefined ? {} : { error: redactSecrets(error) }),
+			...(errorKind === undefined ? {} : { errorKind }),
 			...(costUsd === undefined ? {} : { costUsd }),
 		});
 	}
 
 	appendToolResult(result: ToolResultInput): ToolResultEntry {
 		return this.appendNew<ToolResultEntry>({ type: "tool_result", ...result, details: result.details ?? null });
+	}
+
+	/** Appends a record (metadata with `meta: true`): it never moves the leaf and is never on a path. */
+	appendRecord<E extends RecordEntry>(fields: Omit<Fresh<E>, "meta">): E {
+		const { type, ...rest } = fields as Omit<Fresh<RecordEntry>, "meta">;
+		return this.appendNew<E>({ type, meta: true, ...rest } as unknown as Fresh<E>);
+	}
+
+	/** Stores the system prompt and tool definitions once per distinct prompt; returns the prompt's hash. */
+	ensurePrompt(prompt: Omit<Fresh<SystemPromptEntry>, "type" | "meta">): string {
+		if (!this.promptHashes.has(prompt.hash)) {
+			this.appendRecord<SystemPromptEntry>({ type: "system_prompt", ...prompt });
+			this.promptHashes.add(prompt.hash);
+		}
+		return prompt.hash;
 	}
 
 	appendModelChange(provider: string, model: string): ModelChangeEntry {
@@ -205,46 +257,6 @@ export class SessionWriter {
 			throw new SessionError(`no entry ${entryId} to move to`, "not_found");
 		}
 		return this.appendNew<LeafEntry>({ type: "leaf", target: entryId });
-	}
-
-	/**
-	 * Records the agent's events: user_message → user (written before the model is called: delivery is synchronous),
-	 * message_end → assistant (aborted replies too), tool_end → tool_result, agent_start → model_change when the model
-	 * differs from the one chosen on the current path. Returns the unsubscribe function.
-	 */
-	attach(channel: EventSource): () => void {
-		return channel.subscribe((event) => this.record(event));
-	}
-
-	/** Turns one agent event into at most one entry. */
-	record(event: AgentEvent): void {
-		switch (event.type) {
-			case "agent_start": {
-				const current = chosenModel(this.session.pathTo(this.leafId));
-				if (current?.provider !== event.provider || current.model !== event.model) {
-					this.appendModelChange(event.provider, event.model);
-				}
-				break;
-			}
-			case "user_message":
-				this.appendUser(event.message.content);
-				break;
-			case "message_end":
-				this.appendAssistant(event.message, event.costUsd);
-				break;
-			case "tool_end":
-				this.appendToolResult({
-					callId: event.callId,
-					name: event.name,
-					content: event.message.content,
-					details: event.result.details,
-					isError: event.message.isError,
-					durationMs: event.durationMs,
-				});
-				break;
-			default:
-				break;
-		}
 	}
 
 	/** Closes the file; later appends throw. Idempotent. */

@@ -1,0 +1,292 @@
+import type { EventChannel } from "../agent/channel.js";
+import { Agent, type ApprovalDecision, type ApprovalRequest, type ContextHook, type RunResult } from "../agent/loop.js";
+import { MessageQueue } from "../agent/queue.js";
+import { describeSystem, describeTools } from "../agent/request-info.js";
+import type { OutputSchema } from "../agent/structured.js";
+import type { Message, Provider, ThinkingLevel } from "../llm/types.js";
+import type { SystemPrompt } from "../prompt/system-prompt.js";
+import { buildContext, SessionRecorder, type SessionWriter } from "../session/index.js";
+import { runTool, toToolSpec } from "../tools/index.js";
+import type { AnyTool, ToolResult } from "../tools/types.js";
+
+/** Asks the person about one mutating call; should settle when `signal` aborts. */
+export type AskFn = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision>;
+
+/** Refused: the conversation is busy with a run (a second run is refused, never interleaved). */
+export class ConversationBusyError extends Error {
+	override readonly name = "ConversationBusyError";
+	constructor(what: string) {
+		super(`cannot ${what} while a run is going; wait for it to end or abort it first`);
+	}
+}
+
+export type ConversationOptions = {
+	channel: EventChannel;
+	provider: Provider;
+	model: string;
+	contextWindow: number | null;
+	system: SystemPrompt;
+	tools: AnyTool[];
+	history?: Message[];
+	/** Where the conversation is saved; null: not saved. */
+	session: SessionWriter | null;
+	/** Opens a fresh session for `newSession()` (null: the new conversation is not saved). */
+	openSession?: () => SessionWriter | null;
+	maxTurns?: number;
+	thinking?: ThinkingLevel;
+	maxTokens?: number;
+	loopGuard?: boolean;
+	output?: OutputSchema;
+	transformContext?: ContextHook;
+	/** The approval policy: whether mutating calls must ask, which tools never ask, and how to ask. */
+	approval: { required: boolean; autoApprove: readonly string[]; ask?: AskFn };
+	now?: () => number;
+};
+
+/** What a shell command run from the input (`!cmd`) is added to the context as. */
+export function shellContext(command: string, result: ToolResult): string {
+	return `I ran a shell command myself; its output is here for context.\n$ ${command}\n${result.content}`;
+}
+
+/**
+ * The one long-lived owner of a conversation, driven by every mode (`gar -p`, the line mode, the full-screen UI):
+ * it composes the agent loop, the session recorder, the message queue, the approval policy and the current run's
+ * AbortController. It starts runs (one at a time), steers, aborts, switches the model between runs, moves the
+ * leaf, starts a new session, adds shell output to the context, and remembers tools allowed for the session.
+ */
+export class Conversation {
+	readonly channel: EventChannel;
+	readonly queue: MessageQueue;
+	private readonly agent: Agent;
+	private writer: SessionWriter | null;
+	private detach: (() => void) | null = null;
+	private controller: AbortController | null = null;
+	private readonly allowed = new Set<string>();
+	private modelInfo: { provider: string; model: string; contextWindow: number | null };
+
+	constructor(private readonly options: ConversationOptions) {
+		this.channel = options.channel;
+		this.queue = new MessageQueue((steers, followUps) =>
+			this.channel.emit({ type: "queue", steers: [...steers], followUps: [...followUps] }),
+		);
+		this.modelInfo = { provider: options.provider.name, model: options.model, contextWindow: options.contextWindow };
+		this.agent = new Agent(
+			{
+				provider: options.provider,
+				model: options.model,
+				system: options.system,
+				tools: options.tools,
+				channel: options.channel,
+				queue: this.queue,
+				contextWindow: options.contextWindow,
+				approval: { needed: (tool) => this.mustAsk(tool), ask: (request, signal) => this.ask(request, signal) },
+				...pick(options, ["maxTurns", "thinking", "maxTokens", "loopGuard", "output", "transformContext", "now"]),
+			},
+			options.history ?? [],
+		);
+		this.writer = options.session;
+		this.record();
+	}
+
+	/** True while a run is going. */
+	get running(): boolean {
+		return this.controller !== null;
+	}
+
+	get session(): SessionWriter | null {
+		return this.writer;
+	}
+
+	get model(): { provider: string; model: string; contextWindow: number | null } {
+		return this.modelInfo;
+	}
+
+	get messages(): readonly Message[] {
+		return this.agent.messages;
+	}
+
+	get tools(): readonly AnyTool[] {
+		return this.options.tools;
+	}
+
+	/** Tools the person allowed for the rest of this session. */
+	get allowedTools(): ReadonlySet<string> {
+		return this.allowed;
+	}
+
+	/**
+	 * Runs a task to its end (`prompt` null continues from the context). Rejects with ConversationBusyError when a
+	 * run is already going; otherwise never rejects: failures are in the result.
+	 */
+	async run(prompt: string | null): Promise<RunResult> {
+		if (this.controller) throw new ConversationBusyError("start a run");
+		const controller = new AbortController();
+		this.controller = controller;
+		try {
+			this.storePrompt();
+			return await this.agent.run(prompt, controller.signal);
+		} finally {
+			this.controller = null;
+		}
+	}
+
+	/** Queues a steering message, delivered after the current tool. False when no run is going. */
+	steer(text: string): boolean {
+		if (!this.controller) return false;
+		this.queue.steer(text);
+		return true;
+	}
+
+	/** Queues a follow-up, delivered when the run would otherwise end. False when no run is going. */
+	followUp(text: string): boolean {
+		if (!this.controller) return false;
+		this.queue.followUp(text);
+		return true;
+	}
+
+	/** Aborts the current run, if any: streaming stops and the running command's process group is killed. */
+	abort(): void {
+		this.controller?.abort();
+	}
+
+	/** Switches the model (and provider) for the next run; recorded as model_change. */
+	setModel(provider: Provider, model: string, contextWindow: number | null): void {
+		if (this.controller) throw new ConversationBusyError("switch the model");
+		this.agent.setModel(provider, model, contextWindow);
+		this.modelInfo = { provider: provider.name, model, contextWindow };
+		this.channel.emit({ type: "model_change", provider: provider.name, model, contextWindow });
+	}
+
+	/** Moves the leaf to an earlier entry (null: a new root): the next message starts a branch there. */
+	branch(entryId: string | null): void {
+		if (this.controller) throw new ConversationBusyError("move to another entry");
+		if (!this.writer) throw new Error("this conversation is not saved, so it has no entries to move to");
+		this.writer.moveTo(entryId);
+		this.agent.replaceMessages(buildContext(this.writer.session, entryId).messages);
+	}
+
+	/** Starts over in a new session (or unsaved, when no session can be opened); forgets session-wide approvals. */
+	newSession(): void {
+		if (this.controller) throw new ConversationBusyError("start a new session");
+		this.detach?.();
+		this.detach = null;
+		this.writer?.close();
+		this.writer = this.options.openSession?.() ?? null;
+		this.record();
+		this.agent.replaceMessages([]);
+		this.allowed.clear();
+	}
+
+	/** Replaces the context sent from now on (compaction); the session keeps the full history. */
+	replaceContext(messages: Message[]): void {
+		if (this.controller) throw new ConversationBusyError("replace the context");
+		this.agent.replaceMessages(messages);
+	}
+
+	/** Runs a shell command for the person (`!cmd`) with the bash tool; bounded output, never throws. */
+	async runShell(command: string, signal: AbortSignal = new AbortController().signal): Promise<ToolResult> {
+		const bash = this.options.tools.find((t) => t.name === "bash");
+		if (!bash) return { content: "the bash tool is not enabled (--tools)", details: null, isError: true };
+		return runTool(bash, { command }, { signal });
+	}
+
+	/** Adds a shell command's output to the context without calling the model; the next request includes it. */
+	addShellContext(command: string, result: ToolResult): void {
+		if (this.controller) throw new ConversationBusyError("add context");
+		this.agent.addUserMessage(shellContext(command, result), "shell");
+	}
+
+	/** Lets `tool` run without asking for the rest of this session. */
+	allowForSession(tool: string): void {
+		this.allowed.add(tool);
+	}
+
+	/** The exact body of a recent model request (for the request viewer); undefined when no longer kept. */
+	requestBody(requestId: string): unknown {
+		return this.agent.requestBody(requestId);
+	}
+
+	/** Ends the conversation: aborts a run and closes the session file. */
+	close(): void {
+		this.abort();
+		this.detach?.();
+		this.detach = null;
+		this.writer?.close();
+	}
+
+	private mustAsk(tool: string): boolean {
+		const { required, autoApprove } = this.options.approval;
+		return required && !autoApprove.includes(tool) && !this.allowed.has(tool);
+	}
+
+	private async ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+		const ask = this.options.approval.ask;
+		if (!ask) {
+			return {
+				approved: false,
+				reason: "approval is required and there is no one to ask; list the tool in agent.auto_approve to allow it",
+			};
+		}
+		const decision = await untilAborted(ask(request, signal), signal);
+		if (decision.approved && decision.remember) this.allowed.add(request.name);
+		if (decision.stop) this.abort();
+		return decision;
+	}
+
+	private record(): void {
+		if (!this.writer) return;
+		const recorder = new SessionRecorder(this.writer, (file, error) =>
+			this.channel.emit({ type: "session_error", file, error }),
+		);
+		this.detach = recorder.attach(this.channel);
+	}
+
+	/** Stores the system prompt and tool definitions in the session, once per distinct prompt. */
+	private storePrompt(): void {
+		if (!this.writer) return;
+		const { system, tools } = this.options;
+		const specs = tools.map(toToolSpec);
+		const info = describeSystem(system);
+		try {
+			this.writer.ensurePrompt({
+				hash: info.hash,
+				text: system.text,
+				parts: info.parts.map((part, i) => ({ ...part, text: system.parts[i]?.text ?? "" })),
+				toolsHash: describeTools(specs).hash,
+				tools: specs,
+			});
+		} catch (error) {
+			this.channel.emit({
+				type: "session_error",
+				file: this.writer.file,
+				error: error instanceof Error ? error.message : String(error),
+			});
+		}
+	}
+}
+
+/** The decision, or a denial as soon as `signal` aborts (an approval question must never hold up an abort). */
+function untilAborted(decision: Promise<ApprovalDecision>, signal: AbortSignal): Promise<ApprovalDecision> {
+	if (signal.aborted) return Promise.resolve({ approved: false, reason: "aborted" });
+	return new Promise((resolve, reject) => {
+		const onAbort = () => resolve({ approved: false, reason: "aborted" });
+		signal.addEventListener("abort", onAbort, { once: true });
+		decision.then(
+			(value) => {
+				signal.removeEventListener("abort", onAbort);
+				resolve(value);
+			},
+			(error: unknown) => {
+				signal.removeEventListener("abort", onAbort);
+				reject(error);
+			},
+		);
+	});
+}
+
+/** The defined values of some keys of an object (for exactOptional-friendly spreading). */
+function pick<T extends object, K extends keyof T>(object: T, keys: K[]): Partial<Pick<T, K>> {
+	const out: Partial<Pick<T, K>> = {};
+	for (const key of keys) if (object[key] !== undefined) out[key] = object[key];
+	return out;
+}

@@ -1,0 +1,136 @@
+import type { AgentEvent, RequestInfo } from "../agent/events.js";
+import { chosenModel } from "./context.js";
+import type { RequestEntry, RunEntry, ToolStartEntry } from "./format.js";
+import type { SessionWriter } from "./writer.js";
+
+/** Anything with a synchronous `subscribe`, such as the agent's EventChannel. */
+export type EventSource = { subscribe(listener: (event: AgentEvent) => void): () => void };
+
+/** Called when an entry could not be written: the run goes on, but the person must be told. */
+export type WriteFailure = (file: string, error: string) => void;
+
+/**
+ * Turns the agent's events into session entries: user_message → user (written before the model is called:
+ * delivery is synchronous), message_end → assistant plus a request record, tool_start → a tool_start record,
+ * tool_end → tool_result, agent_end → a run record; agent_start and model_change → model_change when the model
+ * differs from the one chosen on the current path. Entries of a run carry its runId. A failed write is reported
+ * to `onFailure` once per run (the next entries are still tried), never thrown into the loop.
+ */
+export class SessionRecorder {
+	private runId: string | undefined;
+	private runLimits = { maxTurns: 0, contextWindow: null as number | null };
+	private request: RequestInfo | undefined;
+	private failedRun: string | null | undefined;
+
+	constructor(
+		readonly writer: SessionWriter,
+		private readonly onFailure: WriteFailure,
+	) {}
+
+	/** Subscribes to `source`; returns the unsubscribe function. */
+	attach(source: EventSource): () => void {
+		return source.subscribe((event) => this.record(event));
+	}
+
+	/** Turns one event into at most two entries; never throws. */
+	record(event: AgentEvent): void {
+		try {
+			this.write(event);
+		} catch (error) {
+			// Reported once per run: a full disk would otherwise produce one notice per delta-free event.
+			if (this.failedRun === (this.runId ?? null)) return;
+			this.failedRun = this.runId ?? null;
+			this.onFailure(this.writer.file, error instanceof Error ? error.message : String(error));
+		}
+	}
+
+	private write(event: AgentEvent): void {
+		const w = this.writer;
+		const runId = this.runId;
+		switch (event.type) {
+			case "agent_start":
+				this.runId = event.runId;
+				this.runLimits = { maxTurns: event.maxTurns, contextWindow: event.contextWindow };
+				this.modelChange(event.provider, event.model);
+				break;
+			case "model_change":
+				this.modelChange(event.provider, event.model);
+				break;
+			case "user_message":
+				w.appendUser(event.message.content, { source: event.source, ...(runId ? { runId } : {}) });
+				break;
+			case "request":
+				this.request = event;
+				break;
+			case "message_end": {
+				w.appendAssistant(event.message, event.costUsd, runId);
+				const info = this.request?.requestId === event.requestId ? this.request : undefined;
+				this.request = undefined;
+				w.appendRecord<RequestEntry>({
+					type: "request",
+					requestId: event.requestId,
+					runId: runId ?? "",
+					turn: event.turn,
+					provider: event.message.provider,
+					model: event.message.model,
+					promptHash: info?.system.hash ?? "",
+					toolsHash: info?.tools.hash ?? "",
+					params: info?.params ?? { maxTokens: null, thinking: null },
+					messageCount: info?.messages.count ?? 0,
+					messageTokens: info?.messages.tokens ?? 0,
+					startedAt: event.timing.startedAt,
+					ttftMs: event.timing.firstTokenMs,
+					durationMs: event.timing.durationMs,
+					retries: event.retries,
+					stopReason: event.message.stopReason,
+					...(event.errorKind === undefined ? {} : { errorKind: event.errorKind }),
+					usage: event.message.usage,
+					costUsd: event.costUsd,
+				});
+				break;
+			}
+			case "tool_start":
+				w.appendRecord<ToolStartEntry>({
+					type: "tool_start",
+					callId: event.callId,
+					name: event.name,
+					...(runId ? { runId } : {}),
+				});
+				break;
+			case "tool_end":
+				w.appendToolResult({
+					callId: event.callId,
+					name: event.name,
+					content: event.content,
+					details: event.details,
+					isError: event.isError,
+					outcome: event.outcome,
+					durationMs: event.durationMs,
+					...(runId ? { runId } : {}),
+				});
+				break;
+			case "agent_end":
+				this.runId = undefined;
+				w.appendRecord<RunEntry>({
+					type: "run",
+					runId: event.runId,
+					stopReason: event.stopReason,
+					turns: event.turns,
+					...this.runLimits,
+					durationMs: event.durationMs,
+					usage: event.usage,
+					costUsd: event.costUsd,
+					...(event.error === undefined ? {} : { error: event.error }),
+					...(event.errorKind === undefined ? {} : { errorKind: event.errorKind }),
+				});
+				break;
+			default:
+				break;
+		}
+	}
+
+	private modelChange(provider: string, model: string): void {
+		const current = chosenModel(this.writer.session.pathTo(this.writer.leafId));
+		if (current?.provider !== provider || current.model !== model) this.writer.appendModelChange(provider, model);
+	}
+}

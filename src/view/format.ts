@@ -1,0 +1,124 @@
+import type { ToolPreview } from "../tools/types.js";
+import type { ToolItem } from "./state.js";
+
+/** Token counts as a person reads them: 950, 12.4k, 128k, 1.2M. */
+export function formatTokens(n: number): string {
+	if (n < 1000) return String(Math.round(n));
+	if (n < 999_500) return `${compact(n / 1000)}k`;
+	return `${compact(n / 1_000_000)}M`;
+}
+
+/** One decimal below 100 (without a trailing ".0"), none above. */
+function compact(value: number): string {
+	return value < 99.95 ? value.toFixed(1).replace(/\.0$/, "") : value.toFixed(0);
+}
+
+/** Dollars with the precision small amounts need; "unknown" for an unpriced model, never "$0". */
+export function formatCost(cost: number | null): string {
+	if (cost === null) return "unknown";
+	if (cost === 0) return "$0.00";
+	if (cost < 0.01) return `$${cost.toFixed(4)}`;
+	if (cost < 1) return `$${cost.toFixed(3)}`;
+	return `$${cost.toFixed(2)}`;
+}
+
+/** 850 ms, 4.1 s, 2 m 05 s. */
+export function formatDuration(ms: number): string {
+	if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
+	if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+	const s = Math.round(ms / 1000);
+	return `${Math.floor(s / 60)} m ${String(s % 60).padStart(2, "0")} s`;
+}
+
+/** The main argument of a call: the path, or the whole command. */
+export function toolTarget(item: Pick<ToolItem, "name" | "args">): string {
+	const args = item.args ?? {};
+	const main = args.command ?? args.path;
+	if (typeof main === "string") return main;
+	return item.args ? JSON.stringify(item.args) : "";
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** One line on how a call went, from its typed details: "lines 1–120 of 340", "+3 −1", "exit 0 · 4.1 s". */
+export function toolSummary(item: ToolItem): string {
+	switch (item.status) {
+		case "streaming":
+			return "…";
+		case "pending":
+			return "waiting";
+		case "awaiting_approval":
+			return "awaiting approval";
+		case "running":
+			return item.progress ? `running · ${plural(item.progress.totalLines, "line")} of output` : "running";
+		case "denied":
+			return "denied";
+		case "skipped":
+			return "skipped (a new message came first)";
+		case "not_run":
+			return "not run";
+		default:
+			break;
+	}
+	const d = item.details;
+	if (!d || d.kind === "error") return firstLine(item.content ?? (d?.kind === "error" ? d.message : ""));
+	switch (d.kind) {
+		case "read":
+			if (d.totalLines === 0) return "empty file";
+			return `lines ${d.startLine}–${d.endLine}${d.totalLines === null ? "" : ` of ${d.totalLines}`}${d.truncated ? " (cut at the limit)" : ""}`;
+		case "write":
+			return d.action === "created"
+				? `created · ${plural(d.lines, "line")}`
+				: `overwritten · +${d.added} −${d.removed}`;
+		case "edit":
+			return `+${d.added} −${d.removed} · from line ${d.firstChangedLine}`;
+		case "bash": {
+			const time = formatDuration(d.durationMs);
+			if (d.timedOut) return `timed out after ${time}`;
+			if (d.aborted) return `aborted after ${time}`;
+			if (d.signal) return `killed by ${d.signal} · ${time}`;
+			return `exit ${d.exitCode} · ${time}${d.truncated ? ` · ${plural(d.totalLines, "line")}, cut` : ""}`;
+		}
+	}
+}
+
+/** The question an approval asks, in words: what the call will do (the diff or command follow separately). */
+export function previewHeadline(name: string, preview: ToolPreview): string {
+	switch (preview.kind) {
+		case "write":
+			return preview.action === "create"
+				? `write: create ${preview.path} (${plural(preview.lines, "line")})`
+				: `write: overwrite ${preview.path} (+${preview.added} −${preview.removed})`;
+		case "edit":
+			return `edit ${preview.path} (+${preview.added} −${preview.removed}, from line ${preview.firstChangedLine})`;
+		case "bash":
+			return `bash in ${preview.cwd} (timeout ${formatDuration(preview.timeoutMs)})`;
+		case "invalid":
+			return `${name}: this call will fail: ${firstLine(preview.message)}`;
+	}
+}
+
+/** The first line of a text, at most `max` characters. */
+export function firstLine(text: string, max = 160): string {
+	const line = text.split("\n", 1)[0] ?? "";
+	return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** The body of an approval question: the whole command with its cwd and timeout, or the whole diff. */
+export function previewBody(preview: ToolPreview): string[] {
+	switch (preview.kind) {
+		case "bash":
+			return [...preview.command.split("\n").map((l, i) => `${i === 0 ? "$" : ">"} ${l}`)];
+		case "write":
+		case "edit": {
+			const lines = preview.diff.replace(/\n$/, "").split("\n");
+			// The file headers repeat the path the headline already names.
+			const body = lines.filter((l) => !l.startsWith("--- ") && !l.startsWith("+++ ") && !l.startsWith("==="));
+			return preview.diffTruncated
+				? [...body, "[… the diff is larger than shown; it was cut at the size limit]"]
+				: body;
+		}
+		case "invalid":
+			return preview.message.split("\n");
+	}
+}

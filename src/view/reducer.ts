@@ -1,0 +1,241 @@
+import type { AgentEvent } from "../agent/events.js";
+import { addUsage, EMPTY_USAGE, type Usage } from "../llm/types.js";
+import type { ChatItem, ToolItem, Totals, ViewState } from "./state.js";
+
+/** Adds a cost; unknown (null) stays unknown. */
+function addCost(a: number | null, b: number | null): number | null {
+	return a === null || b === null ? null : a + b;
+}
+
+function add(totals: Totals, usage: Usage, costUsd: number | null): Totals {
+	return { usage: addUsage(totals.usage, usage), costUsd: addCost(totals.costUsd, costUsd) };
+}
+
+/** An item before it gets its key (distributes over the union, so each kind keeps its own fields). */
+type NewItem = ChatItem extends infer T ? (T extends ChatItem ? Omit<T, "key"> : never) : never;
+
+function push(state: ViewState, item: NewItem): number {
+	const index = state.items.length;
+	state.items.push({ ...item, key: `i${index}` } as ChatItem);
+	return index;
+}
+
+/** Replaces the item at `index` with a changed copy (items are immutable, so views can memo by identity). */
+function update<T extends ChatItem>(state: ViewState, index: number, change: (item: T) => Partial<T>): void {
+	const item = state.items[index] as T | undefined;
+	if (item) state.items[index] = { ...item, ...change(item) };
+}
+
+function toolIndex(state: ViewState, callId: string, name: string): number {
+	const known = state.index.calls.get(callId);
+	if (known !== undefined) return known;
+	const item: Omit<ToolItem, "key"> = { kind: "tool", callId, name, argsText: "", args: null, status: "pending" };
+	const index = push(state, item);
+	state.index.calls.set(callId, index);
+	return index;
+}
+
+/** Appends a streamed delta to the text or thinking item of its content block (a new item for a new block). */
+function appendDelta(state: ViewState, kind: "text" | "thinking", contentIndex: number, delta: string, at: number) {
+	const { index } = state;
+	index.firstTokenAt ??= at;
+	index.streamChars += delta.length;
+	if (state.activity.kind !== "streaming") state.activity = { kind: "streaming", since: at };
+	const found = index.blocks.get(contentIndex);
+	if (found === undefined || state.items[found]?.kind !== kind) {
+		index.blocks.set(contentIndex, push(state, { kind, text: delta, streaming: true }));
+		return;
+	}
+	update<Extract<ChatItem, { kind: "text" | "thinking" }>>(state, found, (item) => ({ text: item.text + delta }));
+}
+
+/** Closes the streaming items of the reply that just ended. */
+function closeReply(state: ViewState): void {
+	for (const index of state.index.blocks.values()) {
+		const item = state.items[index];
+		if (item && (item.kind === "text" || item.kind === "thinking") && item.streaming) {
+			state.items[index] = { ...item, streaming: false };
+		}
+	}
+	state.index.blocks.clear();
+}
+
+/**
+ * The event-to-view reducer: applies one agent event to the view of a conversation and returns the state. Pure in
+ * the sense that matters (no I/O, no clock: `at` is the event's time in epoch ms), but single-owner: to keep every
+ * event O(1) — no copying of the history per delta — it appends to and replaces within `state.items` in place and
+ * returns the same object with `revision` increased. Changed items are replaced by new objects.
+ */
+export function reduce(state: ViewState, event: AgentEvent, at: number): ViewState {
+	state.revision++;
+	switch (event.type) {
+		case "agent_start":
+			state.runId = event.runId;
+			state.provider = event.provider;
+			state.model = event.model;
+			state.maxTurns = event.maxTurns;
+			state.turn = 0;
+			state.run = { usage: EMPTY_USAGE, costUsd: 0 };
+			if (event.contextWindow !== null) state.context = { ...state.context, window: event.contextWindow };
+			state.activity = { kind: "waiting", since: at };
+			break;
+		case "model_change":
+			state.provider = event.provider;
+			state.model = event.model;
+			state.context = { ...state.context, window: event.contextWindow };
+			break;
+		case "user_message":
+			push(state, { kind: "user", text: event.message.content, source: event.source });
+			break;
+		case "turn_start":
+			state.turn = event.turn;
+			state.maxTurns = event.maxTurns;
+			break;
+		case "request":
+			break;
+		case "message_start":
+			state.index.blocks.clear();
+			state.index.streamChars = 0;
+			state.index.firstTokenAt = null;
+			state.activity = { kind: "waiting", since: at };
+			state.speed = { ttftMs: null, tokensPerSec: null };
+			break;
+		case "text_delta":
+			appendDelta(state, "text", event.contentIndex, event.delta, at);
+			break;
+		case "thinking_delta":
+			appendDelta(state, "thinking", event.contentIndex, event.delta, at);
+			break;
+		case "toolcall_start": {
+			state.index.firstTokenAt ??= at;
+			const index = toolIndex(state, event.callId, event.name);
+			update<ToolItem>(state, index, () => ({ status: "streaming" }));
+			state.index.blocks.set(event.contentIndex, index);
+			if (state.activity.kind !== "streaming") state.activity = { kind: "streaming", since: at };
+			break;
+		}
+		case "toolcall_delta": {
+			state.index.streamChars += event.delta.length;
+			const index = toolIndex(state, event.callId, "?");
+			update<ToolItem>(state, index, (item) => ({ argsText: item.argsText + event.delta }));
+			break;
+		}
+		case "retry":
+			push(state, {
+				kind: "retry",
+				attempt: event.attempt,
+				maxAttempts: event.maxAttempts,
+				reason: event.reason,
+				delayMs: event.delayMs,
+				errorKind: event.errorKind,
+			});
+			state.activity = { kind: "retrying", since: at, ...pick(event) };
+			break;
+		case "message_end": {
+			closeReply(state);
+			const { message, costUsd, timing } = event;
+			for (const block of message.content) {
+				if (block.type !== "tool_call") continue;
+				const index = toolIndex(state, block.id, block.name);
+				update<ToolItem>(state, index, (item) => ({
+					args: block.arguments,
+					status: item.status === "streaming" ? "pending" : item.status,
+				}));
+			}
+			state.session = add(state.session, message.usage, costUsd);
+			state.run = add(state.run, message.usage, costUsd);
+			state.lastCall = { usage: message.usage, costUsd };
+			const { input, output, cacheRead, cacheWrite } = message.usage;
+			state.context = { ...state.context, tokens: input + cacheRead + cacheWrite + output };
+			const streamMs = timing.durationMs - (timing.firstTokenMs ?? timing.durationMs);
+			state.speed = {
+				ttftMs: timing.firstTokenMs,
+				tokensPerSec: streamMs > 0 && output > 0 ? (output * 1000) / streamMs : null,
+			};
+			if (message.stopReason === "error" || message.stopReason === "aborted") {
+				const text = message.error ?? message.stopReason;
+				push(state, { kind: "error", message: text, ...(event.errorKind ? { errorKind: event.errorKind } : {}) });
+			}
+			state.activity = { kind: "waiting", since: at };
+			break;
+		}
+		case "approval_request": {
+			const index = toolIndex(state, event.callId, event.name);
+			update<ToolItem>(state, index, () => ({ status: "awaiting_approval", preview: event.preview, args: event.args }));
+			state.activity = { kind: "approval", since: at, callId: event.callId, name: event.name };
+			break;
+		}
+		case "approval_result":
+			state.activity = { kind: "waiting", since: at };
+			break;
+		case "tool_start": {
+			const index = toolIndex(state, event.callId, event.name);
+			update<ToolItem>(state, index, () => ({ status: "running", args: event.args, startedAt: at }));
+			state.activity = { kind: "tool", since: at, callId: event.callId, name: event.name };
+			break;
+		}
+		case "tool_update": {
+			const index = toolIndex(state, event.callId, event.name);
+			update<ToolItem>(state, index, () => ({ progress: event.progress }));
+			break;
+		}
+		case "tool_end": {
+			const index = toolIndex(state, event.callId, event.name);
+			const { outcome, content, details, isError, durationMs } = event;
+			update<ToolItem>(state, index, () => ({ status: outcome, content, details, isError, durationMs }));
+			if (outcome === "done" || outcome === "error") {
+				state.toolCounts = { ...state.toolCounts, [event.name]: (state.toolCounts[event.name] ?? 0) + 1 };
+			}
+			state.activity = { kind: "waiting", since: at };
+			break;
+		}
+		case "turn_end":
+			break;
+		case "queue":
+			state.queue = { steers: event.steers, followUps: event.followUps };
+			break;
+		case "compaction_start":
+			state.activity = { kind: "compacting", since: at };
+			break;
+		case "compaction_end": {
+			const { ok, tokensBefore, tokensAfter } = event;
+			push(state, {
+				kind: "compaction",
+				ok,
+				tokensBefore,
+				tokensAfter,
+				...(event.error ? { error: event.error } : {}),
+			});
+			if (ok) state.context = { ...state.context, tokens: tokensAfter };
+			state.activity = { kind: "idle" };
+			break;
+		}
+		case "session_error":
+			push(state, { kind: "notice", level: "error", message: `could not save to ${event.file}: ${event.error}` });
+			break;
+		case "notice":
+			push(state, { kind: "notice", level: event.level, message: event.message });
+			break;
+		case "agent_end": {
+			closeReply(state);
+			const { stopReason, turns, durationMs, usage, costUsd } = event;
+			const error = event.error !== undefined && stopReason !== "aborted" ? { error: event.error } : {};
+			push(state, { kind: "run_end", stopReason, turns, durationMs, usage, costUsd, ...error });
+			state.index.calls.clear();
+			state.activity =
+				stopReason === "done" || stopReason === "aborted"
+					? { kind: "idle" }
+					: {
+							kind: "error",
+							message: event.error ?? stopReason,
+							...(event.errorKind ? { errorKind: event.errorKind } : {}),
+						};
+			break;
+		}
+	}
+	return state;
+}
+
+function pick(event: Extract<AgentEvent, { type: "retry" }>) {
+	return { attempt: event.attempt, maxAttempts: event.maxAttempts, delayMs: event.delayMs, reason: event.reason };
+}

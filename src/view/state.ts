@@ -1,0 +1,118 @@
+import type { RunStopReason, ToolOutcome, UserSource } from "../agent/events.js";
+import { EMPTY_USAGE, type ErrorKind, type Usage } from "../llm/types.js";
+import type { ToolDetails, ToolPreview, ToolProgress } from "../tools/types.js";
+
+/** Where a tool call is: its arguments streaming, waiting its turn, waiting for the person, running, or ended. */
+export type ToolStatus = "streaming" | "pending" | "awaiting_approval" | "running" | ToolOutcome;
+
+export type ToolItem = {
+	kind: "tool";
+	key: string;
+	callId: string;
+	name: string;
+	/** The arguments as they stream in; `args` once they are complete. */
+	argsText: string;
+	args: Record<string, unknown> | null;
+	status: ToolStatus;
+	preview?: ToolPreview;
+	progress?: ToolProgress;
+	details?: ToolDetails | null;
+	/** What the model read (set when the call ended). */
+	content?: string;
+	isError?: boolean;
+	/** When the tool started running (epoch ms), and how long it ran. */
+	startedAt?: number;
+	durationMs?: number;
+};
+
+/** One row-group of the chat. Items are immutable: a change replaces the item, so views can memo by identity. */
+export type ChatItem =
+	| { kind: "user"; key: string; text: string; source: UserSource }
+	| { kind: "text"; key: string; text: string; streaming: boolean }
+	| { kind: "thinking"; key: string; text: string; streaming: boolean }
+	| ToolItem
+	| {
+			kind: "retry";
+			key: string;
+			attempt: number;
+			maxAttempts: number;
+			reason: string;
+			delayMs: number;
+			errorKind: ErrorKind;
+	  }
+	| { kind: "error"; key: string; message: string; errorKind?: ErrorKind }
+	| { kind: "notice"; key: string; level: "info" | "warning" | "error"; message: string }
+	| { kind: "compaction"; key: string; ok: boolean; tokensBefore: number; tokensAfter: number; error?: string }
+	| {
+			kind: "run_end";
+			key: string;
+			stopReason: RunStopReason;
+			turns: number;
+			durationMs: number;
+			usage: Usage;
+			costUsd: number | null;
+			error?: string;
+	  };
+
+/** What the agent is doing right now; `since` is when it started doing it (epoch ms). */
+export type Activity =
+	| { kind: "idle" }
+	| { kind: "waiting"; since: number }
+	| { kind: "streaming"; since: number }
+	| { kind: "retrying"; since: number; attempt: number; maxAttempts: number; delayMs: number; reason: string }
+	| { kind: "approval"; since: number; callId: string; name: string }
+	| { kind: "tool"; since: number; callId: string; name: string }
+	| { kind: "compacting"; since: number }
+	| { kind: "error"; message: string; errorKind?: ErrorKind };
+
+/** Tokens and cost, for the session, the current (or last) run, and the last model call. */
+export type Totals = { usage: Usage; costUsd: number | null };
+
+/**
+ * Everything a screen shows, computed from events by `reduce`. `items` is the chat; the rest is the inspector's.
+ * `revision` grows with every change, so a store can tell subscribers cheaply that something moved.
+ */
+export type ViewState = {
+	revision: number;
+	items: ChatItem[];
+	activity: Activity;
+	provider: string;
+	model: string;
+	runId: string | null;
+	turn: number;
+	maxTurns: number;
+	session: Totals;
+	run: Totals;
+	lastCall: Totals | null;
+	/** Tokens of the last request and its reply (input + cache + output), and the window they fill. */
+	context: { tokens: number; window: number | null };
+	/** Time to first token and output speed of the current or last call. */
+	speed: { ttftMs: number | null; tokensPerSec: number | null };
+	/** Tool calls that ran, by tool name. */
+	toolCounts: Readonly<Record<string, number>>;
+	queue: { steers: readonly string[]; followUps: readonly string[] };
+	/** Indexes for O(1) updates: item index by content index of the reply streaming now, and by tool call id. */
+	index: { blocks: Map<number, number>; calls: Map<string, number>; streamChars: number; firstTokenAt: number | null };
+};
+
+/** An empty view for a conversation with this model. */
+export function initialView(model: { provider: string; model: string; contextWindow?: number | null }): ViewState {
+	return {
+		revision: 0,
+		items: [],
+		activity: { kind: "idle" },
+		provider: model.provider,
+		model: model.model,
+		runId: null,
+		turn: 0,
+		maxTurns: 0,
+		session: { usage: EMPTY_USAGE, costUsd: 0 },
+		run: { usage: EMPTY_USAGE, costUsd: 0 },
+		lastCall: null,
+		context: { tokens: 0, window: model.contextWindow ?? null },
+		speed: { ttftMs: null, tokensPerSec: null },
+		toolCounts: {},
+		queue: { steers: [], followUps: [] },
+		index: { blocks: new Map(), calls: new Map(), streamChars: 0, firstTokenAt: null },
+	};
+}
