@@ -46,7 +46,8 @@ describe.each(["openai", "anthropic"] as const)("gar -p over the %s wire format"
 		});
 		expect(typeof result.durationMs).toBe("number");
 		const sum = { input: 1000, output: 44, cacheRead: 50, cacheWrite: 0 };
-		expect(result.costUsd).toBeCloseTo(costUsd(defaultModel(provider), sum) ?? Number.NaN, 10);
+		// Rounded to 6 decimals (a millionth of a dollar) in JSON output.
+		expect(result.costUsd).toBe(Math.round((costUsd(defaultModel(provider), sum) ?? Number.NaN) * 1e6) / 1e6);
 		// The bash output reached the model in the last request.
 		const lastBody = JSON.stringify(server.requests.at(-1)?.body);
 		expect(lastBody).toContain("hello gar");

@@ -17,6 +17,7 @@ import type { SystemPrompt } from "../prompt/system-prompt.js";
 import { toToolSpec } from "../tools/index.js";
 import type { AnyTool } from "../tools/types.js";
 import type { EventChannel } from "./channel.js";
+import { boundToolArguments } from "./depth.js";
 import type { RequestInfo, RunStopReason, UserSource } from "./events.js";
 import { LoopGuard } from "./loop-guard.js";
 import { MessageQueue } from "./queue.js";
@@ -376,7 +377,7 @@ export class Agent {
 							break;
 						}
 						case "done":
-							final = event.message;
+							final = boundToolArguments(event.message);
 							break;
 						case "start":
 							break;

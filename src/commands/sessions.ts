@@ -33,19 +33,41 @@ function clip(text: string, width: number): string {
 	return text.length > width ? `${text.slice(0, width - 1)}…` : text;
 }
 
-/** The session table: id, name, date, entries, first prompt; the prompt column takes what width is left. */
-export function formatSessionTable(sessions: SessionInfo[], columns: number): string {
+/** A project folder for a table cell: the home folder as ~, long paths cut from the left (the end names it). */
+function projectCell(cwd: string, home: string): string {
+	const shown = home && (cwd === home || cwd.startsWith(`${home}/`)) ? `~${cwd.slice(home.length)}` : cwd;
+	return shown.length > 32 ? `…${shown.slice(-31)}` : shown;
+}
+
+/**
+ * The session table: id, name, date, entries, first prompt (with `project`, the session's folder after the date);
+ * the prompt column takes what width is left.
+ */
+export function formatSessionTable(
+	sessions: SessionInfo[],
+	columns: number,
+	options: { project?: boolean; home?: string } = {},
+): string {
+	const project = options.project ?? false;
 	const rows = sessions.map((s) =>
-		[s.id, s.name ?? "", shortDate(s.modifiedAt), String(s.entries), s.firstPrompt ?? ""].map(cell),
+		[
+			s.id,
+			s.name ?? "",
+			shortDate(s.modifiedAt),
+			...(project ? [projectCell(s.cwd, options.home ?? "")] : []),
+			String(s.entries),
+			s.firstPrompt ?? "",
+		].map(cell),
 	);
-	const head = ["ID", "NAME", "DATE", "ENTRIES", "FIRST PROMPT"];
+	const head = ["ID", "NAME", "DATE", ...(project ? ["PROJECT"] : []), "ENTRIES", "FIRST PROMPT"];
+	const last = head.length - 1;
 	const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
 	widths[1] = Math.min(widths[1] ?? 0, 24);
-	const fixed = widths.slice(0, 4).reduce((a, b) => a + b + 2, 0);
-	widths[4] = Math.max(12, columns - fixed);
+	const fixed = widths.slice(0, last).reduce((a, b) => a + b + 2, 0);
+	widths[last] = Math.max(12, columns - fixed);
 	const line = (cells: string[]) =>
 		cells
-			.map((c, i) => (i === 3 ? c.padStart(widths[i] ?? 0) : clip(c, widths[i] ?? 0).padEnd(widths[i] ?? 0)))
+			.map((c, i) => (i === last - 1 ? c.padStart(widths[i] ?? 0) : clip(c, widths[i] ?? 0).padEnd(widths[i] ?? 0)))
 			.join("  ")
 			.trimEnd();
 	return [line(head), ...rows.map(line)].join("\n");
@@ -61,7 +83,11 @@ export function sessionsCommand(ctx: SessionsContext, options: { json?: boolean;
 	} else if (sessions.length === 0) {
 		say(ctx, `no sessions${options.all ? "" : ` for ${ctx.cwd} (gar sessions --all lists every project)`}\n`);
 	} else {
-		ctx.write(`${formatSessionTable(sessions, process.stdout.columns ?? 120)}\n`);
+		const table = formatSessionTable(sessions, process.stdout.columns ?? 120, {
+			project: options.all ?? false,
+			home: process.env.HOME ?? "",
+		});
+		ctx.write(`${table}\n`);
 	}
 	return 0;
 }

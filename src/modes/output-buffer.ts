@@ -11,7 +11,17 @@ export class OutputBuffer {
 
 	constructor(private readonly stream: Writable) {}
 
+	private closed = false;
+
+	/** Drops everything from now on (the reader went away). */
+	close(): void {
+		this.closed = true;
+		this.chunks = [];
+		this.size = 0;
+	}
+
 	write(text: string): void {
+		if (this.closed) return;
 		this.chunks.push(text);
 		this.size += text.length;
 		if (this.size >= 64 * 1024) this.writeOut();
@@ -23,7 +33,7 @@ export class OutputBuffer {
 
 	private writeOut(): void {
 		this.scheduled = false;
-		if (this.chunks.length === 0) return;
+		if (this.chunks.length === 0 || this.closed) return;
 		const text = this.chunks.join("");
 		this.chunks = [];
 		this.size = 0;
@@ -34,7 +44,7 @@ export class OutputBuffer {
 	flush(): Promise<void> {
 		this.writeOut();
 		return new Promise((resolve) => {
-			if (this.stream.writableLength === 0) return resolve();
+			if (this.closed || this.stream.destroyed || this.stream.writableLength === 0) return resolve();
 			this.stream.write("", () => resolve());
 		});
 	}

@@ -24,6 +24,11 @@ export type PrintResult = {
 	sessionError?: string;
 };
 
+/** Dollars to 6 decimals: float sums (0.30000000000000004) are noise to a script. */
+export function roundCost(cost: number | null): number | null {
+	return cost === null ? null : Math.round(cost * 1e6) / 1e6;
+}
+
 /** The result object of a run; a session that could not be saved makes an otherwise finished run fail. */
 export function toPrintResult(run: RunResult, sessionId: string | null, sessionError?: string): PrintResult {
 	const out: PrintResult = {
@@ -33,7 +38,7 @@ export function toPrintResult(run: RunResult, sessionId: string | null, sessionE
 		stopReason: run.stopReason,
 		turns: run.turns,
 		usage: run.usage,
-		costUsd: run.costUsd,
+		costUsd: roundCost(run.costUsd),
 		durationMs: run.durationMs,
 		sessionId,
 	};
@@ -84,9 +89,15 @@ export class PrintWriter {
 	/** The channel listener for stream-json; a no-op for the other formats. */
 	readonly onEvent = (event: AgentEvent): void => {
 		if (this.format !== "stream-json") return;
-		const line = JSON.stringify(event);
+		const shown = "costUsd" in event ? { ...event, costUsd: roundCost(event.costUsd) } : event;
+		const line = JSON.stringify(shown);
 		this.out.write(`${this.secrets.length > 0 ? maskSecrets(line, this.secrets) : line}\n`);
 	};
+
+	/** Stops writing to stdout (it was closed); error lines still go to stderr. */
+	close(): void {
+		this.out.close();
+	}
 
 	/** Waits until everything written so far has reached stdout. */
 	flush(): Promise<void> {

@@ -1,4 +1,5 @@
 import type { AgentEvent } from "../agent/events.js";
+import { type Interrupts, installInterrupts } from "../signals.js";
 import { sanitizeForTerminal } from "../term/sanitize.js";
 import { exitCodeOf, type OutputFormat, PrintWriter, toPrintResult } from "./print-output.js";
 import { type RunFlags, setupRun } from "./setup.js";
@@ -9,11 +10,14 @@ export type Io = {
 	stdout: NodeJS.WritableStream;
 	stderr: NodeJS.WritableStream;
 	env: NodeJS.ProcessEnv;
+	/** The process's signal owner (default: installed on first use). */
+	interrupts?: Interrupts;
 };
 
 /**
  * `gar -p`: runs one task headless and prints the result. Returns the exit code (0 done, 1 failed, 130
- * interrupted); it has written everything to stdout before it returns. SIGINT/SIGTERM abort the run. Under
+ * interrupted); it has written everything to stdout before it returns. SIGINT/SIGTERM/SIGHUP abort the run
+ * (a second one exits at once); a closed stdout stops the run (exit 1). Under
  * --approve there is no one to ask, so mutating calls not auto-approved are denied with a message the model reads.
  */
 export async function runPrintMode(options: PrintOptions, io: Io): Promise<number> {
@@ -32,22 +36,32 @@ export async function runPrintMode(options: PrintOptions, io: Io): Promise<numbe
 		} else if (event.type === "notice") say(`${event.level}: ${event.message}`);
 	});
 
+	// A signal that came while gar was starting is handed over here: the run then ends at once, with its result.
 	let interrupted = false;
-	const onSignal = () => {
-		if (interrupted) process.exit(130); // a second signal: stop waiting for a clean end
+	const stopListening = (io.interrupts ?? installInterrupts()).listen(() => {
 		interrupted = true;
 		conversation.abort();
-	};
-	process.on("SIGINT", onSignal);
-	process.on("SIGTERM", onSignal);
+	});
+	// A reader that went away (`| head`) is not a crash: stop writing, end the run cleanly (results saved).
+	let outputClosed = false;
+	io.stderr.on("error", () => {}); // `2>&1 | head`: a closed stderr must not crash the run either
+	io.stdout.on("error", (error: NodeJS.ErrnoException) => {
+		if (outputClosed) return;
+		outputClosed = true;
+		writer.close();
+		say(`stopped: the output was closed (${error.code ?? error.message}); the session keeps what was done`);
+		conversation.abort();
+	});
 	try {
-		const run = await conversation.run(options.prompt);
+		const running = conversation.run(options.prompt);
+		if (interrupted || outputClosed) conversation.abort();
+		const run = await running;
 		const result = toPrintResult(run, conversation.session?.session.header.id ?? null, sessionError);
 		await writer.finish(result);
+		if (outputClosed) return 1;
 		return exitCodeOf(result, interrupted);
 	} finally {
 		conversation.close();
-		process.off("SIGINT", onSignal);
-		process.off("SIGTERM", onSignal);
+		stopListening();
 	}
 }

@@ -1,6 +1,10 @@
 import { customAlphabet } from "nanoid";
 import { z } from "zod";
+import { nestsDeeperThan } from "../agent/depth.js";
 import type { RunStopReason, SystemPart, ToolOutcome, UserSource } from "../agent/events.js";
+
+export { nestsDeeperThan };
+
 import type { AssistantBlock, ErrorKind, StopReason, ThinkingLevel, Usage } from "../llm/types.js";
 
 /** The major format version this gar reads and writes. Additive changes (new fields, new entry types) keep it. */
@@ -11,7 +15,7 @@ export class SessionError extends Error {
 	override readonly name = "SessionError";
 	constructor(
 		message: string,
-		readonly code: "newer_format" | "bad_header" | "not_found" | "ambiguous" | "invalid",
+		readonly code: "newer_format" | "bad_header" | "not_found" | "ambiguous" | "invalid" | "io",
 	) {
 		super(message);
 	}
@@ -293,13 +297,17 @@ const headerSchema = z.looseObject({
 	parent: z.looseObject({ session: z.string(), entry: z.string(), path: z.string().optional() }).optional(),
 });
 
+/** Deeper than any entry gar writes (tool arguments are bounded at 64 levels); deeper lines are not entries. */
+export const MAX_ENTRY_DEPTH = 100;
+
 /**
  * Validates one parsed entry line. Returns the same object (no copy) typed as an entry; a wrapper (UnknownEntry)
  * for a type this gar does not know or a known type whose fields do not fit (so its children keep their parent);
- * undefined when the line is not an entry at all (no id, parentId, ts or type).
+ * undefined when the line is not an entry at all (no id, parentId, ts or type) or nests deeper than MAX_ENTRY_DEPTH.
  */
 export function parseEntry(value: unknown): SessionEntry | undefined {
 	if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+	if (nestsDeeperThan(value, MAX_ENTRY_DEPTH)) return undefined;
 	const record = value as Record<string, unknown>;
 	const type = record.type;
 	if (typeof type !== "string") return undefined;

@@ -66,10 +66,11 @@ function scanFd(fd: number, visit: LineVisitor): { bytes: number; endsWithNewlin
 	return { bytes, endsWithNewline: bytes === 0 || lastByte === 10 };
 }
 
-/** The JSON value of one line; undefined when it is not valid JSON (a torn or damaged line). */
+/** The JSON value of one line; undefined when it is not valid JSON (a torn or damaged line). A UTF-8 BOM (an
+ * editor's, on line 1) is ignored. */
 export function parseJson(text: string): unknown {
 	try {
-		return JSON.parse(text);
+		return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 	} catch {
 		return undefined;
 	}

@@ -1,4 +1,12 @@
-import { isKnownType, parseEntry, parseHeader, SessionError, type SessionHeader } from "./format.js";
+import {
+	isKnownType,
+	MAX_ENTRY_DEPTH,
+	nestsDeeperThan,
+	parseEntry,
+	parseHeader,
+	SessionError,
+	type SessionHeader,
+} from "./format.js";
 import { parseJson, scanLines } from "./lines.js";
 import { Session } from "./session.js";
 
@@ -22,6 +30,7 @@ function plural(n: number, word: string): string {
 export function loadSession(file: string): Session {
 	let session: Session | undefined;
 	const malformed: number[] = [];
+	const tooDeep: number[] = [];
 	const orphans: string[] = [];
 	const duplicates: string[] = [];
 	const badTargets: string[] = [];
@@ -36,8 +45,13 @@ export function loadSession(file: string): Session {
 				return;
 			}
 			if (text.trim() === "") return;
-			const entry = parseEntry(parseJson(text));
+			const value = parseJson(text);
+			const entry = parseEntry(value);
 			if (!entry) {
+				if (nestsDeeperThan(value, MAX_ENTRY_DEPTH)) {
+					tooDeep.push(lineNo);
+					return;
+				}
 				malformed.push(lineNo);
 				torn ||= !complete;
 				return;
@@ -60,6 +74,10 @@ export function loadSession(file: string): Session {
 	if (malformed.length > 0) {
 		const tail = torn ? "; the last line is incomplete (a crash while writing?)" : "";
 		warnings.push(`skipped ${plural(malformed.length, "malformed line")} (${listed(malformed)}) in ${file}${tail}`);
+	}
+	if (tooDeep.length > 0) {
+		const which = `${plural(tooDeep.length, "line")} (${listed(tooDeep)})`;
+		warnings.push(`skipped ${which} in ${file} nested deeper than ${MAX_ENTRY_DEPTH} levels`);
 	}
 	if (orphans.length > 0) {
 		const which =

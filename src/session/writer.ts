@@ -1,7 +1,8 @@
-import { appendFileSync, closeSync, constants, fstatSync, mkdirSync, openSync, readSync } from "node:fs";
+import { appendFileSync, closeSync, constants, fstatSync, openSync, readSync, unlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { UserSource } from "../agent/events.js";
 import type { AssistantMessage } from "../llm/types.js";
+import { makeDirs } from "../tools/make-dirs.js";
 import {
 	type AssistantEntry,
 	FORMAT_VERSION,
@@ -36,9 +37,15 @@ export type CreateSessionOptions = {
 	now?: Clock;
 	/** Secret values (API keys in use) replaced by a marker in every line written. */
 	secrets?: readonly string[];
+	/** Create the file only with the first entry, so a session nobody used leaves no file (the folder is made now). */
+	lazy?: boolean;
+	/** How a line is written (default appendFileSync); tests inject a full disk. */
+	appendLine?: AppendLine;
 };
+/** Writes one whole line to an open file descriptor; throws on failure. */
+export type AppendLine = (fd: number, line: string) => void;
 /** Options for reopening an existing session. */
-export type OpenSessionOptions = { now?: Clock; secrets?: readonly string[] };
+export type OpenSessionOptions = { now?: Clock; secrets?: readonly string[]; appendLine?: AppendLine };
 export type ToolResultInput = Omit<ToolResultEntry, "type" | "id" | "parentId" | "ts">;
 /** Fields common to every new entry; the writer fills them in. */
 type Fresh<E> = Omit<E, "id" | "parentId" | "ts">;
@@ -48,6 +55,39 @@ const withRun = (runId: string | undefined) => (runId === undefined ? {} : { run
 const source = (value: UserSource | undefined) => (value === undefined ? {} : { source: value });
 
 const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND;
+
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The sessions folder, made one level at a time (bounded even under /proc/sys); a SessionError naming the cause. */
+function makeSessionDir(dir: string): void {
+	try {
+		makeDirs(dir, 0o700);
+	} catch (error) {
+		throw new SessionError(`cannot save sessions in ${dir}: ${reasonOf(error)}`, "io");
+	}
+}
+
+/** Creates the file with its header line; on any failure nothing is left behind (never a 0-byte session). */
+function createFile(file: string, header: SessionHeader, appendLine: AppendLine): number {
+	let fd: number;
+	try {
+		fd = openSync(file, CREATE_FLAGS, 0o600);
+	} catch (error) {
+		throw new SessionError(`cannot create the session file ${file}: ${reasonOf(error)}`, "io");
+	}
+	try {
+		appendLine(fd, `${JSON.stringify(header)}\n`);
+		return fd;
+	} catch (error) {
+		closeSync(fd);
+		try {
+			unlinkSync(file);
+		} catch {
+			// Already gone or not removable: the error below still says what happened.
+		}
+		throw new SessionError(`cannot write the session file ${file}: ${reasonOf(error)}`, "io");
+	}
+}
 
 /** Whether a file's last byte is "\n" (an empty file counts as ending cleanly). */
 function endsWithNewline(file: string): boolean {
@@ -94,30 +134,36 @@ export function maskSecrets(line: string, secrets: readonly string[]): string {
  * their entries form separate branches.
  */
 export class SessionWriter {
+	/** null before a lazy session's first entry, and after close(). */
 	private fd: number | null;
+	private closed = false;
 	private needsNewline: boolean;
 
 	private readonly promptHashes = new Set<string>();
 
 	private constructor(
 		readonly session: Session,
-		fd: number,
+		fd: number | null,
 		needsNewline: boolean,
 		private readonly now: Clock,
 		private secrets: readonly string[],
+		private readonly appendLine: AppendLine,
 	) {
 		this.fd = fd;
 		this.needsNewline = needsNewline;
 		for (const entry of session.entries) if (entry.type === "system_prompt") this.promptHashes.add(entry.hash);
 	}
 
-	/** Creates `<dir>/<project-slug>/<timestamp>_<id>.jsonl` (mode 0600, folders 0700) and writes its header. */
+	/**
+	 * Creates `<dir>/<project-slug>/<timestamp>_<id>.jsonl` (mode 0600, folders 0700) and writes its header (with
+	 * `lazy`, at the first entry). Throws SessionError ("io") naming the path and the cause.
+	 */
 	static create(options: CreateSessionOptions): SessionWriter {
 		const now = options.now ?? (() => new Date());
 		const created = now();
 		const id = newSessionId();
 		const dir = sessionDirFor(options.dir, options.cwd);
-		mkdirSync(dir, { recursive: true, mode: 0o700 });
+		makeSessionDir(dir);
 		const file = join(dir, sessionFileName(created, id));
 		const header: SessionHeader = {
 			type: "session",
@@ -127,9 +173,9 @@ export class SessionWriter {
 			createdAt: created.toISOString(),
 			...(options.parent ? { parent: options.parent } : {}),
 		};
-		const fd = openSync(file, CREATE_FLAGS, 0o600);
-		appendFileSync(fd, `${JSON.stringify(header)}\n`);
-		return new SessionWriter(new Session(file, header), fd, false, now, options.secrets ?? []);
+		const appendLine = options.appendLine ?? appendFileSync;
+		const fd = options.lazy ? null : createFile(file, header, appendLine);
+		return new SessionWriter(new Session(file, header), fd, false, now, options.secrets ?? [], appendLine);
 	}
 
 	/**
@@ -141,7 +187,15 @@ export class SessionWriter {
 		const needsNewline = !endsWithNewline(file);
 		// No O_CREAT: appending must never create a file without a header.
 		const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND);
-		return new SessionWriter(session, fd, needsNewline, options.now ?? (() => new Date()), options.secrets ?? []);
+		const now = options.now ?? (() => new Date());
+		return new SessionWriter(
+			session,
+			fd,
+			needsNewline,
+			now,
+			options.secrets ?? [],
+			options.appendLine ?? appendFileSync,
+		);
 	}
 
 	get file(): string {
@@ -162,14 +216,15 @@ export class SessionWriter {
 	 * parent is not in the session. One write per entry.
 	 */
 	append<E extends SessionEntry>(entry: E): E {
-		if (this.fd === null) throw new SessionError(`session ${this.file} is closed`, "invalid");
+		if (this.closed) throw new SessionError(`session ${this.file} is closed`, "invalid");
 		if (this.session.get(entry.id)) throw new SessionError(`entry id ${entry.id} already exists`, "invalid");
 		if (isNode(entry) && entry.parentId !== null && !this.session.node(entry.parentId)) {
 			throw new SessionError(`no parent entry ${entry.parentId}`, "invalid");
 		}
 		const line = `${this.needsNewline ? "\n" : ""}${maskSecrets(serialise(toRecord(entry)), this.secrets)}\n`;
+		this.fd ??= createFile(this.file, this.session.header, this.appendLine);
 		try {
-			appendFileSync(this.fd, line);
+			this.appendLine(this.fd, line);
 		} catch (error) {
 			// A partial write may have left an unfinished line; start the next one on a fresh line.
 			this.needsNewline = true;
@@ -261,8 +316,9 @@ export class SessionWriter {
 
 	/** Closes the file; later appends throw. Idempotent. */
 	close(): void {
-		if (this.fd === null) return;
-		closeSync(this.fd);
+		if (this.closed) return;
+		this.closed = true;
+		if (this.fd !== null) closeSync(this.fd);
 		this.fd = null;
 	}
 }

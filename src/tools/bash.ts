@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { Readable } from "node:stream";
 import envPaths from "env-paths";
 import { z } from "zod";
+import { trackGroup } from "../live-groups.js";
 import { OutputCollector } from "./bash-output.js";
 import type { BashDetails } from "./details.js";
 import { MAX_BYTES, MAX_LINES, type Tool, type ToolContext } from "./types.js";
@@ -74,12 +75,15 @@ function start(shell: string, command: string, options: BashToolOptions): ChildP
 	} catch {
 		throw new Error(`The working directory ${options.cwd} does not exist or is not a directory.`);
 	}
-	return spawn(shell, ["-c", command], {
-		cwd: options.cwd,
-		env: options.env ?? process.env,
-		detached: true,
-		stdio: ["ignore", "pipe", "pipe"],
-	});
+	// Tracked: whatever way gar exits, the group is killed (see live-groups.ts).
+	return trackGroup(
+		spawn(shell, ["-c", command], {
+			cwd: options.cwd,
+			env: options.env ?? process.env,
+			detached: true,
+			stdio: ["ignore", "pipe", "pipe"],
+		}),
+	);
 }
 
 /**

@@ -1,0 +1,103 @@
+import { loadSession, type NodeEntry, resolveSession, type Session } from "../session/index.js";
+import { sanitizeForTerminal } from "../term/sanitize.js";
+import type { SessionsContext } from "./sessions.js";
+
+const SUMMARY_CHARS = 72;
+
+/** One tree node as `gar show --json` prints it, in depth-first order. */
+export type ShownNode = {
+	id: string;
+	parentId: string | null;
+	type: string;
+	/** Branch depth: 0 on the main line, +1 inside each branch of a branch point. */
+	depth: number;
+	summary: string;
+	label?: string;
+	/** Set on nodes with more than one child. */
+	branches?: number;
+	/** Set on the current leaf (where the next message goes). */
+	current?: true;
+};
+
+function firstLine(text: string): string {
+	const line = (text.split("\n").find((l) => l.trim() !== "") ?? "").trim();
+	return line.length > SUMMARY_CHARS ? `${line.slice(0, SUMMARY_CHARS - 1)}…` : line;
+}
+
+/** What a node is, in a few words: a prompt's first line, a reply's text or calls, a result's tool. */
+function summary(node: NodeEntry): string {
+	switch (node.type) {
+		case "user":
+			return firstLine(node.content);
+		case "assistant": {
+			const calls = node.content.flatMap((b) => (b.type === "tool_call" ? [b.name] : []));
+			const text = node.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("");
+			const said = firstLine(text);
+			if (calls.length > 0) return `${said ? `${said} · ` : ""}calls ${calls.join(", ")}`;
+			return said || (node.error ? `error: ${firstLine(node.error)}` : `(${node.stopReason})`);
+		}
+		case "tool_result":
+			return `${node.name}${node.isError ? " (error)" : ""}`;
+		case "model_change":
+			return `${node.provider} ${node.model}`;
+		default:
+			return "(an entry this gar cannot read: from a newer gar, or damaged)";
+	}
+}
+
+/** The session's nodes (never records) in depth-first order, each branch one level deeper. Iterative. */
+export function treeOf(session: Session): ShownNode[] {
+	const out: ShownNode[] = [];
+	const stack: { node: NodeEntry; depth: number }[] = session
+		.roots()
+		.reverse()
+		.map((node) => ({ node, depth: 0 }));
+	for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+		const { node, depth } = item;
+		const children = session.children(node.id);
+		const label = session.labels.get(node.id);
+		out.push({
+			id: node.id,
+			parentId: node.parentId,
+			type: node.type === "unknown" ? String(node.raw.type) : node.type,
+			depth,
+			summary: summary(node),
+			...(label === undefined ? {} : { label }),
+			...(children.length > 1 ? { branches: children.length } : {}),
+			...(node.id === session.leafId ? { current: true as const } : {}),
+		});
+		const next = children.length > 1 ? depth + 1 : depth;
+		for (const child of [...children].reverse()) stack.push({ node: child, depth: next });
+	}
+	return out;
+}
+
+/** `gar show ID` (alias `gar tree`): the tree of a session with entry ids, for --at, fork --at and label. */
+export function showCommand(ctx: SessionsContext, id: string, options: { json?: boolean }): number {
+	const file = resolveSession(ctx.baseDir, id, ctx.cwd).file;
+	const session = loadSession(file);
+	const nodes = treeOf(session);
+	const { header } = session;
+	if (options.json) {
+		const name = session.name;
+		const doc = { id: header.id, file, cwd: header.cwd, ...(name ? { name } : {}), leafId: session.leafId, nodes };
+		ctx.write(`${JSON.stringify(doc, null, 2)}\n`);
+		return 0;
+	}
+	const lines = [`session ${header.id}${session.name ? ` "${session.name}"` : ""} · ${header.cwd}`, file];
+	for (const w of session.warnings) process.stderr.write(sanitizeForTerminal(`gar: warning: ${w}\n`));
+	const width = Math.max(...nodes.map((n) => n.type.length), 4);
+	for (const node of nodes) {
+		const marks = [
+			node.label === undefined ? "" : `[${node.label}]`,
+			node.branches ? `${node.branches} branches` : "",
+			node.current ? "← current leaf" : "",
+		].filter(Boolean);
+		const text = `${node.summary}${marks.length > 0 ? `  ${marks.join("  ")}` : ""}`;
+		const row = `${"  ".repeat(node.depth)}${node.id}  ${node.type.padEnd(width)}  ${text}`;
+		lines.push(row.replace(/[\t\r\n]+/g, " "));
+	}
+	if (nodes.length === 0) lines.push("(no entries yet)");
+	ctx.write(`${sanitizeForTerminal(lines.join("\n"))}\n`);
+	return 0;
+}

@@ -1,0 +1,165 @@
+import { spawn } from "node:child_process";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { GAR_BIN, runGar, tempHome } from "./support/cli.js";
+import { type RecordedRequest, startWireServer, type WireServer } from "./support/wire-server.js";
+
+let server: WireServer | undefined;
+afterEach(async () => {
+	await server?.close();
+	server = undefined;
+});
+
+type Body = { messages: { role: string; content?: unknown }[] };
+/** The last user message the model was sent. */
+const lastPrompt = (request: RecordedRequest | undefined) =>
+	JSON.stringify((request?.body as Body | undefined)?.messages.filter((m) => m.role === "user").at(-1)?.content);
+
+async function setup(turns: Parameters<typeof startWireServer>[0] = [{ text: "ok" }]) {
+	server = await startWireServer(turns);
+	const home = tempHome();
+	const env = { ...home.env, OPENAI_API_KEY: "k" };
+	const run = (args: string[], stdin?: string) =>
+		runGar([...args], { env, cwd: home.project, ...(stdin === undefined ? {} : { stdin }) });
+	return { ...home, env, run, url: server.url };
+}
+
+/** Runs a shell line with gar as `$GAR` (a real pipe, not a socket, on its stdin). */
+function shell(
+	line: string,
+	env: NodeJS.ProcessEnv,
+	cwd: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+	return new Promise((resolve) => {
+		const child = spawn("sh", ["-c", line], { env: { ...env, GAR: `${process.execPath} ${GAR_BIN}` }, cwd });
+		let stdout = "";
+		let stderr = "";
+		child.stdout.on("data", (d: Buffer) => {
+			stdout += d.toString();
+		});
+		child.stderr.on("data", (d: Buffer) => {
+			stderr += d.toString();
+		});
+		child.on("close", (code) => resolve({ code, stdout, stderr }));
+	});
+}
+
+describe("the command line does what the person meant", () => {
+	it("gar help shows the help; a near-miss of a subcommand is an error, not a run", async () => {
+		const { run } = await setup();
+		const help = await run(["help"]);
+		expect(help.code).toBe(0);
+		expect(help.stdout).toContain("Usage: gar");
+		expect((await run(["help", "sessions"])).stdout).toContain("Usage: gar sessions");
+		const typo = await run(["sesions"]);
+		expect(typo.code).toBe(2);
+		expect(typo.stderr).toContain("did you mean `gar sessions`?");
+		expect(typo.stderr).toContain("gar -- sesions");
+		expect(server?.requests).toHaveLength(0);
+	});
+
+	it("with -p the words are the prompt, even a subcommand's name; after -- even one starting with -", async () => {
+		const { run, url } = await setup([{ text: "a" }, { text: "b" }, { text: "c" }]);
+		expect((await run(["-p", "config", "--base-url", url])).code).toBe(0);
+		expect(lastPrompt(server?.requests[0])).toContain("config");
+		expect((await run(["-p", "--base-url", url, "--", "-v is broken"])).code).toBe(0);
+		expect(lastPrompt(server?.requests[1])).toContain("-v is broken");
+		expect((await run(["--base-url", url, "--", "sesions"])).code).toBe(0);
+		expect(lastPrompt(server?.requests[2])).toContain("sesions");
+	});
+
+	it("refuses a missing --cwd, a missing --system-prompt file and an empty --session before any model call", async () => {
+		const { run, url, root } = await setup();
+		const missingCwd = await run(["-p", "hi", "--cwd", join(root, "nope"), "--base-url", url]);
+		expect(missingCwd.code).toBe(2);
+		expect(missingCwd.stderr).toContain("no such directory");
+		writeFileSync(join(root, "file"), "x");
+		expect((await run(["-p", "hi", "--cwd", join(root, "file"), "--base-url", url])).code).toBe(2);
+		const prompt = await run(["-p", "hi", "--system-prompt", "prompts/rules.md", "--base-url", url]);
+		expect(prompt.code).toBe(2);
+		expect(prompt.stderr).toContain("--system-prompt prompts/rules.md: no such file; to pass text");
+		expect((await run(["-p", "hi", "--append-system-prompt", "notes.txt", "--base-url", url])).code).toBe(2);
+		const session = await run(["-p", "hi", "--session", "", "--base-url", url]);
+		expect(session.code).toBe(2);
+		expect(session.stderr).toContain("--session needs a session id");
+		expect(server?.requests).toHaveLength(0);
+		// Text that merely mentions a slash is still text.
+		expect((await run(["-p", "hi", "--system-prompt", "Answer in English / French", "--base-url", url])).code).toBe(0);
+	});
+
+	it("--no-stdin leaves piped stdin out; more than --max-stdin bytes is refused naming the flag", async () => {
+		const { env, project, url } = await setup([{ text: "a" }, { text: "b" }]);
+		const ignored = await shell(`echo PIPED | $GAR -p task --no-stdin --base-url ${url}`, env, project);
+		expect(ignored.code).toBe(0);
+		expect(lastPrompt(server?.requests[0])).not.toContain("PIPED");
+		const big = `head -c 1100000 /dev/zero | tr '\\0' a`;
+		const refused = await shell(`${big} | $GAR -p task --base-url ${url}`, env, project);
+		expect(refused.code).toBe(2);
+		expect(refused.stderr).toContain("--max-stdin");
+		const allowed = await shell(`${big} | $GAR -p task --max-stdin 2000000 --base-url ${url}`, env, project);
+		expect(allowed.code).toBe(0);
+	});
+
+	it("--bash-timeout takes fractions, like the config; JSON costs are rounded to 6 decimals", async () => {
+		const usage = { input: 333, output: 7 };
+		const { run, url } = await setup([{ text: "a", usage }]);
+		const result = await run([
+			"-p",
+			"hi",
+			"--bash-timeout",
+			"0.5",
+			"--model",
+			"gpt-5",
+			"--output",
+			"json",
+			"--base-url",
+			url,
+		]);
+		expect(result.code).toBe(0);
+		const cost = JSON.parse(result.stdout).costUsd as number;
+		expect(cost).toBe(0.000486); // (333 × $1.25 + 7 × $10) / 1M = 0.00048625
+		expect(String(cost).split(".")[1]?.length ?? 0).toBeLessThanOrEqual(6);
+	});
+
+	it("gar config names the model in use and its source, and takes --profile", async () => {
+		const { run, root } = await setup();
+		const plain = await run(["config"]);
+		expect(plain.stdout).toMatch(/^model in use: \S+ {2}\(the default for provider \w+\)/);
+		mkdirSync(join(root, "config", "gar"), { recursive: true });
+		writeFileSync(join(root, "config", "gar", "config.toml"), '[profiles.work]\nmodel = "gpt-5"\n');
+		const work = await run(["config", "--profile", "work"]);
+		expect(work.code).toBe(0);
+		expect(work.stdout).toMatch(/^model in use: gpt-5 {2}\(model, profile work/);
+		expect(JSON.parse((await run(["config", "--json", "--profile", "work"])).stdout).modelInUse).toMatchObject({
+			model: "gpt-5",
+			key: "model",
+		});
+	});
+
+	it("gar show (and gar tree) print the session tree with ids, prompts, labels and the current leaf", async () => {
+		const { run, url, root } = await setup([{ text: "first answer" }, { text: "second answer" }]);
+		const first = JSON.parse(
+			(await run(["-p", "fix the bug\nwith details", "--output", "json", "--base-url", url])).stdout,
+		);
+		const id: string = first.sessionId;
+		const tree = JSON.parse((await run(["tree", id, "--json"])).stdout);
+		const [change, user, answer] = tree.nodes;
+		expect(tree.nodes.map((n: { type: string }) => n.type)).toEqual(["model_change", "user", "assistant"]);
+		expect(change.summary).toMatch(/^openai /);
+		expect(user).toMatchObject({ depth: 0, summary: "fix the bug" });
+		expect(answer).toMatchObject({ current: true, summary: "first answer" });
+		await run(["label", id, answer.id, "good"]);
+		await run(["-p", "another way", "--session", id, "--at", user.id, "--base-url", url]);
+		const shown = await run(["show", id]);
+		expect(shown.code).toBe(0);
+		expect(shown.stdout).toMatch(new RegExp(`${user.id}\\s+user\\s+fix the bug {2}2 branches`));
+		expect(shown.stdout).toMatch(new RegExp(` {2}${answer.id}\\s+assistant\\s+first answer {2}\\[good\\]`));
+		expect(shown.stdout).toMatch(/ {2}\w{10}\s+assistant\s+second answer {2}← current leaf/);
+		expect(shown.stdout).not.toMatch(/system_prompt|request|\brun\b/);
+		const all = await run(["sessions", "--all"]);
+		expect(all.stdout).toMatch(/ID\s+NAME\s+DATE\s+PROJECT\s+ENTRIES\s+FIRST PROMPT/);
+		expect(all.stdout).toContain("~/project");
+		expect(readdirSync(root)).toContain("project");
+	});
+});
