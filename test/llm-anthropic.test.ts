@@ -54,6 +54,8 @@ describe("anthropic request shape", () => {
 		const req = server?.requests[0];
 		expect(req?.path).toBe("/v1/messages");
 		expect(req?.headers.authorization).toBe("Bearer test-key");
+		expect(req?.headers["anthropic-version"]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+		expect(req?.headers["x-stainless-retry-count"] ?? "0").toBe("0");
 		const body = sentBody();
 		expect(body.stream).toBe(true);
 		expect(body.max_tokens).toBe(32_000);
@@ -178,10 +180,11 @@ describe("anthropic stream mapping", () => {
 		expect(message.error).toBeUndefined();
 	});
 
-	it("ends a refusal as an error that says so", async () => {
+	it("ends a refusal as stopReason refusal, keeping the model's words", async () => {
 		const { message } = await collect(await provider([{ text: "I can't", wireStop: "refusal" }]));
-		expect(message.stopReason).toBe("error");
-		expect(message.error).toMatch(/declined/);
+		expect(message.stopReason).toBe("refusal");
+		expect(message.errorKind).toBe("refusal");
+		expect(message.error).toBeUndefined();
 		expect(message.content).toEqual([{ type: "text", text: "I can't" }]);
 	});
 

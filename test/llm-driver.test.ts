@@ -2,11 +2,11 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAnthropicProvider } from "../src/llm/anthropic.js";
-import { describeError, redact } from "../src/llm/errors.js";
+import { describeError, describeStatus, redact } from "../src/llm/errors.js";
 import { createProvider } from "../src/llm/index.js";
 import { parseArguments } from "../src/llm/message-builder.js";
 import { createOpenAIProvider } from "../src/llm/openai.js";
-import { describeStatus, sdkRetryDelayMs, sdkWillRetryStatus } from "../src/llm/retry.js";
+import { DEFAULT_RETRY, retryDelayMs, serverDelayMs } from "../src/llm/retry.js";
 import { Channel } from "../src/llm/stream-driver.js";
 import type { StreamEvent } from "../src/llm/types.js";
 import { collect, startWireServer, type WireServer } from "./support/wire-server.js";
@@ -19,7 +19,9 @@ afterEach(async () => {
 
 const headers = (values: Record<string, string>) => new Headers(values);
 
-describe("retry helpers", () => {
+describe("retry policy", () => {
+	const policy = { ...DEFAULT_RETRY, random: () => 0 };
+
 	it("describes statuses", () => {
 		expect(describeStatus(529)).toBe("HTTP 529 overloaded");
 		expect(describeStatus(429)).toBe("HTTP 429 rate limited");
@@ -27,16 +29,23 @@ describe("retry helpers", () => {
 		expect(describeStatus(599)).toBe("HTTP 599");
 	});
 
-	it("follows the SDKs' retry rule and delays", () => {
-		expect(sdkWillRetryStatus(529, null)).toBe(true);
-		expect(sdkWillRetryStatus(400, null)).toBe(false);
-		expect(sdkWillRetryStatus(400, "true")).toBe(true);
-		expect(sdkWillRetryStatus(503, "false")).toBe(false);
-		expect(sdkRetryDelayMs(0, headers({ "retry-after-ms": "25" }))).toBe(25);
-		expect(sdkRetryDelayMs(0, headers({ "retry-after": "2" }))).toBe(2000);
-		expect(sdkRetryDelayMs(0)).toBe(500);
-		expect(sdkRetryDelayMs(2)).toBe(2000);
-		expect(sdkRetryDelayMs(9)).toBe(8000);
+	it("honours retry-after-ms, retry-after in seconds or as a date, capped", () => {
+		expect(retryDelayMs(1, headers({ "retry-after-ms": "25" }), policy)).toBe(25);
+		expect(retryDelayMs(1, headers({ "retry-after": "2" }), policy)).toBe(2000);
+		expect(retryDelayMs(1, headers({ "retry-after": "3600" }), policy)).toBe(60_000);
+		const date = new Date(Date.now() + 5000).toUTCString();
+		const fromDate = retryDelayMs(1, headers({ "retry-after": date }), policy);
+		expect(fromDate).toBeGreaterThan(3000);
+		expect(fromDate).toBeLessThanOrEqual(5000);
+		expect(serverDelayMs(headers({ "retry-after": "soon" }))).toBeUndefined();
+	});
+
+	it("backs off exponentially with up to 25 % jitter", () => {
+		expect(retryDelayMs(1, undefined, policy)).toBe(1000);
+		expect(retryDelayMs(2, undefined, policy)).toBe(2000);
+		expect(retryDelayMs(3, undefined, policy)).toBe(4000);
+		expect(retryDelayMs(9, undefined, policy)).toBe(16_000);
+		expect(retryDelayMs(1, undefined, { ...policy, random: () => 0.999 })).toBe(750);
 	});
 });
 
@@ -98,17 +107,11 @@ describe("stream lifecycle", () => {
 		expect(server.disconnects).toBe(1);
 	});
 
-	it("an abort during the SDK's retry backoff ends the stream at once", async () => {
-		server = await startWireServer([{ text: "late", fault: { kind: "http", status: 500, times: 1 } }]);
-		// A real server's backoff: no retry-after header, so the SDK waits its default 0.5 s.
-		const provider = createAnthropicProvider({
-			apiKey: "k",
-			baseURL: server.url,
-			fetch: async (input, init) => {
-				const res = await fetch(input, init);
-				return res.status === 500 ? new Response("{}", { status: 500 }) : res;
-			},
-		});
+	it("an abort during gar's retry backoff ends the stream at once", async () => {
+		server = await startWireServer([
+			{ text: "late", fault: { kind: "http", status: 529, times: 1, headers: { "retry-after": "30" } } },
+		]);
+		const provider = createAnthropicProvider({ apiKey: "k", baseURL: server.url });
 		const controller = new AbortController();
 		const events: StreamEvent[] = [];
 		const started = Date.now();
@@ -124,8 +127,18 @@ describe("stream lifecycle", () => {
 		}
 		expect(Date.now() - started).toBeLessThan(400);
 		expect(events.map((e) => e.type)).toEqual(["start", "retry", "done"]);
+		expect(events[1]).toEqual({
+			type: "retry",
+			attempt: 1,
+			maxAttempts: 3,
+			reason: "HTTP 529 overloaded",
+			delayMs: 30_000,
+			errorKind: "overloaded",
+		});
 		const done = events[2];
 		expect(done?.type === "done" && done.message.stopReason).toBe("aborted");
+		expect(done?.type === "done" && done.message.errorKind).toBe("aborted");
+		expect(server.requests.length).toBe(1);
 	});
 
 	it("uses the lean fetch by default", async () => {

@@ -126,11 +126,11 @@ describe("openai stream mapping", () => {
 		const first = await collect(p);
 		expect(joined(first.events, "thinking_delta")).toBe("a b");
 		expect(first.message.content).toEqual([
-			{ type: "thinking", thinking: "a b" },
+			{ type: "thinking", thinking: "a b", field: "reasoning_content" },
 			{ type: "text", text: "c" },
 		]);
 		const second = await collect(p);
-		expect(second.message.content[0]).toEqual({ type: "thinking", thinking: "x" });
+		expect(second.message.content[0]).toEqual({ type: "thinking", thinking: "x", field: "reasoning" });
 	});
 
 	it("serves a base URL without /v1 (chat/completions at the root)", async () => {
@@ -158,16 +158,34 @@ describe("openai stream mapping", () => {
 		for (const id of ids) expect(id).toMatch(/^call_\d_/);
 	});
 
-	it("ends with an error when the stream stops without a finish reason", async () => {
-		const { message } = await collect(await provider([{ text: "half", quirks: { noFinishReason: true } }]));
+	it("ends with an error when the body ends without a finish reason, usage or [DONE]", async () => {
+		const turn: WireTurn = { text: "half", quirks: { noFinishReason: true, noUsage: true, noDone: true } };
+		const { message } = await collect(await provider([turn]));
 		expect(message.stopReason).toBe("error");
+		expect(message.errorKind).toBe("network");
 		expect(message.error).toMatch(/ended before the reply was complete/);
 		expect(message.content).toEqual([{ type: "text", text: "half" }]);
 	});
 
-	it("ends a content_filter stop as an error", async () => {
+	it("takes a reply without finish_reason as complete when [DONE] or a last usage chunk arrived", async () => {
+		const p = await provider([
+			{ text: "cortex", quirks: { noFinishReason: true } },
+			{ text: "usage last", quirks: { noFinishReason: true, noDone: true } },
+			{ toolCalls: [{ name: "read", args: { path: "a" } }], quirks: { noFinishReason: true, noUsage: true } },
+		]);
+		expect((await collect(p)).message.stopReason).toBe("stop");
+		expect((await collect(p)).message.stopReason).toBe("stop");
+		const tools = await collect(p);
+		expect(tools.message.stopReason).toBe("tool_use");
+		expect(tools.message.content).toEqual([
+			{ type: "tool_call", id: "call_1", name: "read", arguments: { path: "a" } },
+		]);
+	});
+
+	it("ends a content_filter stop as an error of kind refusal", async () => {
 		const { message } = await collect(await provider([{ text: "bad", wireStop: "content_filter" }]));
 		expect(message.stopReason).toBe("error");
+		expect(message.errorKind).toBe("refusal");
 		expect(message.error).toMatch(/content filter/);
 	});
 

@@ -70,11 +70,14 @@ describe.each(formats)("$name over the wire", (format) => {
 		);
 		const starts = events.filter((e) => e.type === "toolcall_start");
 		expect(starts).toEqual([
-			{ type: "toolcall_start", id: "call_a", name: "read" },
-			{ type: "toolcall_start", id: "call_b", name: "bash" },
+			{ type: "toolcall_start", id: "call_a", name: "read", contentIndex: 1 },
+			{ type: "toolcall_start", id: "call_b", name: "bash", contentIndex: 2 },
 		]);
 		const fragments = events.filter((e) => e.type === "toolcall_delta" && e.id === "call_a");
 		expect(fragments.length).toBe(7);
+		expect(fragments.every((e) => e.type === "toolcall_delta" && e.contentIndex === 1)).toBe(true);
+		const texts = events.filter((e) => e.type === "text_delta");
+		expect(texts.every((e) => e.type === "text_delta" && e.contentIndex === 0)).toBe(true);
 		expect(message.content).toEqual([
 			{ type: "text", text: "Reading." },
 			{ type: "tool_call", id: "call_a", name: "read", arguments: args1 },
@@ -97,9 +100,11 @@ describe.each(formats)("$name over the wire", (format) => {
 	it.each([429, 500, 529])("retries HTTP %i before the stream, with visible retry events", async (status) => {
 		const provider = await setup([{ text: "recovered", fault: { kind: "http", status, times: 2 } }]);
 		const { events, message } = await collect(provider);
+		const reason = { 429: "HTTP 429 rate limited", 500: "HTTP 500 server error", 529: "HTTP 529 overloaded" }[status];
+		const errorKind = { 429: "rate_limit", 500: "server", 529: "overloaded" }[status];
 		expect(retries(events)).toEqual([
-			{ type: "retry", attempt: 1, reason: expect.stringContaining(`HTTP ${status}`), delayMs: 10 },
-			{ type: "retry", attempt: 2, reason: expect.stringContaining(`HTTP ${status}`), delayMs: 10 },
+			{ type: "retry", attempt: 1, maxAttempts: 3, reason, delayMs: 10, errorKind },
+			{ type: "retry", attempt: 2, maxAttempts: 3, reason, delayMs: 10, errorKind },
 		]);
 		expect(message.stopReason).toBe("stop");
 		expect(message.content).toEqual([{ type: "text", text: "recovered" }]);
@@ -159,7 +164,11 @@ describe.each(formats)("$name over the wire", (format) => {
 		const { message } = await collect(provider);
 		expect(Date.now() - started).toBeLessThan(3000);
 		expect(message.stopReason).toBe("error");
-		expect(message.error).toBe("no data from the server for 0.2 s; the request was abandoned");
+		expect(message.error).toBe(
+			"no data from the server for 0.2 s; the request was abandoned " +
+				"(raise the limit with --idle-timeout SECONDS, GAR_IDLE_TIMEOUT or idle_timeout in the config)",
+		);
+		expect(message.errorKind).toBe("timeout");
 		expect(message.content).toEqual([{ type: "text", text: "a" }]);
 		expect(await waitForDisconnect()).toBe(1);
 	});
@@ -194,15 +203,23 @@ describe.each(formats)("$name over the wire", (format) => {
 
 	it("reports an unreachable server without throwing", async () => {
 		server = await startWireServer([]);
-		const provider = format.create(server, { maxRetries: 1 });
+		const provider = format.create(server, { maxRetries: 1, retry: { baseDelayMs: 20, random: () => 0 } });
 		await server.close();
 		server = undefined;
 		const { events, message } = await collect(provider);
 		expect(message.stopReason).toBe("error");
 		expect(message.error).toMatch(/unreachable \(ECONNREFUSED\)/);
 		expect(retries(events)).toEqual([
-			{ type: "retry", attempt: 1, reason: "connection error (ECONNREFUSED)", delayMs: 500 },
+			{
+				type: "retry",
+				attempt: 1,
+				maxAttempts: 1,
+				reason: "connection error (ECONNREFUSED)",
+				delayMs: 20,
+				errorKind: "network",
+			},
 		]);
+		expect(message.errorKind).toBe("network");
 	});
 
 	it("turns an error event inside the stream into an error reply", async () => {

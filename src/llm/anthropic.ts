@@ -1,18 +1,12 @@
-import Anthropic from "@anthropic-ai/sdk";
-import type { MessageBuilder } from "./message-builder.js";
+import type Anthropic from "@anthropic-ai/sdk";
+// The base client (auth, request building, errors) without the resource classes: gar only posts one request, and
+// the full client weighs four times as much in the bundle.
+import { BaseAnthropic } from "@anthropic-ai/sdk/client";
+import { anthropicDecoder } from "./anthropic-decode.js";
 import { findModel, type ModelInfo } from "./models.js";
-import { type CallOutcome, cleanSchema, type ProviderOptions, sdkProvider } from "./stream-driver.js";
+import { apiLabel, cleanSchema, type ProviderOptions, sdkProvider } from "./stream-driver.js";
 import { normalizeHistory } from "./transform.js";
-import type {
-	AssistantMessage,
-	Message,
-	ModelRequest,
-	Provider,
-	StopReason,
-	TextBlock,
-	ThinkingBlock,
-	ThinkingLevel,
-} from "./types.js";
+import type { AssistantMessage, Message, ModelRequest, Provider, ThinkingLevel } from "./types.js";
 
 type Params = Anthropic.MessageCreateParamsStreaming;
 type Block = Anthropic.ContentBlockParam;
@@ -131,149 +125,31 @@ export function buildAnthropicParams(request: ModelRequest): { params: Params; s
 	return schemaTool === undefined ? { params } : { params, schemaTool };
 }
 
-function mapStop(reason: string | null | undefined): CallOutcome {
-	switch (reason) {
-		case "end_turn":
-		case "stop_sequence":
-		case "pause_turn":
-			return { stopReason: "stop" };
-		case "max_tokens":
-		case "model_context_window_exceeded":
-			return { stopReason: "length" };
-		case "tool_use":
-			return { stopReason: "tool_use" };
-		case "refusal":
-			// A refusal is not a reply to build on: end as an error the person can read.
-			return { stopReason: "error", error: "The model declined to answer (stop_reason: refusal)." };
-		default:
-			return { stopReason: "stop" };
-	}
-}
-
-type OpenBlock =
-	| { kind: "text"; block: TextBlock }
-	| { kind: "thinking"; block: ThinkingBlock }
-	| { kind: "tool"; id: string }
-	| { kind: "schema"; block: TextBlock };
-
-function usageOf(usage: Partial<Record<string, number | null | undefined>> | undefined) {
-	const out: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number } = {};
-	if (!usage) return out;
-	if (typeof usage.input_tokens === "number") out.input = usage.input_tokens;
-	if (typeof usage.output_tokens === "number") out.output = usage.output_tokens;
-	if (typeof usage.cache_read_input_tokens === "number") out.cacheRead = usage.cache_read_input_tokens;
-	if (typeof usage.cache_creation_input_tokens === "number") out.cacheWrite = usage.cache_creation_input_tokens;
-	return out;
-}
-
-async function consume(
-	events: AsyncIterable<Anthropic.RawMessageStreamEvent>,
-	builder: MessageBuilder,
-	schemaTool: string | undefined,
-): Promise<CallOutcome> {
-	const open = new Map<number, OpenBlock>();
-	let stopReason: string | null | undefined;
-	let stopped = false;
-	let schemaAnswered = false;
-	for await (const event of events) {
-		builder.started = true;
-		switch (event.type) {
-			case "message_start":
-				builder.setUsage(usageOf(event.message.usage as unknown as Record<string, number>));
-				break;
-			case "content_block_start": {
-				const cb = event.content_block;
-				if (cb.type === "text") {
-					const block = builder.newText();
-					open.set(event.index, { kind: "text", block });
-					builder.text(cb.text, block);
-				} else if (cb.type === "thinking") {
-					const block = builder.newThinking();
-					open.set(event.index, { kind: "thinking", block });
-					builder.thinking(cb.thinking, block);
-					if (cb.signature) builder.sign(block, cb.signature);
-				} else if (cb.type === "redacted_thinking") {
-					const block = builder.newThinking();
-					block.redacted = true;
-					builder.sign(block, cb.data);
-				} else if (cb.type === "tool_use" && cb.name === schemaTool) {
-					open.set(event.index, { kind: "schema", block: builder.newText() });
-				} else if (cb.type === "tool_use") {
-					builder.startTool(cb.id, cb.name);
-					open.set(event.index, { kind: "tool", id: cb.id });
-				}
-				break;
-			}
-			case "content_block_delta": {
-				const entry = open.get(event.index);
-				const delta = event.delta;
-				if (!entry) break;
-				if (delta.type === "text_delta" && entry.kind === "text") builder.text(delta.text, entry.block);
-				else if (delta.type === "thinking_delta" && entry.kind === "thinking") {
-					builder.thinking(delta.thinking, entry.block);
-				} else if (delta.type === "signature_delta" && entry.kind === "thinking") {
-					builder.sign(entry.block, delta.signature);
-				} else if (delta.type === "input_json_delta" && entry.kind === "tool") {
-					builder.toolDelta(entry.id, delta.partial_json);
-				} else if (delta.type === "input_json_delta" && entry.kind === "schema") {
-					builder.text(delta.partial_json, entry.block);
-				}
-				break;
-			}
-			case "content_block_stop": {
-				const entry = open.get(event.index);
-				open.delete(event.index);
-				if (entry?.kind === "tool") builder.endTool(entry.id);
-				if (entry?.kind === "schema") {
-					schemaAnswered = true;
-					try {
-						builder.setText(entry.block, JSON.stringify(JSON.parse(entry.block.text || "{}")));
-					} catch {
-						// Keep the text as it came: the caller's parser will report what is wrong with it.
-					}
-				}
-				break;
-			}
-			case "message_delta":
-				stopReason = event.delta.stop_reason;
-				builder.setUsage(usageOf(event.usage as unknown as Record<string, number>));
-				break;
-			case "message_stop":
-				stopped = true;
-				break;
-		}
-	}
-	if (!stopped) return { stopReason: "error", error: "The stream ended before the reply was complete." };
-	const outcome = mapStop(stopReason);
-	if (schemaAnswered && outcome.stopReason === "tool_use") return { stopReason: "stop" as StopReason };
-	return outcome;
-}
-
 /** A Provider over the Anthropic Messages API (streaming). Never throws: see `Provider`. */
 export function createAnthropicProvider(options: ProviderOptions = {}): Provider {
-	const baseURL = options.baseURL;
-	const api = baseURL && baseURL !== DEFAULT_BASE_URL ? `Anthropic API at ${baseURL}` : "Anthropic API";
+	const api = apiLabel("Anthropic API", options.baseURL, DEFAULT_BASE_URL);
+	let client: BaseAnthropic | undefined;
 	return sdkProvider(
 		{ name: "anthropic", keyEnv: "ANTHROPIC_API_KEY", api },
 		options,
-		async (request, settings, { fetch, signal, builder }) => {
-			const { params, schemaTool } = buildAnthropicParams(request);
-			const client = new Anthropic({
+		(request, settings) => {
+			client ??= new BaseAnthropic({
 				apiKey: settings.apiKey ?? "none",
-				maxRetries: settings.maxRetries,
-				fetch,
+				maxRetries: 0, // gar retries (stream-driver.ts), with one policy for both wires
+				fetch: settings.fetch,
 				logLevel: "off", // the SDK logs to the console otherwise, over the terminal UI
 				...(settings.baseURL ? { baseURL: settings.baseURL } : {}),
 			});
-			// client.post rather than messages.create: create() console.warns about deprecated models, which
-			// would corrupt the terminal UI.
-			const stream = await client.post<AsyncIterable<Anthropic.RawMessageStreamEvent>>("/v1/messages", {
-				body: params,
-				stream: true,
-				signal,
-				timeout: 600_000,
-			});
-			return consume(stream, builder, schemaTool);
+			const sdk = client;
+			const { params, schemaTool } = buildAnthropicParams(request);
+			return {
+				// client.post rather than messages.create: create() console.warns about deprecated models, which
+				// would corrupt the terminal UI. The raw response: gar decodes the SSE itself (sse.ts).
+				open: (signal) =>
+					sdk.post("/v1/messages", { body: params, stream: true, signal, timeout: 86_400_000 }).asResponse(),
+				decoder: (builder, fail) => anthropicDecoder(builder, schemaTool, fail),
+			};
 		},
+		(request) => buildAnthropicParams(request).params,
 	);
 }

@@ -1,15 +1,24 @@
 import http from "node:http";
 import https from "node:https";
+import tls from "node:tls";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import { connectTunnel, proxyAuth, proxyFor } from "./proxy.js";
+
+/** What `createNodeFetch` reads: the environment (for HTTPS_PROXY, HTTP_PROXY, NO_PROXY) and extra trusted CAs. */
+export type NodeFetchOptions = { env?: Record<string, string | undefined>; ca?: string | Buffer };
 
 /**
  * A small `fetch` over node:http/https, enough for the provider SDKs: string or byte request bodies, a streamed
  * response body (an async iterable of Uint8Array), `text()`/`json()`/`arrayBuffer()`, and abort through `signal`.
  * It exists because Node's built-in fetch (undici) costs a lot of memory for one request, and `gar -p` must stay
- * small. It never touches the global fetch, Request or Response. Redirects are not followed.
+ * small. It never touches the global fetch, Request or Response. Redirects are not followed. Proxies named by
+ * HTTPS_PROXY / HTTP_PROXY (lowercase too) are used unless NO_PROXY exempts the host: https through a CONNECT
+ * tunnel, http by asking the proxy for the absolute URL.
  */
-export function createNodeFetch(): typeof fetch {
-	return nodeFetch as typeof fetch;
+export function createNodeFetch(options: NodeFetchOptions = {}): typeof fetch {
+	const env = options.env ?? process.env;
+	return ((input: string | URL | { url: string }, init?: Init) =>
+		nodeFetch(input, init, env, options.ca)) as typeof fetch;
 }
 
 type HeaderInit =
@@ -77,7 +86,7 @@ function encodeBody(body: unknown): Buffer | undefined {
 	throw new TypeError("createNodeFetch: only string and byte request bodies are supported");
 }
 
-/** Socket reads arrive in up to 64 KiB; SDK SSE parsers copy the unparsed rest per event, so hand them 16 KiB. */
+/** Socket reads arrive in up to 64 KiB; a body parser that copies its unparsed rest per event would go quadratic. */
 const MAX_CHUNK = 16 * 1024;
 
 async function* rechunk(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
@@ -102,15 +111,55 @@ function decode(res: http.IncomingMessage): NodeJS.ReadableStream & AsyncIterabl
 	return res.pipe(decoder);
 }
 
-async function nodeFetch(input: string | URL | { url: string }, init: Init = {}): Promise<Response> {
+/** Where and how to send one request: directly, through a CONNECT tunnel, or to an http proxy. */
+async function route(url: URL, env: NodeFetchOptions["env"], ca: NodeFetchOptions["ca"], signal?: AbortSignal) {
+	const transport = url.protocol === "https:" ? https : url.protocol === "http:" ? http : undefined;
+	if (!transport) throw new TypeError(`createNodeFetch: unsupported protocol ${url.protocol}`);
+	const tlsOptions = ca ? { ca } : {};
+	const proxy = proxyFor(url, env);
+	if (!proxy) return { transport, target: url, extra: tlsOptions, headers: {} };
+	if (url.protocol === "http:") {
+		// A plain-http request goes to the proxy with the absolute URL as its path.
+		const target = new URL(proxy.origin);
+		return { transport: http, target, path: url.href, extra: {}, headers: { host: url.host, ...proxyAuth(proxy) } };
+	}
+	const socket = await connectTunnel(proxy, url.hostname, url.port || "443", signal);
+	const servername = url.hostname.replace(/^\[|\]$/g, "");
+	const secure = tls.connect({
+		socket,
+		servername: /^[\d.:]+$/.test(servername) ? undefined : servername,
+		...tlsOptions,
+	});
+	// No agent: with createConnection and no agent, Node uses this one socket (an agent would dial directly).
+	return { transport: https, target: url, extra: { createConnection: () => secure }, headers: {} };
+}
+
+async function nodeFetch(
+	input: string | URL | { url: string },
+	init: Init = {},
+	env?: NodeFetchOptions["env"],
+	ca?: NodeFetchOptions["ca"],
+): Promise<Response> {
 	const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
 	const signal = init.signal ?? undefined;
 	if (signal?.aborted) throw abortError(signal);
 	const body = encodeBody(init.body);
 	const headers: Record<string, string> = { "accept-encoding": "identity", ...flattenHeaders(init.headers) };
 	if (body && headers["content-length"] === undefined) headers["content-length"] = String(body.length);
-	const transport = url.protocol === "https:" ? https : url.protocol === "http:" ? http : undefined;
-	if (!transport) throw new TypeError(`createNodeFetch: unsupported protocol ${url.protocol}`);
+	let routed: Awaited<ReturnType<typeof route>>;
+	try {
+		routed = await route(url, env, ca, signal);
+	} catch (err) {
+		if (signal?.aborted) throw abortError(signal);
+		throw err;
+	}
+	const { transport, target, extra } = routed;
+	const requestOptions = {
+		method: (init.method ?? "GET").toUpperCase(),
+		headers: { ...headers, ...routed.headers },
+		...("path" in routed ? { path: routed.path } : {}),
+		...extra,
+	};
 
 	return new Promise<Response>((resolve, reject) => {
 		let response: http.IncomingMessage | undefined;
@@ -121,7 +170,7 @@ async function nodeFetch(input: string | URL | { url: string }, init: Init = {})
 			reject(err);
 		};
 		const cleanup = () => signal?.removeEventListener("abort", onAbort);
-		const req = transport.request(url, { method: (init.method ?? "GET").toUpperCase(), headers }, (res) => {
+		const req = transport.request(target, requestOptions, (res) => {
 			response = res;
 			res.on("error", () => {}); // errors reach whoever reads the body; never an uncaught 'error' event
 			res.once("close", cleanup);

@@ -2,6 +2,7 @@ import {
 	type AssistantBlock,
 	type AssistantMessage,
 	EMPTY_USAGE,
+	type ErrorKind,
 	type StopReason,
 	type StreamEvent,
 	type TextBlock,
@@ -27,6 +28,7 @@ export function parseArguments(text: string): Pick<ToolCallBlock, "arguments" | 
 /**
  * Accumulates one assistant reply from stream deltas and emits the matching stream events. Work per delta is
  * O(delta): text is appended, tool-call argument fragments are collected and joined once at the block's end.
+ * Every delta event carries `contentIndex`, the block's index in the final `content`.
  * After `finish` the builder is frozen: later deltas (from a request still winding down) are ignored.
  */
 export class MessageBuilder {
@@ -35,7 +37,8 @@ export class MessageBuilder {
 	/** True once the server sent anything of the reply itself. */
 	started = false;
 	#done = false;
-	readonly #openTools = new Map<string, { block: ToolCallBlock; chunks: string[] }>();
+	readonly #openTools = new Map<string, { block: ToolCallBlock; chunks: string[]; index: number }>();
+	readonly #index = new Map<AssistantBlock, number>();
 
 	constructor(
 		readonly provider: string,
@@ -44,8 +47,13 @@ export class MessageBuilder {
 	) {}
 
 	#push<T extends AssistantBlock>(block: T): T {
-		if (!this.#done) this.content.push(block);
+		if (!this.#done) this.#index.set(block, this.content.push(block) - 1);
 		return block;
+	}
+
+	/** The index of `block` in `content` (-1 when it was never added). */
+	indexOf(block: AssistantBlock): number {
+		return this.#index.get(block) ?? -1;
 	}
 
 	/** Merges reported token counts (providers report some at the start and the rest at the end). */
@@ -57,8 +65,10 @@ export class MessageBuilder {
 		return this.#push({ type: "text", text: "" });
 	}
 
-	newThinking(): ThinkingBlock {
-		return this.#push({ type: "thinking", thinking: "" });
+	newThinking(field?: string): ThinkingBlock {
+		return this.#push<ThinkingBlock>(
+			field ? { type: "thinking", thinking: "", field } : { type: "thinking", thinking: "" },
+		);
 	}
 
 	/** Appends to `block`, or to the last block when it is text, or to a new text block. */
@@ -67,30 +77,35 @@ export class MessageBuilder {
 		const last = this.content[this.content.length - 1];
 		const target = block ?? (last?.type === "text" ? last : this.newText());
 		target.text += delta;
-		this.emit({ type: "text_delta", delta });
+		this.emit({ type: "text_delta", delta, contentIndex: this.indexOf(target) });
 	}
 
-	/** Appends to `block`, or to the last block when it is unsigned thinking, or to a new thinking block. */
-	thinking(delta: string, block?: ThinkingBlock): void {
+	/**
+	 * Appends to `block`, or to the last block when it is unsigned thinking from the same `field`, or to a new
+	 * thinking block.
+	 */
+	thinking(delta: string, block?: ThinkingBlock, field?: string): void {
 		if (this.#done || delta === "") return;
 		const last = this.content[this.content.length - 1];
-		const target = block ?? (last?.type === "thinking" && !last.signature ? last : this.newThinking());
+		const target =
+			block ?? (last?.type === "thinking" && !last.signature && last.field === field ? last : this.newThinking(field));
 		target.thinking += delta;
-		this.emit({ type: "thinking_delta", delta });
+		this.emit({ type: "thinking_delta", delta, contentIndex: this.indexOf(target) });
 	}
 
 	startTool(id: string, name: string): void {
 		if (this.#done) return;
 		const block = this.#push<ToolCallBlock>({ type: "tool_call", id, name, arguments: {} });
-		this.#openTools.set(id, { block, chunks: [] });
-		this.emit({ type: "toolcall_start", id, name });
+		const index = this.indexOf(block);
+		this.#openTools.set(id, { block, chunks: [], index });
+		this.emit({ type: "toolcall_start", id, name, contentIndex: index });
 	}
 
 	toolDelta(id: string, delta: string): void {
 		const open = this.#openTools.get(id);
 		if (this.#done || !open || delta === "") return;
 		open.chunks.push(delta);
-		this.emit({ type: "toolcall_delta", id, delta });
+		this.emit({ type: "toolcall_delta", id, delta, contentIndex: open.index });
 	}
 
 	/** Parses the joined arguments. Returns the finished block, or undefined for an unknown id. */
@@ -113,7 +128,7 @@ export class MessageBuilder {
 	}
 
 	/** Freezes the builder and returns the final message. Tool calls still open are closed with what arrived. */
-	finish(stopReason: StopReason, error?: string): AssistantMessage {
+	finish(stopReason: StopReason, error?: string, errorKind?: ErrorKind): AssistantMessage {
 		for (const id of [...this.#openTools.keys()]) this.endTool(id);
 		this.#done = true;
 		const message: AssistantMessage = {
@@ -125,6 +140,7 @@ export class MessageBuilder {
 			stopReason,
 		};
 		if (error !== undefined) message.error = error;
+		if (errorKind !== undefined) message.errorKind = errorKind;
 		return message;
 	}
 }

@@ -26,7 +26,7 @@ export type ScriptedTurn = {
 	delayMs?: number;
 	/** Something going wrong (honoured by the wire server; the scripted provider honours "error"). */
 	fault?:
-		| { kind: "http"; status: number; times?: number; body?: string }
+		| { kind: "http"; status: number; times?: number; body?: string; headers?: Record<string, string> }
 		| { kind: "cut"; afterDeltas?: number }
 		| { kind: "malformed"; afterDeltas?: number }
 		| { kind: "silence"; afterDeltas?: number }
@@ -87,6 +87,8 @@ export function createScriptedProvider(
 					stopReason,
 				};
 				if (error) message.error = error;
+				if (stopReason === "aborted") message.errorKind = "aborted";
+				else if (stopReason === "error") message.errorKind = "other";
 				return { type: "done", message };
 			};
 			yield { type: "start" };
@@ -104,7 +106,7 @@ export function createScriptedProvider(
 					await sleep(delay, signal);
 					if (signal?.aborted) return yield finish("aborted", "aborted");
 					block.thinking += delta;
-					yield { type: "thinking_delta", delta };
+					yield { type: "thinking_delta", delta, contentIndex: content.length - 1 };
 				}
 			}
 			const text = asChunks(turn.text);
@@ -115,17 +117,18 @@ export function createScriptedProvider(
 					await sleep(delay, signal);
 					if (signal?.aborted) return yield finish("aborted", "aborted");
 					block.text += delta;
-					yield { type: "text_delta", delta };
+					yield { type: "text_delta", delta, contentIndex: content.length - 1 };
 				}
 			}
 			for (const [i, call] of (turn.toolCalls ?? []).entries()) {
 				const id = call.id ?? `call_${i + 1}`;
 				const json = JSON.stringify(call.args);
-				yield { type: "toolcall_start", id, name: call.name };
+				const contentIndex = content.length;
+				yield { type: "toolcall_start", id, name: call.name, contentIndex };
 				for (const delta of splitInto(json, call.chunks ?? 3)) {
 					await sleep(delay, signal);
 					if (signal?.aborted) return yield finish("aborted", "aborted");
-					yield { type: "toolcall_delta", id, delta };
+					yield { type: "toolcall_delta", id, delta, contentIndex };
 				}
 				content.push({ type: "tool_call", id, name: call.name, arguments: call.args });
 			}

@@ -3,12 +3,40 @@
  * agent/, session/ and the UI all speak these types, and each adapter maps its wire format into them.
  */
 
-/** How an assistant message ended. */
-export type StopReason = "stop" | "length" | "tool_use" | "error" | "aborted";
+/** How an assistant message ended. "refusal": the model declined; its words are the reply's text. */
+export type StopReason = "stop" | "length" | "tool_use" | "error" | "aborted" | "refusal";
+
+/**
+ * Why a model call failed, classified where the provider error is in hand (status, error type, wording), so
+ * callers such as overflow recovery never match gar's own prose.
+ */
+export type ErrorKind =
+	| "overflow"
+	| "rate_limit"
+	| "overloaded"
+	| "auth"
+	| "network"
+	| "timeout"
+	| "refusal"
+	| "server"
+	| "invalid_request"
+	| "aborted"
+	| "other";
 
 export type TextBlock = { type: "text"; text: string };
-/** Model reasoning. `signature` must be sent back unchanged to Anthropic on the next turn. */
-export type ThinkingBlock = { type: "thinking"; thinking: string; signature?: string; redacted?: boolean };
+/**
+ * Model reasoning. `signature` must be sent back unchanged to Anthropic on the next turn. `field`: on the
+ * OpenAI-compatible wire, where the reasoning came from ("reasoning_content", "reasoning", "reasoning_details",
+ * "thinking_part" for Mistral's content parts, or "think_tag" for `<think>` inside the content); "reasoning_content"
+ * is sent back with tool calls.
+ */
+export type ThinkingBlock = {
+	type: "thinking";
+	thinking: string;
+	signature?: string;
+	redacted?: boolean;
+	field?: string;
+};
 /** A tool call. `arguments` is the parsed JSON object; `rawArguments` keeps the text when it did not parse. */
 export type ToolCallBlock = {
 	type: "tool_call";
@@ -32,6 +60,8 @@ export type AssistantMessage = {
 	stopReason: StopReason;
 	/** Set when stopReason is "error" or "aborted": what went wrong, in words a person can act on. */
 	error?: string;
+	/** Set when stopReason is "error", "aborted" or "refusal". */
+	errorKind?: ErrorKind;
 };
 export type ToolResultMessage = {
 	role: "tool_result";
@@ -63,17 +93,27 @@ export type ModelRequest = {
 	signal?: AbortSignal;
 };
 
+/** A retry gar is about to make: `attempt` of `maxAttempts` retries, after waiting `delayMs`. */
+export type RetryNotice = {
+	attempt: number;
+	maxAttempts: number;
+	reason: string;
+	delayMs: number;
+	errorKind: ErrorKind;
+};
+
 /**
- * What a provider stream yields. Deltas carry only the delta. The last event is always `done` with the
- * final message, even after an error or an abort.
+ * What a provider stream yields. Deltas carry only the delta and `contentIndex`, the index of the block in the
+ * final message's `content` they belong to. The last event is always `done` with the final message, even after
+ * an error or an abort.
  */
 export type StreamEvent =
 	| { type: "start" }
-	| { type: "text_delta"; delta: string }
-	| { type: "thinking_delta"; delta: string }
-	| { type: "toolcall_start"; id: string; name: string }
-	| { type: "toolcall_delta"; id: string; delta: string }
-	| { type: "retry"; attempt: number; reason: string; delayMs: number }
+	| { type: "text_delta"; delta: string; contentIndex: number }
+	| { type: "thinking_delta"; delta: string; contentIndex: number }
+	| { type: "toolcall_start"; id: string; name: string; contentIndex: number }
+	| { type: "toolcall_delta"; id: string; delta: string; contentIndex: number }
+	| ({ type: "retry" } & RetryNotice)
 	| { type: "done"; message: AssistantMessage };
 
 /**
@@ -84,6 +124,8 @@ export type StreamEvent =
 export interface Provider {
 	readonly name: string;
 	stream(request: ModelRequest): AsyncIterable<StreamEvent>;
+	/** The exact JSON body `stream` would send for `request` (for the request viewer); pure, never throws. */
+	body?(request: ModelRequest): unknown;
 }
 
 export const EMPTY_USAGE: Usage = Object.freeze({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });

@@ -17,12 +17,22 @@ export type WireTurn = ScriptedTurn & {
 		noUsage?: boolean;
 		noToolIds?: boolean;
 		noFinishReason?: boolean;
+		/** End the body without `data: [DONE]`. */
+		noDone?: boolean;
 		/** Say finish_reason "stop" for a reply with tool calls (Ollama does). */
 		stopForToolCalls?: boolean;
 		/** Where reasoning text goes; default reasoning_content. */
 		reasoningField?: "reasoning_content" | "reasoning";
 		/** Send a chunk with an empty choices array before the reply. */
 		emptyChunk?: boolean;
+		/** Structured-output refusal: these deltas go in `delta.refusal` with `content: null`. */
+		refusal?: string[];
+		/** Anthropic: end the body right after `message_delta` (no `message_stop`). */
+		noMessageStop?: boolean;
+		/** End the body without the blank line that closes the last event. */
+		noFinalBlankLine?: boolean;
+		/** Drop the connection after the last frame instead of ending the body cleanly. */
+		cutAtEnd?: boolean;
 	};
 };
 
@@ -119,7 +129,7 @@ function anthropicFrames(turn: WireTurn, model: string): Frame[] {
 		delta: { stop_reason: stop, stop_sequence: null },
 		usage: { ...usage, output_tokens: u.output },
 	});
-	sse({ type: "message_stop" });
+	if (!turn.quirks?.noMessageStop) sse({ type: "message_stop" });
 	return frames;
 }
 
@@ -140,6 +150,7 @@ function openaiFrames(turn: WireTurn, model: string): Frame[] {
 	chunk({ role: "assistant", content: "" });
 	for (const t of chunksOf(turn.thinking)) chunk({ [q.reasoningField ?? "reasoning_content"]: t }, true);
 	for (const t of chunksOf(turn.text)) chunk({ content: t }, true);
+	for (const t of q.refusal ?? []) chunk({ content: null, refusal: t }, true);
 	for (const [i, call] of (turn.toolCalls ?? []).entries()) {
 		const head = { index: i, type: "function", function: { name: call.name, arguments: "" } };
 		chunk({ tool_calls: [q.noToolIds ? head : { ...head, id: call.id ?? `call_${i + 1}` }] });
@@ -169,7 +180,7 @@ function openaiFrames(turn: WireTurn, model: string): Frame[] {
 		};
 		frames.push({ text: `data: ${JSON.stringify({ ...base, choices: [], usage })}\n\n`, delta: false });
 	}
-	frames.push({ text: "data: [DONE]\n\n", delta: false });
+	if (!q.noDone) frames.push({ text: "data: [DONE]\n\n", delta: false });
 	return frames;
 }
 
@@ -199,6 +210,8 @@ async function serveStream(res: http.ServerResponse, format: Format, turn: WireT
 		[format === "anthropic" ? "request-id" : "x-request-id"]: "req_wire",
 	});
 	const frames = format === "anthropic" ? anthropicFrames(turn, model) : openaiFrames(turn, model);
+	const last = frames[frames.length - 1];
+	if (turn.quirks?.noFinalBlankLine && last) last.text = last.text.replace(/\n\n$/, "");
 	const fault = turn.fault;
 	const faultAt = fault && fault.kind !== "http" && fault.kind !== "error" ? (fault.afterDeltas ?? 1) : -1;
 	let deltas = 0;
@@ -219,6 +232,11 @@ async function serveStream(res: http.ServerResponse, format: Format, turn: WireT
 			if (turn.delayMs) await sleep(turn.delayMs);
 		}
 		if (!res.write(frame.text)) await drained(res);
+	}
+	if (turn.quirks?.cutAtEnd) {
+		await writeAsync(res, "");
+		res.socket?.destroy();
+		return;
 	}
 	res.end();
 }
@@ -276,7 +294,8 @@ export async function startWireServer(script: Script): Promise<WireServer> {
 		const fault = turn.fault;
 		if (fault?.kind === "http" && (httpFaults.get(call) ?? 0) < (fault.times ?? 1)) {
 			httpFaults.set(call, (httpFaults.get(call) ?? 0) + 1);
-			res.writeHead(fault.status, { "content-type": "application/json", "retry-after-ms": "10" });
+			const headers = fault.headers ?? { "retry-after-ms": "10" };
+			res.writeHead(fault.status, { "content-type": "application/json", ...headers });
 			res.end(fault.body ?? errorBody(format, fault.status));
 			return;
 		}
@@ -327,4 +346,52 @@ export function joined(events: StreamEvent[], type: "text_delta" | "thinking_del
 	let out = "";
 	for (const e of events) if (e.type === type) out += e.delta;
 	return out;
+}
+
+/**
+ * Serves the same recorded body to every POST (any path), as `text/event-stream`, either in one write or split
+ * into `pieceBytes`-byte writes, each flushed before the next. For replaying recordings byte for byte.
+ */
+export async function startReplayServer(body: Buffer, pieceBytes?: number): Promise<WireServer> {
+	const requests: RecordedRequest[] = [];
+	let disconnects = 0;
+	const server = http.createServer(async (req, res) => {
+		res.on("error", () => {});
+		res.on("close", () => {
+			if (!res.writableFinished) disconnects++;
+		});
+		const chunks: Buffer[] = [];
+		for await (const chunk of req) chunks.push(chunk as Buffer);
+		const raw = Buffer.concat(chunks).toString("utf8");
+		let parsed: unknown = raw;
+		try {
+			parsed = JSON.parse(raw);
+		} catch {
+			// Keep the raw text.
+		}
+		requests.push({ method: req.method ?? "GET", path: req.url ?? "/", headers: req.headers, body: parsed });
+		res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+		if (!pieceBytes) {
+			res.end(body);
+			return;
+		}
+		for (let i = 0; i < body.length && !res.destroyed; i += pieceBytes) {
+			await new Promise<void>((resolve) => res.write(body.subarray(i, i + pieceBytes), () => resolve()));
+		}
+		res.end();
+	});
+	server.listen(0, "127.0.0.1");
+	await once(server, "listening");
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://127.0.0.1:${port}`,
+		requests,
+		get disconnects() {
+			return disconnects;
+		},
+		close: async () => {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
 }

@@ -1,0 +1,66 @@
+// The shipped bundle, built in memory with scripts/build.mjs's own options: what each path loads, read from
+// esbuild's metafile. Static imports load with their chunk; dynamic imports load only when that code runs.
+import { build, type Metafile } from "esbuild";
+import { describe, expect, it } from "vitest";
+// @ts-expect-error: a plain .mjs build script without type declarations
+import { buildOptions } from "../scripts/build.mjs";
+
+const result = await build({ ...buildOptions, write: false, metafile: true, logLevel: "silent" });
+const meta = result.metafile as Metafile; // asked for with metafile: true
+
+const outputs = meta.outputs;
+
+/** The output that holds `source` (a path under src/). */
+function chunkOf(source: string): string {
+	const hit = Object.entries(outputs).find(([name, out]) => name.endsWith(".js") && source in out.inputs);
+	if (!hit) throw new Error(`no chunk holds ${source}`);
+	return hit[0];
+}
+
+/** Every input loaded once `chunk` loads: its own and those of the chunks it imports statically. */
+function staticInputs(chunk: string): string[] {
+	const seen = new Set<string>();
+	const queue = [chunk];
+	while (queue.length > 0) {
+		const name = queue.pop() as string;
+		if (seen.has(name)) continue;
+		seen.add(name);
+		for (const imp of outputs[name]?.imports ?? []) {
+			if (imp.kind === "import-statement" && !imp.external) queue.push(imp.path);
+		}
+	}
+	return [...seen].flatMap((name) => Object.keys(outputs[name]?.inputs ?? {}));
+}
+
+const packages = (inputs: string[]) =>
+	[...new Set(inputs.flatMap((i) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(i)?.[1] ?? []))].sort();
+
+const UI = ["ink", "react", "react-reconciler", "ink-text-input", "yoga-layout", "marked"];
+
+describe("bundle", () => {
+	it("is minified and bundles every dependency (nothing left external but node: built-ins)", () => {
+		expect(buildOptions.minify).toBe(true);
+		const external = Object.values(outputs).flatMap((o) => o.imports.filter((i) => i.external).map((i) => i.path));
+		expect(external.filter((p) => !p.startsWith("node:") && !/^[a-z_]+$/.test(p))).toEqual([]);
+	});
+
+	it("gar --version loads no SDK, no zod, no UI", () => {
+		const loaded = packages(staticInputs(chunkOf("src/cli.ts")));
+		expect(loaded).toEqual(expect.not.arrayContaining(["@anthropic-ai/sdk", "openai", "zod", ...UI]));
+	});
+
+	it("the headless path (gar -p) loads neither Ink/React nor an SDK until a provider is chosen", () => {
+		const loaded = packages(staticInputs(chunkOf("src/modes/print.ts")));
+		expect(loaded).toEqual(expect.not.arrayContaining(["@anthropic-ai/sdk", "openai", ...UI]));
+	});
+
+	it("each adapter loads only its own SDK", () => {
+		const anthropic = packages(staticInputs(chunkOf("src/llm/anthropic.ts")));
+		const openai = packages(staticInputs(chunkOf("src/llm/openai.ts")));
+		expect(anthropic).toContain("@anthropic-ai/sdk");
+		expect(anthropic).not.toContain("openai");
+		expect(openai).toContain("openai");
+		expect(openai).not.toContain("@anthropic-ai/sdk");
+		expect([...anthropic, ...openai]).toEqual(expect.not.arrayContaining(UI));
+	});
+});
