@@ -57,6 +57,7 @@ describe("formatConfig", () => {
 				`session.dir = "${w.home}/.local/share/gar/sessions"  (default)`,
 				'tui.theme = "dark"  (default)',
 				"tui.inspector = true  (default)",
+				"tui.mouse = true  (default)",
 				"tools.pass_env = []  (default)",
 				"",
 				"files read: ~/.config/gar/config.toml",
@@ -147,10 +148,10 @@ describe("resolveRun", () => {
 	});
 
 	it("names the variable to set when the key is missing", () => {
-		expect(() => resolveRun(load().config, {}, defaultModel)).toThrow(
-			new ConfigError(
-				"no API key for anthropic: set ANTHROPIC_API_KEY (or api_key_env in [providers.anthropic]), or pick another provider with --provider",
-			),
+		const missing = () => resolveRun(load().config, {}, defaultModel);
+		expect(missing).toThrow(ConfigError);
+		expect(missing).toThrow(
+			"no API key for anthropic: set ANTHROPIC_API_KEY (or api_key_env in [providers.anthropic]), or pick another provider with --provider",
 		);
 		w.write(w.userFile, '[providers.openai]\napi_key_env = "MY_KEY"\n');
 		expect(() => resolveRun(load({}, { provider: "openai" }).config, {}, defaultModel)).toThrow(

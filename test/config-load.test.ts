@@ -32,7 +32,7 @@ describe("defaults", () => {
 				loopGuard: true,
 			},
 			session: { dir: join(w.home, ".local", "share", "gar", "sessions") },
-			tui: { theme: "dark", inspector: true },
+			tui: { theme: "dark", inspector: true, mouse: true },
 			tools: { passEnv: [] },
 		});
 		expect(sources.get("agent.max_turns")).toEqual({ kind: "default" });

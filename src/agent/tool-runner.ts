@@ -87,7 +87,7 @@ export class ToolRunner {
 				return;
 			}
 			if (!decision.approved) {
-				const why = decision.reason ? `: ${decision.reason}` : ".";
+				const why = decision.reason ? `: ${decision.reason.replace(/[.!]?$/, ".")}` : ".";
 				const text = `The user denied this ${call.name} call${why} Do not retry it unchanged.`;
 				this.end(call, "denied", note(text), 0);
 				return;

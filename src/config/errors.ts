@@ -17,3 +17,15 @@ export class ConfigError extends Error {
 		this.problems = list;
 	}
 }
+
+/** No API key for the chosen provider (and no base URL that needs none): the message names what to set. */
+export class MissingKeyError extends ConfigError {
+	constructor(
+		message: string,
+		/** The variable the key is read from, e.g. ANTHROPIC_API_KEY. */
+		readonly keyEnv: string,
+	) {
+		// Keeps the name "ConfigError": the CLI maps that name to exit code 2.
+		super(message);
+	}
+}

@@ -36,6 +36,7 @@ export function configValues(config: GarConfig): [string, unknown][] {
 		["session.dir", config.session.dir],
 		["tui.theme", config.tui.theme],
 		["tui.inspector", config.tui.inspector],
+		["tui.mouse", config.tui.mouse],
 		["tools.pass_env", config.tools.passEnv],
 	);
 	return values.filter(([, value]) => value !== undefined).map(([key, value]) => [key, shown(key, value)]);

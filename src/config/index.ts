@@ -1,5 +1,5 @@
 /** Config: TOML files, environment and flags merged into one validated GarConfig. */
-export { ConfigError } from "./errors.js";
+export { ConfigError, MissingKeyError } from "./errors.js";
 export { configValues, formatConfig, formatConfigJson } from "./format.js";
 export { type LoadOptions, loadConfig } from "./load.js";
 export { maskSecret, stripUserinfo } from "./mask.js";

@@ -134,6 +134,7 @@ function defaults(sessionsDir: string): Layer {
 		"session.dir": sessionsDir,
 		"tui.theme": "dark",
 		"tui.inspector": true,
+		"tui.mouse": true,
 	};
 	return new Map(Object.entries(values).map(([key, value]) => [key, { value, source: { kind: "default" } }]));
 }
@@ -205,7 +206,7 @@ function build(m: Layer): GarConfig {
 			loopGuard: get("agent.loop_guard"),
 		},
 		session: { dir: get("session.dir") },
-		tui: { theme: get("tui.theme"), inspector: get("tui.inspector") },
+		tui: { theme: get("tui.theme"), inspector: get("tui.inspector"), mouse: get("tui.mouse") },
 		tools: { passEnv: get("tools.pass_env") },
 	};
 }

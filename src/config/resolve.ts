@@ -1,4 +1,4 @@
-import { ConfigError } from "./errors.js";
+import { MissingKeyError } from "./errors.js";
 import type { GarConfig, ProviderName } from "./types.js";
 
 /** The model settings one run uses. `apiKey` is undefined only for an OpenAI-compatible server at a base URL. */
@@ -32,8 +32,9 @@ export function resolveRun(
 	const apiKey = env[table.apiKeyEnv] || table.apiKey;
 	if (!apiKey && !(provider === "openai" && baseUrl)) {
 		const local = provider === "openai" ? ", or set base_url for a local OpenAI-compatible server" : "";
-		throw new ConfigError(
+		throw new MissingKeyError(
 			`no API key for ${provider}: set ${table.apiKeyEnv} (or api_key_env in [providers.${provider}])${local}, or pick another provider with --provider`,
+			table.apiKeyEnv,
 		);
 	}
 	const settings: RunSettings = {

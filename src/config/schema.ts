@@ -31,6 +31,7 @@ export const leaves = {
 	dir: z.string().min(1),
 	theme: z.string().min(1),
 	inspector: z.boolean(),
+	mouse: z.boolean(),
 	idle_timeout: z.number().gt(0),
 	loop_guard: z.boolean(),
 	think_tags: z.boolean(),
@@ -55,6 +56,7 @@ export const EXPECTED: Record<LeafName, string> = {
 	dir: "a path (a non-empty string)",
 	theme: "a theme name (a non-empty string)",
 	inspector: "true or false",
+	mouse: "true or false",
 	idle_timeout: "a number of seconds > 0",
 	loop_guard: "true or false",
 	think_tags: "true or false",
@@ -98,7 +100,7 @@ const agentTable = z.strictObject({
 
 const providersTable = z.strictObject({ anthropic: providerTable.optional(), openai: providerTable.optional() });
 const sessionTable = z.strictObject({ dir: opt("dir") });
-const tuiTable = z.strictObject({ theme: opt("theme"), inspector: opt("inspector") });
+const tuiTable = z.strictObject({ theme: opt("theme"), inspector: opt("inspector"), mouse: opt("mouse") });
 const toolsTable = z.strictObject({ pass_env: opt("pass_env") });
 
 /** A whole config file. Unknown keys fail `strictObject`; the loader turns those issues into warnings. */

@@ -41,7 +41,7 @@ export type GarConfig = {
 		loopGuard: boolean;
 	};
 	session: { dir: string };
-	tui: { theme: string; inspector: boolean };
+	tui: { theme: string; inspector: boolean; mouse: boolean };
 	/** `passEnv`: variables (names or `*` globs) the tools get even though they look secret. */
 	tools: { passEnv: string[] };
 };

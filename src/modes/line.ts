@@ -60,7 +60,7 @@ export async function runLineMode(flags: RunFlags & { prompt?: string }): Promis
 			}
 		}
 	};
-	const setup = await setupRun(flags, process.env, ask);
+	const setup = await setupRun(flags, process.env, { ask, lazySession: true });
 	const { conversation } = setup;
 	for (const warning of setup.warnings) process.stderr.write(`gar: warning: ${safe(warning)}\n`);
 	const stream = new TerminalSanitizer();

@@ -2,12 +2,21 @@ import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { EventChannel } from "../agent/channel.js";
 import type { OutputSchema } from "../agent/structured.js";
-import { type ConfigFlags, configPaths, type GarConfig, loadConfig, resolveRun } from "../config/index.js";
+import {
+	type ConfigFlags,
+	configPaths,
+	type GarConfig,
+	loadConfig,
+	MissingKeyError,
+	resolveRun,
+} from "../config/index.js";
+import type { RunSettings } from "../config/resolve.js";
 import { type AskFn, Conversation } from "../conversation/conversation.js";
 import { UsageError } from "../errors.js";
 import { createProvider } from "../llm/index.js";
 import { defaultModel, findModel } from "../llm/models.js";
 import type { Provider } from "../llm/types.js";
+import { unconfiguredProvider } from "../llm/unconfigured.js";
 import { loadContextFiles } from "../prompt/context-files.js";
 import { buildSystemPrompt, textOrFile } from "../prompt/system-prompt.js";
 import { SessionWriter } from "../session/index.js";
@@ -33,6 +42,8 @@ export type Setup = {
 	warnings: string[];
 	provider: string;
 	model: string;
+	/** Set when no API key was found and `allowMissingKey` was given: what to set, in words. */
+	missingKey?: string;
 	/** A provider for another model (for a model switch between runs), with the model's context window. */
 	providerFor(model: string): Promise<{ provider: Provider; model: string; contextWindow: number | null }>;
 };
@@ -87,13 +98,41 @@ function createChannel(): EventChannel {
 	return channel;
 }
 
+export type SetupOptions = {
+	/** Answers approval questions (none: mutating calls are denied when approval is required). */
+	ask?: AskFn;
+	/** Without a key, set up anyway with a provider that explains what to set (the interactive UI's first run). */
+	allowMissingKey?: boolean;
+	/** Use this provider and model instead of the configured ones (gar demo's scripted model). */
+	override?: { provider: Provider; model: string };
+	/** A new session's file appears only with its first entry (interactive: nobody may type anything). */
+	lazySession?: boolean;
+};
+
+/** The run settings, or (when allowed) settings without a key and the explanation of what to set. */
+function resolveOrExplain(
+	config: GarConfig,
+	env: NodeJS.ProcessEnv,
+	allowMissingKey: boolean,
+): { run: RunSettings; missingKey?: string } {
+	try {
+		return { run: resolveRun(config, env, defaultModel) };
+	} catch (error) {
+		if (!(allowMissingKey && error instanceof MissingKeyError)) throw error;
+		const table = config.providers[config.provider];
+		const model = config.model ?? table.model ?? defaultModel(config.provider);
+		const run: RunSettings = { provider: config.provider, model, apiKeyEnv: error.keyEnv, idleTimeoutMs: 300_000 };
+		return { run, missingKey: error.message };
+	}
+}
+
 /**
  * Everything a conversation needs, from flags, environment and config files: the session (new, continued or
  * branched), the provider (only its SDK is loaded), the tools, the system prompt, and the Conversation that owns
- * them, recording to the session. `ask` answers approval questions (none: mutating calls are denied when approval
- * is required). Throws UsageError, ConfigError or SessionError.
+ * them, recording to the session. Throws UsageError, ConfigError or SessionError.
  */
-export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, ask?: AskFn): Promise<Setup> {
+export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, options: SetupOptions = {}): Promise<Setup> {
+	const { ask } = options;
 	const toolNames = flags.tools ?? [...TOOL_NAMES];
 	checkTools(toolNames);
 	const loaded = loadConfig({ cwd: flags.cwd, env, flags });
@@ -106,7 +145,10 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, ask?: As
 	const runConfig = useSessionModel
 		? { ...config, provider: resumed.provider as "anthropic" | "openai", model: resumed.model }
 		: config;
-	const run = resolveRun(runConfig, env, defaultModel);
+	const { override } = options;
+	const { run, missingKey } = override
+		? { run: { provider: config.provider, model: override.model, apiKeyEnv: "", idleTimeoutMs: 300_000 } }
+		: resolveOrExplain(runConfig, env, options.allowMissingKey ?? false);
 	// Commands get the user's environment, not gar's secrets (see README "Secrets and the tools' environment").
 	const toolsEnv = toolEnv(env, {
 		secretVars: loaded.secretVars,
@@ -128,11 +170,13 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, ask?: As
 		...(run.baseUrl === undefined ? {} : { baseURL: run.baseUrl }),
 		...(run.thinkTags === undefined ? {} : { thinkTags: run.thinkTags }),
 	};
-	const provider = await createProvider(run.provider, providerOptions);
+	const provider =
+		override?.provider ??
+		(missingKey ? unconfiguredProvider(run.provider, missingKey) : await createProvider(run.provider, providerOptions));
 	const windowOf = (model: string) => run.contextWindow ?? findModel(model)?.contextWindow ?? null;
 	// Masked in every session line and stream-json line: the key in use and any password in the base URL.
 	const secrets = [run.apiKey, urlPassword(run.baseUrl)].filter((s): s is string => !!s);
-	const session = opened.open(secrets);
+	const session = opened.open(secrets, options.lazySession);
 	// Full outputs of long commands live in gar's cache, per session, and old ones are reaped at start-up.
 	const outputs = defaultOutputDir();
 	reapOutputs(outputs, { maxBytes: OUTPUT_CACHE_BYTES, maxAgeMs: OUTPUT_CACHE_AGE_MS });
@@ -153,7 +197,14 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, ask?: As
 		history: opened.history,
 		session,
 		openSession: () =>
-			flags.noSession ? null : SessionWriter.create({ dir: config.session.dir, cwd: flags.cwd, secrets }),
+			flags.noSession
+				? null
+				: SessionWriter.create({
+						dir: config.session.dir,
+						cwd: flags.cwd,
+						secrets,
+						lazy: options.lazySession ?? false,
+					}),
 		maxTurns: config.agent.maxTurns,
 		thinking: config.agent.thinking,
 		loopGuard: config.agent.loopGuard,
@@ -166,10 +217,14 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, ask?: As
 		config,
 		secrets,
 		warnings: [...loaded.warnings, ...opened.warnings],
-		provider: run.provider,
+		...(missingKey ? { missingKey } : {}),
+		provider: provider.name,
 		model: run.model,
 		async providerFor(model: string) {
-			return { provider: await createProvider(run.provider, providerOptions), model, contextWindow: windowOf(model) };
+			const next = missingKey
+				? unconfiguredProvider(run.provider, missingKey)
+				: await createProvider(run.provider, providerOptions);
+			return { provider: next, model, contextWindow: windowOf(model) };
 		},
 	};
 }

@@ -219,7 +219,10 @@ export function reduce(state: ViewState, event: AgentEvent, at: number): ViewSta
 		case "agent_end": {
 			closeReply(state);
 			const { stopReason, turns, durationMs, usage, costUsd } = event;
-			const error = event.error !== undefined && stopReason !== "aborted" ? { error: event.error } : {};
+			// An error the failed reply already showed is not repeated in the run's summary line.
+			const last = state.items[state.items.length - 1];
+			const shown = last?.kind === "error" && last.message === event.error;
+			const error = event.error !== undefined && stopReason !== "aborted" && !shown ? { error: event.error } : {};
 			push(state, { kind: "run_end", stopReason, turns, durationMs, usage, costUsd, ...error });
 			state.index.calls.clear();
 			state.activity =
