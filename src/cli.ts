@@ -1,8 +1,13 @@
-import { fstatSync } from "node:fs";
+import { existsSync, fstatSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { nearCommand, promptIntent } from "./commands/words.js";
 import { isUsageError, UsageError } from "./errors.js";
 import type { OutputFormat } from "./modes/print-output.js";
+import { installInterrupts } from "./signals.js";
+
+// At once, before anything else loads: a signal while gar starts is then kept for the run (see signals.ts).
+const interrupts = installInterrupts();
 
 declare const GAR_VERSION: string;
 const VERSION = typeof GAR_VERSION === "string" ? GAR_VERSION : "0.0.0-dev";
@@ -20,8 +25,14 @@ function list(value: string): string[] {
 		.filter(Boolean);
 }
 
-/** Reads piped stdin to the end. Only a pipe or a redirected file is read when a prompt was also given. */
-async function readStdin(promptGiven: boolean): Promise<string> {
+/** Piped stdin above this needs --max-stdin (a prompt that large is more likely a mistake than a task). */
+const MAX_STDIN = 1024 * 1024;
+
+/**
+ * Reads piped stdin to the end, at most `max` bytes (more is a UsageError naming --max-stdin). Only a pipe or a
+ * redirected file is read when a prompt was also given.
+ */
+async function readStdin(promptGiven: boolean, max: number): Promise<string> {
 	if (process.stdin.isTTY) return "";
 	if (promptGiven) {
 		let piped = false;
@@ -34,12 +45,23 @@ async function readStdin(promptGiven: boolean): Promise<string> {
 		if (!piped) return ""; // e.g. a socket a parent never closes: don't wait on it
 	}
 	const chunks: Buffer[] = [];
-	for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+	let size = 0;
+	for await (const chunk of process.stdin) {
+		chunks.push(chunk as Buffer);
+		size += (chunk as Buffer).length;
+		if (size > max) {
+			process.stdin.destroy();
+			throw new UsageError(
+				`stdin has more than ${max} bytes: pass --max-stdin BYTES to allow more, or --no-stdin (or < /dev/null) to leave it out`,
+			);
+		}
+	}
 	return Buffer.concat(chunks).toString("utf8");
 }
 
 type RootOptions = {
 	print?: boolean;
+	plain?: boolean;
 	output: OutputFormat;
 	provider?: "anthropic" | "openai";
 	model?: string;
@@ -60,14 +82,21 @@ type RootOptions = {
 	session?: string | false;
 	at?: string;
 	sessionDir?: string;
+	/** false with --no-stdin. */
+	stdin?: boolean;
+	maxStdin?: number;
 };
 
-function buildProgram(run: (code: number) => void): Command {
-	const program = new Command("gar")
+/** How main wants the root command built: `promptOnly` leaves the subcommands out (-p, or words after `--`). */
+type ProgramMode = { promptOnly: boolean; literal: boolean };
+
+function buildProgram(run: (code: number) => void, mode: ProgramMode = { promptOnly: false, literal: false }): Command {
+	const program: Command = new Command("gar")
 		.description("A fast, transparent terminal coding agent.")
 		.version(VERSION, "-v, --version")
 		.argument("[prompt...]", "the task; piped stdin is appended to it")
 		.option("-p, --print", "run headless: do the task, print the result, exit")
+		.option("--plain", "in a terminal, use the plain line mode instead of the full-screen app")
 		.addOption(
 			new Option("--output <format>", "headless output format")
 				.choices(["text", "json", "stream-json"])
@@ -85,32 +114,62 @@ function buildProgram(run: (code: number) => void): Command {
 		.option("--profile <name>", "use a [profiles.NAME] table from the config")
 		.option("--approve", "ask before every write, edit and bash call")
 		.addOption(new Option("--thinking <level>", "extended thinking").choices(["off", "low", "medium", "high"]))
-		.option("--bash-timeout <seconds>", "default timeout of a bash command (default 120)", positiveInt)
+		.option("--bash-timeout <seconds>", "default timeout of a bash command (default 120)", positiveNumber)
 		.option("--idle-timeout <seconds>", "abandon a model request silent this long (default 300)", positiveNumber)
 		.option("-c, --continue", "continue the most recent session of this directory")
 		.option("--session <id|path>", "continue a session by id prefix or file path")
 		.option("--at <entry>", "with -c or --session: continue from this entry (a new branch)")
 		.option("--no-session", "save nothing (a throwaway run)")
 		.option("--session-dir <dir>", "where sessions are saved")
+		.option("--no-stdin", "never read piped stdin (like < /dev/null)")
+		.option("--max-stdin <bytes>", "the most piped stdin gar reads (default 1048576, 1 MB)", positiveInt)
+		.addHelpText(
+			"after",
+			'\nAfter --, every word is the prompt, even one that starts with - or names a command: gar -p -- "-v is broken"',
+		)
 		.enablePositionalOptions()
 		.exitOverride()
 		.configureOutput({ writeErr: (s) => process.stderr.write(s) })
-		.action(async (words: string[], options: RootOptions) => run(await runRoot(words, options)));
+		.action(async (words: string[], options: RootOptions) =>
+			run((await bareWord(program, words, options, mode)) ?? (await runRoot(words, options))),
+		)
+		// Only a run hands signals to a listener; any other command ends at the first one.
+		.hook("preAction", (_root, action) => {
+			if (action !== program) interrupts.release();
+		});
+	if (mode.promptOnly) return program;
+
+	subcommand(program, "demo")
+		.description("watch gar work: a scripted session in a temporary copy of a tiny project (no key needed)")
+		.action(async () => {
+			if (!process.stdout.isTTY || !process.stdin.isTTY) throw new UsageError("gar demo needs a terminal");
+			const { runTui } = await import("./ui/run.js");
+			run(await runTui({ cwd: process.cwd(), demo: true }));
+		});
 
 	subcommand(program, "config")
-		.description("print the effective configuration and where each value comes from")
+		.description("print the effective configuration, the model that will be used, and where each value comes from")
 		.option("--json", "as JSON")
+		.option("--profile <name>", "as with this [profiles.NAME] table")
 		.action(async (options: { json?: boolean }) => {
-			const { formatConfig, formatConfigJson } = await import("./config/index.js");
+			const { configCommand } = await import("./commands/config.js");
 			const { result } = await loadFor(program);
-			process.stdout.write(`${options.json ? formatConfigJson(result) : formatConfig(result)}\n`);
-			run(0);
+			run(configCommand(result, options, (text) => process.stdout.write(text)));
+		});
+
+	subcommand(program, "show <session>")
+		.alias("tree")
+		.description("print a session's tree: entry ids, types, prompts, labels, branch points and the current leaf")
+		.option("--json", "as JSON")
+		.action(async (id: string, options: { json?: boolean }) => {
+			const { showCommand } = await import("./commands/show.js");
+			run(showCommand(await sessionsContext(program), id, options));
 		});
 
 	subcommand(program, "sessions")
 		.description("list the sessions of this directory (id, name, date, entries, first prompt)")
 		.option("--json", "as JSON, for scripts")
-		.option("--all", "every project's sessions")
+		.option("--all", "every project's sessions, with a PROJECT column")
 		.action(async (options: { json?: boolean; all?: boolean }) => {
 			const { sessionsCommand } = await import("./commands/sessions.js");
 			run(sessionsCommand(await sessionsContext(program), options));
@@ -222,15 +281,74 @@ function configFlags(o: RootOptions) {
 	};
 }
 
+/**
+ * A first word that is not a task: `gar help` shows the help; a word one or two edits from a subcommand is a typo
+ * (exit 2), never a run with every tool. Undefined: go on with the run. Skipped with -p and after `--`.
+ */
+async function bareWord(
+	program: Command,
+	words: string[],
+	o: RootOptions,
+	mode: ProgramMode,
+): Promise<number | undefined> {
+	const [first] = words;
+	if (o.print || mode.literal || first === undefined) return undefined;
+	if (first === "help") {
+		interrupts.release();
+		const sub = program.commands.find((c) => c.name() === words[1] || c.aliases().includes(words[1] ?? ""));
+		(sub ?? program).outputHelp();
+		return 0;
+	}
+	const names = program.commands.flatMap((c) => [c.name(), ...c.aliases()]);
+	const meant = nearCommand(first, [...names, "help"]);
+	if (meant === undefined) return undefined;
+	throw new UsageError(
+		`did you mean \`gar ${meant}\`? To send "${first}" to the model, quote it with other words or use \`gar -- ${first}\``,
+	);
+}
+
+/** Checks that need no model: the folder exists, a prompt file named is there, --session names something. */
+function checkRoot(o: RootOptions, cwd: string): void {
+	let isDir = false;
+	try {
+		isDir = statSync(cwd).isDirectory();
+	} catch {
+		isDir = false;
+	}
+	if (!isDir) throw new UsageError(`--cwd ${cwd}: no such directory`);
+	for (const [flag, value] of [
+		["--system-prompt", o.systemPrompt],
+		["--append-system-prompt", o.appendSystemPrompt],
+	] as const) {
+		if (value === undefined || !looksLikeFile(value) || existsSync(resolve(cwd, value))) continue;
+		throw new UsageError(
+			`${flag} ${value}: no such file; to pass text, not a file, include a space or a line break (text of one word with / or ending in .md or .txt is read as a file name)`,
+		);
+	}
+	if (o.session === "") throw new UsageError("--session needs a session id or file (gar sessions lists them)");
+}
+
+/** A --system-prompt value meant as a file: one word with a slash, or a name ending in .md or .txt. */
+function looksLikeFile(value: string): boolean {
+	if (/[\r\n]/.test(value)) return false;
+	return /\.(md|txt)$/i.test(value) || (value.includes("/") && !/\s/.test(value));
+}
+
 async function runRoot(words: string[], o: RootOptions): Promise<number> {
 	const cwd = resolve(o.cwd ?? process.cwd());
+	checkRoot(o, cwd);
 	const headless = o.print || !process.stdout.isTTY || !process.stdin.isTTY;
-	if (!headless) {
+	if (!headless) interrupts.release();
+	if (!headless && o.plain) {
 		const { runLineMode } = await import("./modes/line.js");
 		return runLineMode({ ...runFlags(o, cwd), prompt: words.join(" ") });
 	}
+	if (!headless) {
+		const { runTui } = await import("./ui/run.js");
+		return runTui({ ...runFlags(o, cwd), prompt: words.join(" ") });
+	}
 	let prompt = words.join(" ").trim();
-	const piped = (await readStdin(prompt.length > 0)).trim();
+	const piped = o.stdin === false ? "" : (await readStdin(prompt.length > 0, o.maxStdin ?? MAX_STDIN)).trim();
 	if (piped) prompt = prompt ? `${prompt}\n\n${piped}` : piped;
 	if (!prompt) throw new UsageError('no prompt: give the task as an argument (gar -p "task") or pipe it on stdin');
 	const { runPrintMode } = await import("./modes/print.js");
@@ -258,9 +376,14 @@ function runFlags(o: RootOptions, cwd: string) {
 /** Parses argv, runs the command and resolves with the exit code. Never rejects. */
 export async function main(argv: string[]): Promise<number> {
 	let code = 0;
-	const program = buildProgram((c) => {
+	const setCode = (c: number) => {
 		code = c;
-	});
+	};
+	const probe = buildProgram(setCode);
+	const takesValue = (flag: string) =>
+		probe.options.some((opt) => (opt.long === flag || opt.short === flag) && (opt.required || opt.optional));
+	const intent = promptIntent(argv, { takesValue });
+	const program = buildProgram(setCode, { promptOnly: intent.forcePrompt, literal: intent.literal });
 	try {
 		await program.parseAsync(argv, { from: "user" });
 		return code;

@@ -1,0 +1,142 @@
+import { Box, Text, useInput, useStdout } from "ink";
+import { useEffect, useMemo, useState } from "react";
+import { sanitizeForTerminal } from "../term/sanitize.js";
+import { previewBody } from "../view/format.js";
+import { ApprovalPanel } from "./ApprovalPanel.js";
+import { Chat } from "./Chat.js";
+import { InputBox } from "./InputBox.js";
+import { Inspector } from "./Inspector.js";
+import type { InputModel } from "./input-model.js";
+import { createKeyHandler, type KeyDeps } from "./keys.js";
+import { StatusBar } from "./StatusBar.js";
+import type { UiStore } from "./store.js";
+import { useTheme } from "./theme-context.js";
+import { useStore } from "./use-store.js";
+
+/** Below this many columns the inspector hides itself and a summary goes to the status bar. */
+export const INSPECTOR_MIN_COLUMNS = 100;
+const INSPECTOR_WIDTH = 44;
+
+export type AppInfo = {
+	version: string;
+	cwd: string;
+	branch: string | null;
+	sessionId: () => string | null;
+	sessionName: () => string | undefined;
+	branches: () => number;
+	running: () => boolean;
+};
+
+export type AppProps = {
+	store: UiStore;
+	input: InputModel;
+	info: AppInfo;
+	actions: Pick<KeyDeps, "submit" | "abort" | "exit" | "suspend">;
+	/** For tests: a fixed size instead of the terminal's. */
+	size?: { columns: number; rows: number };
+};
+
+function useTerminalSize(fixed?: { columns: number; rows: number }) {
+	const { stdout } = useStdout();
+	const read = () => fixed ?? { columns: stdout.columns || 80, rows: stdout.rows || 24 };
+	const [size, setSize] = useState(read);
+	useEffect(() => {
+		if (fixed) return;
+		const onResize = () => setSize({ columns: stdout.columns || 80, rows: stdout.rows || 24 });
+		stdout.on("resize", onResize);
+		return () => {
+			stdout.off("resize", onResize);
+		};
+	}, [stdout, fixed]);
+	return size;
+}
+
+/**
+ * The full-screen app: status bar, chat and inspector, queued messages, and the input (or the approval question).
+ * A view over the store: it holds no agent logic; keys become store changes or conversation intents. The root is
+ * one row shorter than the terminal, because Ink clears the whole screen on every frame at full height.
+ */
+export function App({ store, input, info, actions, size: fixed }: AppProps) {
+	useStore(store);
+	const theme = useTheme();
+	const { columns, rows } = useTerminalSize(fixed);
+	const height = Math.max(6, rows - 1);
+	const showInspector = store.inspector && columns >= INSPECTOR_MIN_COLUMNS;
+	const chatWidth = showInspector ? columns - INSPECTOR_WIDTH - 1 : columns;
+	const { view, approval } = store;
+	const queued = [...view.queue.steers.map((t) => `steer: ${t}`), ...view.queue.followUps.map((t) => `then: ${t}`)];
+	// The question takes what its preview needs (headline, body, keys, border), at most half the screen.
+	const wanted = approval ? previewBody(approval.request.preview).length + 5 : 0;
+	const approvalHeight = approval ? Math.min(wanted, Math.max(8, Math.floor(height / 2)), height - 4) : 0;
+	const typing = !approval || approval.stage === "reason";
+	const footer = approvalHeight + (typing ? 1 : 0) + queued.length + (store.hint ? 1 : 0);
+	const chatHeight = Math.max(1, height - 1 - footer);
+	const page = useMemo(() => ({ rows: chatHeight }), [chatHeight]);
+	page.rows = chatHeight;
+	const handler = useMemo(
+		() =>
+			createKeyHandler({
+				store,
+				input,
+				running: info.running,
+				page: () => page.rows,
+				...actions,
+			}),
+		[store, input, info, actions, page],
+	);
+	useInput(handler);
+	const running = info.running();
+	const action = approval?.stage === "reason" ? "deny with this reason" : running ? "steer" : "send";
+	return (
+		<Box flexDirection="column" width={columns} height={height}>
+			<StatusBar
+				version={info.version}
+				view={view}
+				viewVersion={store.getVersion()}
+				width={columns}
+				cwd={info.cwd}
+				branch={info.branch}
+				sessionId={info.sessionId()}
+				sessionName={info.sessionName()}
+				summary={!showInspector}
+			/>
+			<Box height={chatHeight}>
+				<Chat store={store} width={chatWidth} height={chatHeight} version={store.getVersion()} />
+				{showInspector ? (
+					<Box
+						borderStyle="single"
+						borderTop={false}
+						borderBottom={false}
+						borderRight={false}
+						borderColor={theme.border}
+					>
+						<Inspector
+							view={view}
+							width={INSPECTOR_WIDTH}
+							version={store.getVersion()}
+							sessionId={info.sessionId()}
+							branches={info.branches()}
+						/>
+					</Box>
+				) : null}
+			</Box>
+			{queued.map((text, i) => (
+				// biome-ignore lint/suspicious/noArrayIndexKey: queued messages are shown in queue order; equal texts may repeat.
+				<Text key={`q${i}`} color={theme.muted} wrap="truncate-end">
+					⏳ {sanitizeForTerminal(text)}
+				</Text>
+			))}
+			{store.hint ? (
+				<Text color={theme.warning} wrap="truncate-end">
+					{store.hint}
+				</Text>
+			) : null}
+			{approval ? (
+				<ApprovalPanel pending={approval} width={columns} height={approvalHeight} version={store.getVersion()} />
+			) : null}
+			{typing ? (
+				<InputBox model={input} width={columns} action={action} prompt={approval ? "reason › " : "› "} />
+			) : null}
+		</Box>
+	);
+}

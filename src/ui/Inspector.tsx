@@ -1,0 +1,101 @@
+import { Box, Text } from "ink";
+import { memo, type ReactNode } from "react";
+import { formatCost, formatDuration, formatTokens } from "../view/format.js";
+import type { ViewState } from "../view/state.js";
+import { describeActivity, isBusy } from "./activity.js";
+import { useTheme } from "./theme-context.js";
+import { useNow } from "./use-store.js";
+
+export type InspectorProps = {
+	view: ViewState;
+	width: number;
+	/** Distinct versions of the view, so the memo re-renders when it changed. */
+	version: number;
+	sessionId: string | null;
+	branches: number;
+};
+
+/** Output speed of the reply streaming now (estimated from characters), else the last call's. */
+export function liveSpeed(view: ViewState, now: number): number | null {
+	const { firstTokenAt, streamChars } = view.index;
+	if (view.activity.kind === "streaming" && firstTokenAt !== null && now > firstTokenAt + 200) {
+		return streamChars / 4 / ((now - firstTokenAt) / 1000);
+	}
+	return view.speed.tokensPerSec;
+}
+
+/** A bar of `cells` cells, `fraction` of them filled. */
+export function bar(fraction: number, cells: number): [string, string] {
+	const filled = Math.max(0, Math.min(cells, Math.round(fraction * cells)));
+	return ["█".repeat(filled), "░".repeat(cells - filled)];
+}
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+	const theme = useTheme();
+	return (
+		<Box>
+			<Box width={10} flexShrink={0}>
+				<Text color={theme.inspector.label}>{label}</Text>
+			</Box>
+			<Text color={theme.inspector.value} wrap="truncate-end">
+				{children}
+			</Text>
+		</Box>
+	);
+}
+
+/** The inspector: live state, turn, tokens, cost, context fill, speed, tool counts, model and session. */
+export const Inspector = memo(function Inspector({ view, width, sessionId, branches }: InspectorProps) {
+	const theme = useTheme();
+	const busy = isBusy(view.activity);
+	const now = useNow(busy);
+	const speed = liveSpeed(view, now);
+	const { session, run, lastCall, context } = view;
+	const window = context.window;
+	const fill = window ? context.tokens / window : 0;
+	const fillColor = fill > 0.9 ? theme.error : fill > 0.7 ? theme.warning : theme.inspector.barFill;
+	const [full, empty] = bar(fill, Math.max(4, Math.min(10, width - 30)));
+	const stateColor = view.activity.kind === "error" ? theme.error : busy ? theme.accent : theme.muted;
+	const tools = Object.entries(view.toolCounts)
+		.map(([name, n]) => `${name} ${n}`)
+		.join(" · ");
+	const ttft = view.speed.ttftMs === null ? "–" : formatDuration(view.speed.ttftMs);
+	return (
+		<Box flexDirection="column" width={width} paddingLeft={1}>
+			<Row label="state">
+				<Text color={stateColor}>● {describeActivity(view.activity, now, speed)}</Text>
+			</Row>
+			<Row label="turn">{view.maxTurns ? `${view.turn} / ${view.maxTurns}` : "–"}</Row>
+			<Row label="tokens">
+				↑ {formatTokens(session.usage.input)} ↓ {formatTokens(session.usage.output)}
+				{lastCall ? `  (turn ↑ ${formatTokens(lastCall.usage.input + lastCall.usage.cacheRead)})` : ""}
+			</Row>
+			<Row label="">
+				cache r {formatTokens(session.usage.cacheRead)} w {formatTokens(session.usage.cacheWrite)}
+			</Row>
+			<Row label="cost">
+				{formatCost(session.costUsd)}
+				{view.runId ? `  (run ${formatCost(run.costUsd)})` : ""}
+			</Row>
+			<Row label="context">
+				{window ? (
+					<>
+						<Text color={fillColor}>{full}</Text>
+						<Text color={theme.inspector.barEmpty}>{empty}</Text> {Math.round(fill * 100)}% of {formatTokens(window)}
+					</>
+				) : (
+					`${formatTokens(context.tokens)} (window unknown)`
+				)}
+			</Row>
+			<Row label="speed">
+				TTFT {ttft} · {speed === null ? "–" : `${Math.round(speed)} tok/s`}
+			</Row>
+			<Row label="tools">{tools || "none yet"}</Row>
+			<Row label="model">
+				{view.provider}/{view.model}
+			</Row>
+			<Row label="session">{sessionId ?? "not saved"}</Row>
+			<Row label="branches">{String(branches)}</Row>
+		</Box>
+	);
+});

@@ -1,0 +1,55 @@
+import { Box, Text } from "ink";
+import { memo } from "react";
+import { formatCost, formatTokens } from "../view/format.js";
+import type { ViewState } from "../view/state.js";
+import { describeActivity, isBusy } from "./activity.js";
+import { liveSpeed } from "./Inspector.js";
+import { useTheme } from "./theme-context.js";
+import { useNow } from "./use-store.js";
+
+export type StatusBarProps = {
+	version: string;
+	view: ViewState;
+	viewVersion: number;
+	width: number;
+	/** The working directory as shown (~/project) and its git branch. */
+	cwd: string;
+	branch: string | null;
+	sessionId: string | null;
+	sessionName: string | undefined;
+	/** When the inspector is hidden, a one-line summary of it goes here. */
+	summary: boolean;
+};
+
+/** The top line: gar and version, model, cwd and branch, session; plus a live summary when the inspector is hidden. */
+export const StatusBar = memo(function StatusBar(props: StatusBarProps) {
+	const theme = useTheme();
+	const { view } = props;
+	const busy = isBusy(view.activity);
+	const now = useNow(props.summary && busy);
+	const session = props.sessionId
+		? `${props.sessionId}${props.sessionName ? ` "${props.sessionName}"` : ""}`
+		: "not saved";
+	const place = [`${props.cwd}${props.branch ? ` (${props.branch})` : ""}`, session];
+	const parts = [`gar ${props.version}`, view.model];
+	if (props.summary) {
+		const window = view.context.window;
+		const ctx = window ? `${Math.round((view.context.tokens / window) * 100)}%` : formatTokens(view.context.tokens);
+		parts.push(
+			describeActivity(view.activity, now, liveSpeed(view, now)),
+			`↑${formatTokens(view.session.usage.input)} ↓${formatTokens(view.session.usage.output)}`,
+			formatCost(view.session.costUsd),
+			`ctx ${ctx}`,
+		);
+	}
+	// Where comes last: on a narrow terminal the live figures matter more than the path.
+	parts.push(...place);
+	const text = ` ${parts.join(" │ ")} `;
+	return (
+		<Box width={props.width}>
+			<Text color={theme.status.fg} backgroundColor={theme.status.bg} wrap="truncate-end">
+				{text.padEnd(props.width)}
+			</Text>
+		</Box>
+	);
+});

@@ -1,0 +1,136 @@
+import type { UserSource } from "../../agent/events.js";
+import { formatCost, formatDuration, formatTokens } from "../../view/format.js";
+import type { ChatItem } from "../../view/state.js";
+import type { Theme } from "../theme.js";
+import { replyLines } from "./assistant-text.js";
+import { clean, expandTabs, fitSpans, type Line, makeLine, prefixRows, type Span, wrapSpans } from "./lines.js";
+import { toolLines } from "./tool-lines.js";
+
+type Rows = Span[][];
+
+/** Options that change how an item looks: `expanded` shows whole diffs, outputs and thinking (Ctrl+O). */
+export type RenderOptions = { expanded: boolean };
+
+const keyed = (key: string, rows: Rows, width: number): Line[] =>
+	rows.map((row, i) => makeLine(`${key}:${i}`, row, width));
+
+/** Text wrapped behind a label on its first row and as much indent on the others. */
+function labelled(label: Span, spans: Span[], width: number): Rows {
+	const indent = label.text.length;
+	return prefixRows(wrapSpans(spans, width - indent), [label], [{ text: " ".repeat(indent) }]);
+}
+
+const USER_LABELS: Partial<Record<UserSource, string>> = {
+	prompt: "you › ",
+	steer: "you (steer) › ",
+	follow_up: "you (follow-up) › ",
+};
+
+/** Output lines of a `!command` shown before "… N earlier lines" unless expanded. */
+const SHELL_TAIL = 5;
+
+/** A `!command` the person ran: the command, then the last lines of its output, muted (the model reads it all). */
+function shellRows(text: string, width: number, theme: Theme, expanded: boolean): Rows {
+	const body = text.replace(/^I ran a shell command myself[^\n]*\n/, "").replace(/\n+$/, "");
+	const [command = "", ...output] = body.split("\n");
+	const rows = labelled(
+		{ text: "you ! ", color: theme.user, bold: true },
+		[{ text: command, color: theme.text }],
+		width,
+	);
+	const shown = expanded ? output : output.slice(-SHELL_TAIL);
+	if (shown.length < output.length) {
+		rows.push([{ text: `      … ${output.length - shown.length} earlier lines (Ctrl+O)`, color: theme.muted }]);
+	}
+	for (const line of shown) {
+		const span: Span = { text: line, color: theme.muted };
+		if (expanded) rows.push(...prefixRows(wrapSpans([span], width - 6), [{ text: "      " }], [{ text: "      " }]));
+		else rows.push(fitSpans([{ text: "      " }, span], width));
+	}
+	return rows;
+}
+
+function userRows(item: Extract<ChatItem, { kind: "user" }>, width: number, theme: Theme, expanded: boolean): Rows {
+	const text = expandTabs(clean(item.text));
+	if (item.source === "schema_retry") {
+		return [fitSpans([{ text: `gar asked for JSON: ${text.replace(/\s+/g, " ")}`, color: theme.muted }], width)];
+	}
+	if (item.source === "shell") return shellRows(text, width, theme, expanded);
+	const label = USER_LABELS[item.source] ?? "you › ";
+	return labelled({ text: label, color: theme.user, bold: true }, [{ text, color: theme.text }], width);
+}
+
+function thinkingRows(item: Extract<ChatItem, { kind: "thinking" }>, width: number, theme: Theme, expanded: boolean) {
+	const text = clean(item.text).trim();
+	const count = text === "" ? 0 : text.split("\n").length;
+	const style = { color: theme.thinking, italic: true };
+	const head = `∴ thinking${item.streaming ? "…" : ""} (${count} ${count === 1 ? "line" : "lines"})`;
+	if (!expanded) {
+		const words = text.slice(0, 4 * width).replace(/\s+/g, " ");
+		return [fitSpans([{ text: words ? `${head} ${words}` : head, ...style }], width)];
+	}
+	const body = prefixRows(
+		wrapSpans([{ text: expandTabs(text), ...style }], width - 2),
+		[{ text: "  " }],
+		[{ text: "  " }],
+	);
+	return [[{ text: head, ...style }], ...body];
+}
+
+function runEndRows(item: Extract<ChatItem, { kind: "run_end" }>, width: number, theme: Theme): Rows {
+	const { usage } = item;
+	const input = usage.input + usage.cacheRead + usage.cacheWrite;
+	const word = item.stopReason === "done" ? "done" : item.stopReason.replace("_", " ");
+	const parts = [
+		word,
+		`${item.turns} ${item.turns === 1 ? "turn" : "turns"}`,
+		`↑${formatTokens(input)} ↓${formatTokens(usage.output)}`,
+		formatCost(item.costUsd),
+		formatDuration(item.durationMs),
+	];
+	const failed = item.stopReason !== "done" && item.stopReason !== "aborted";
+	const rows = [fitSpans([{ text: parts.join(" · "), color: failed ? theme.error : theme.muted }], width)];
+	if (item.error) rows.push(...wrapSpans([{ text: clean(item.error), color: theme.error }], width));
+	return rows;
+}
+
+function rows(item: Exclude<ChatItem, { kind: "text" | "tool" }>, width: number, theme: Theme, o: RenderOptions): Rows {
+	switch (item.kind) {
+		case "user":
+			return userRows(item, width, theme, o.expanded);
+		case "thinking":
+			return thinkingRows(item, width, theme, o.expanded);
+		case "retry": {
+			const text = `retrying in ${(item.delayMs / 1000).toFixed(1)} s (attempt ${item.attempt}/${item.maxAttempts}): ${clean(item.reason)}`;
+			return wrapSpans([{ text, color: theme.warning }], width);
+		}
+		case "error":
+			return labelled(
+				{ text: "✗ ", color: theme.error, bold: true },
+				[{ text: clean(item.message), color: theme.error }],
+				width,
+			);
+		case "notice": {
+			const color = item.level === "error" ? theme.error : item.level === "warning" ? theme.warning : theme.muted;
+			return labelled({ text: "• ", color }, [{ text: clean(item.message), color }], width);
+		}
+		case "compaction": {
+			const what = item.ok
+				? `compacted: ${formatTokens(item.tokensBefore)} → ${formatTokens(item.tokensAfter)} tokens`
+				: `compaction failed: ${clean(item.error ?? "unknown error").replace(/\s+/g, " ")}`;
+			return [fitSpans([{ text: `── ${what} ──`, color: item.ok ? theme.border : theme.error }], width)];
+		}
+		case "run_end":
+			return runEndRows(item, width, theme);
+	}
+}
+
+/**
+ * The lines of one chat item at `width` columns: pure, every text sanitized, no line wider than `width`, keys
+ * `${item.key}:${n}`. Assistant text is markdown; tool calls show a status header and their diff or output.
+ */
+export function renderItem(item: ChatItem, width: number, theme: Theme, options: RenderOptions): Line[] {
+	if (item.kind === "text") return replyLines(item.key, item.text, width, theme);
+	if (item.kind === "tool") return toolLines(item, width, theme, options.expanded);
+	return keyed(item.key, rows(item, width, theme, options), width);
+}

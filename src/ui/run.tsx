@@ -1,0 +1,235 @@
+import { homedir } from "node:os";
+import { render } from "ink";
+import type { ApprovalDecision, ApprovalRequest } from "../agent/loop.js";
+import { createDemoProject, DEMO_PROMPT, demoScript } from "../demo/project.js";
+import { createScriptedProvider } from "../llm/scripted.js";
+import { type RunFlags, type Setup, setupRun } from "../modes/setup.js";
+import { gitBranch } from "../prompt/system-prompt.js";
+import { replayEvents } from "../session/replay.js";
+import { reduce } from "../view/reducer.js";
+import { initialView, type ViewState } from "../view/state.js";
+import { App, type AppInfo } from "./App.js";
+import { InputModel } from "./input-model.js";
+import { UiStore } from "./store.js";
+import { Screen } from "./terminal.js";
+import { darkTheme } from "./theme.js";
+import { ThemeContext } from "./theme-context.js";
+
+declare const GAR_VERSION: string;
+const VERSION = typeof GAR_VERSION === "string" ? GAR_VERSION : "0.0.0-dev";
+
+export type TuiOptions = RunFlags & {
+	prompt?: string;
+	/** gar demo: a temporary copy of a tiny project, driven by a scripted model at a human pace. */
+	demo?: boolean;
+};
+
+/** The view of a resumed session: its current path folded through the reducer, at the recorded times. */
+function resumedView(setup: Setup): ViewState {
+	const { conversation } = setup;
+	let view = initialView(conversation.model);
+	const writer = conversation.session;
+	if (writer && writer.leafId !== null) {
+		for (const { event, ts } of replayEvents(writer.session)) view = reduce(view, event, Date.parse(ts) || 0);
+	}
+	view.provider = conversation.model.provider;
+	view.model = conversation.model.model;
+	view.context = { ...view.context, window: conversation.model.contextWindow };
+	view.activity = { kind: "idle" };
+	return view;
+}
+
+function shownPath(path: string): string {
+	const home = homedir();
+	return path === home || path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
+}
+
+/** `/quit`, `/new`, `/model NAME`, `/inspector`: plain parsing until the editor brings completion. */
+async function command(text: string, setup: Setup, store: UiStore, exit: () => void): Promise<void> {
+	const { conversation, channel } = setup;
+	const [name = "", ...rest] = text.trim().slice(1).split(/\s+/);
+	const arg = rest.join(" ");
+	const notice = (message: string, level: "info" | "warning" | "error" = "info") =>
+		channel.emit({ type: "notice", level, message });
+	if (name === "quit" || name === "exit") return exit();
+	if (name === "inspector") {
+		store.inspector = !store.inspector;
+		return store.changed();
+	}
+	if (conversation.running) return notice(`/${name} waits until the run ends (Esc stops it)`, "warning");
+	if (name === "new") {
+		conversation.newSession();
+		store.view = initialView(conversation.model);
+		store.toBottom();
+		store.changed();
+		return notice(`new session ${conversation.session?.session.header.id ?? "(not saved)"}`);
+	}
+	if (name === "model") {
+		if (!arg)
+			return notice(`the model is ${conversation.model.provider}/${conversation.model.model}; /model NAME switches`);
+		const next = await setup.providerFor(arg);
+		conversation.setModel(next.provider, next.model, next.contextWindow);
+		return notice(`model: ${next.provider.name}/${next.model} from the next message on`);
+	}
+	notice(`unknown command /${name}; try /quit, /new, /model NAME, /inspector`, "warning");
+}
+
+/** What to do with a line the person sent: a /command, a steer while a run goes on, or a new run. */
+function submitter(setup: Setup, store: UiStore, exit: () => void) {
+	const { conversation, channel } = setup;
+	return (text: string) => {
+		const fail = (error: unknown) =>
+			channel.emit({ type: "notice", level: "error", message: error instanceof Error ? error.message : String(error) });
+		if (text.startsWith("/") && !text.startsWith("//")) {
+			command(text, setup, store, exit).catch(fail);
+			return;
+		}
+		if (conversation.running) {
+			conversation.steer(text);
+			return;
+		}
+		// Redraw once the run is over: the input's hint changes from "steer" back to "send".
+		conversation
+			.run(text)
+			.catch(fail)
+			.finally(() => store.changed());
+	};
+}
+
+/**
+ * `gar` in a terminal: the full-screen app. Owns the terminal while it runs (alternate screen, paste and mouse
+ * modes, restored on exit, on a crash, on SIGTERM/SIGHUP and around Ctrl+Z); everything it shows comes from the
+ * conversation's events through the store. Returns the exit code once the person quits.
+ */
+export async function runTui(options: TuiOptions): Promise<number> {
+	const store = new UiStore(initialView({ provider: "", model: "" }));
+	const ask = (request: ApprovalRequest): Promise<ApprovalDecision> =>
+		new Promise((resolve) => {
+			store.approval = { request, since: Date.now(), answer: resolve, stage: "ask", scroll: 0 };
+			store.changed();
+		});
+	const demo = options.demo ? demoSetup() : undefined;
+	const flags = demo ? { ...options, cwd: demo.cwd, noSession: true, prompt: DEMO_PROMPT } : options;
+	const setup = await setupRun(flags, process.env, {
+		ask,
+		allowMissingKey: true,
+		// The session file appears with the first entry: opening the app and quitting leaves nothing behind.
+		lazySession: true,
+		...(demo ? { override: demo.override } : {}),
+	});
+	const { conversation, channel } = setup;
+	store.view = resumedView(setup);
+	channel.subscribe(store.onEvent);
+	// A run that ends (or is aborted) while a question is open takes the question away.
+	channel.subscribe((event) => {
+		if (event.type === "agent_end" && store.approval) {
+			store.approval = null;
+			store.changed();
+		}
+	});
+	store.inspector = setup.config.tui.inspector;
+	const screen = new Screen({ mouse: setup.config.tui.mouse });
+	const restore = () => screen.restore();
+	process.on("exit", restore);
+	const crash = (error: unknown) => {
+		screen.restore();
+		process.stderr.write(
+			`gar: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : error}\n`,
+		);
+		process.exit(1);
+	};
+	process.on("uncaughtException", crash);
+	// Node's own warnings would print across the frame: they become notices inside the app instead.
+	const warningListeners = process.listeners("warning");
+	process.removeAllListeners("warning");
+	const onWarning = (warning: Error) =>
+		channel.emit({ type: "notice", level: "warning", message: `node: ${warning.message}` });
+	process.on("warning", onWarning);
+	const input = new InputModel();
+	let branches = conversation.session?.session.leaves().length ?? 0;
+	channel.subscribe((event) => {
+		if (event.type === "agent_end") branches = conversation.session?.session.leaves().length ?? 0;
+	});
+	const info: AppInfo = {
+		version: VERSION,
+		cwd: shownPath(flags.cwd),
+		branch: gitBranch(flags.cwd),
+		sessionId: () => conversation.session?.session.header.id ?? null,
+		sessionName: () => conversation.session?.session.name,
+		branches: () => branches,
+		running: () => conversation.running,
+	};
+	for (const warning of setup.warnings) channel.emit({ type: "notice", level: "warning", message: warning });
+	if (setup.missingKey) channel.emit({ type: "notice", level: "warning", message: firstContact(setup.missingKey) });
+
+	let done: (code: number) => void = () => {};
+	const finished = new Promise<number>((resolve) => {
+		done = resolve;
+	});
+	const exit = () => done(0);
+	const suspend = () => {
+		screen.restore();
+		process.stdin.setRawMode?.(false);
+		process.kill(process.pid, "SIGTSTP");
+	};
+	const actions = { submit: submitter(setup, store, exit), abort: () => conversation.abort(), exit, suspend };
+	screen.enter();
+	const onSignal = () => done(130);
+	process.on("SIGTERM", onSignal);
+	process.on("SIGHUP", onSignal);
+	const ink = render(
+		<ThemeContext.Provider value={darkTheme}>
+			<App store={store} input={input} info={info} actions={actions} />
+		</ThemeContext.Provider>,
+		{ exitOnCtrlC: false, patchConsole: false, maxFps: 30, incrementalRendering: true },
+	);
+	const onContinue = () => {
+		process.stdin.setRawMode?.(true);
+		screen.enter();
+		ink.clear();
+		store.changed();
+	};
+	process.on("SIGCONT", onContinue);
+	const first = flags.prompt?.trim();
+	// The demo types its task after a moment, so the empty app is seen first.
+	if (first) setTimeout(() => actions.submit(first), demo ? 800 : 0);
+	const code = await finished;
+	conversation.close();
+	ink.unmount();
+	store.dispose();
+	screen.restore();
+	process.off("exit", restore);
+	process.off("uncaughtException", crash);
+	process.off("warning", onWarning);
+	for (const listener of warningListeners) process.on("warning", listener);
+	process.off("SIGTERM", onSignal);
+	process.off("SIGHUP", onSignal);
+	process.off("SIGCONT", onContinue);
+	const saved = conversation.session;
+	const id = saved && saved.session.entries.length > 0 ? saved.session.header.id : undefined;
+	process.stdout.write(
+		id ? `gar: session ${id} · continue it with: gar -c   (or gar --session ${id})\n` : "gar: nothing was saved\n",
+	);
+	return code;
+}
+
+/** The demo's project and scripted model. */
+function demoSetup() {
+	const cwd = createDemoProject();
+	const script = demoScript();
+	const after = {
+		text: "This is the scripted demo; it has nothing more to say. Start gar with an API key (or --base-url) to work for real.",
+	};
+	const provider = createScriptedProvider((_request, call) => script[call] ?? after);
+	return { cwd, override: { provider, model: "demo (scripted)" } };
+}
+
+/** What the first screen says when no key is set. */
+function firstContact(missing: string): string {
+	return [
+		`Welcome to gar. ${missing}.`,
+		"Set ANTHROPIC_API_KEY (Claude) or OPENAI_API_KEY (OpenAI) and start gar again,",
+		"or use a local OpenAI-compatible server such as Ollama: gar --provider openai --base-url http://localhost:11434/v1 --model qwen3",
+		"Try `gar demo` to watch a scripted session without a key.",
+	].join("\n");
+}

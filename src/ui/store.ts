@@ -1,0 +1,116 @@
+import type { AgentEvent } from "../agent/events.js";
+import type { ApprovalDecision, ApprovalRequest } from "../agent/loop.js";
+import { reduce } from "../view/reducer.js";
+import type { ViewState } from "../view/state.js";
+
+/** An approval question on screen, and how to answer it. `stage` "reason": the person is typing why not. */
+export type PendingApproval = {
+	request: ApprovalRequest;
+	since: number;
+	answer: (d: ApprovalDecision) => void;
+	stage: "ask" | "reason";
+	/** Lines scrolled down in a long preview. */
+	scroll: number;
+};
+
+/** Events that only grow what is already on screen: drawn at most ~30 times a second. */
+const STREAMING = new Set<AgentEvent["type"]>(["text_delta", "thinking_delta", "toolcall_delta", "tool_update"]);
+
+export type StoreOptions = { now?: () => number; intervalMs?: number };
+
+/**
+ * The UI's one store, outside React: the conversation's view (folded by the shared reducer) plus what only the
+ * screen has (scroll position, expanded items, the open approval question, the inspector toggle). Components read
+ * it through `useSyncExternalStore(store.subscribe, store.getVersion)`. Streaming events notify at most every
+ * `intervalMs` (leading and trailing edge); everything else notifies at once. No timers run while idle.
+ */
+export class UiStore {
+	view: ViewState;
+	/** Lines scrolled up from the bottom (0: following the conversation). */
+	scroll = 0;
+	/** While scrolled up: the number of items shown, so new output does not move the view. */
+	anchor: number | null = null;
+	/** Item keys whose tool output or thinking is expanded (Ctrl+O). */
+	readonly expanded = new Set<string>();
+	inspector = true;
+	approval: PendingApproval | null = null;
+	/** A line for the status area: hints, the exit prompt ("press Ctrl+C again to quit"). */
+	hint: string | null = null;
+	private version = 0;
+	private readonly listeners = new Set<() => void>();
+	private timer: NodeJS.Timeout | null = null;
+	private last = 0;
+	private readonly now: () => number;
+	private readonly intervalMs: number;
+
+	constructor(view: ViewState, options: StoreOptions = {}) {
+		this.view = view;
+		this.now = options.now ?? Date.now;
+		this.intervalMs = options.intervalMs ?? 33;
+	}
+
+	readonly subscribe = (listener: () => void): (() => void) => {
+		this.listeners.add(listener);
+		return () => this.listeners.delete(listener);
+	};
+
+	readonly getVersion = (): number => this.version;
+
+	/** The channel listener: folds the event into the view and schedules a redraw. O(event). */
+	readonly onEvent = (event: AgentEvent): void => {
+		this.view = reduce(this.view, event, this.now());
+		this.changed(!STREAMING.has(event.type));
+	};
+
+	/** Something changed: redraw now (`urgent`, e.g. a keypress) or within the frame interval. */
+	changed(urgent = true): void {
+		this.version++;
+		const wait = this.intervalMs - (this.now() - this.last);
+		if (urgent || (!this.timer && wait <= 0)) this.flush();
+		else this.timer ??= setTimeout(() => this.flush(), wait);
+	}
+
+	/** Scrolls by `lines` (positive: up); back at the bottom the view follows the conversation again. */
+	scrollBy(lines: number): void {
+		const next = Math.max(0, this.scroll + lines);
+		if (next === this.scroll) return;
+		if (this.scroll === 0 && next > 0) this.anchor = this.view.items.length;
+		this.scroll = next;
+		if (next === 0) this.anchor = null;
+		this.changed();
+	}
+
+	/** Back to the bottom, following new output. */
+	toBottom(): void {
+		if (this.scroll === 0 && this.anchor === null) return;
+		this.scroll = 0;
+		this.anchor = null;
+		this.changed();
+	}
+
+	toggleExpanded(key: string): void {
+		if (this.expanded.has(key)) this.expanded.delete(key);
+		else this.expanded.add(key);
+		this.changed();
+	}
+
+	setHint(text: string | null): void {
+		if (this.hint === text) return;
+		this.hint = text;
+		this.changed();
+	}
+
+	/** Stops pending redraws (on exit). */
+	dispose(): void {
+		if (this.timer) clearTimeout(this.timer);
+		this.timer = null;
+		this.listeners.clear();
+	}
+
+	private flush(): void {
+		if (this.timer) clearTimeout(this.timer);
+		this.timer = null;
+		this.last = this.now();
+		for (const listener of this.listeners) listener();
+	}
+}

@@ -1,0 +1,60 @@
+import { execFileSync, spawnSync } from "node:child_process";
+
+/** Whether tmux can be used here (.ci/run installs it; a developer machine may lack it). */
+export const HAS_TMUX = spawnSync("tmux", ["-V"]).status === 0;
+
+/**
+ * One app in a real terminal: a detached tmux session of `columns` × `rows` running `command` (a shell command
+ * line). Keys go in with send-keys, the screen comes out with capture-pane.
+ */
+export class TmuxSession {
+	private constructor(readonly name: string) {}
+
+	static start(command: string, options: { columns?: number; rows?: number; env?: NodeJS.ProcessEnv } = {}) {
+		const name = `gar-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+		const columns = String(options.columns ?? 120);
+		const rows = String(options.rows ?? 40);
+		execFileSync("tmux", ["new-session", "-d", "-s", name, "-x", columns, "-y", rows, command], {
+			env: { ...process.env, ...options.env },
+		});
+		return new TmuxSession(name);
+	}
+
+	/** Keys as tmux names them ("Enter", "Escape", "C-c", "PageUp") or literal text with `literal`. */
+	send(keys: string[], literal = false): void {
+		execFileSync("tmux", ["send-keys", "-t", this.name, ...(literal ? ["-l"] : []), ...keys]);
+	}
+
+	type(text: string): void {
+		this.send([text], true);
+	}
+
+	screen(): string {
+		return execFileSync("tmux", ["capture-pane", "-p", "-t", this.name], { encoding: "utf8" });
+	}
+
+	resize(columns: number, rows: number): void {
+		execFileSync("tmux", ["resize-window", "-t", this.name, "-x", String(columns), "-y", String(rows)]);
+	}
+
+	/** Polls the screen until `test` holds; throws with the last screen after `timeoutMs`. */
+	async waitFor(test: RegExp | ((screen: string) => boolean), timeoutMs = 10_000): Promise<string> {
+		const check = typeof test === "function" ? test : (s: string) => test.test(s);
+		const end = Date.now() + timeoutMs;
+		let last = "";
+		while (Date.now() < end) {
+			last = this.alive() ? this.screen() : last;
+			if (check(last)) return last;
+			await new Promise((r) => setTimeout(r, 50));
+		}
+		throw new Error(`timed out waiting for ${test} on screen:\n${last}`);
+	}
+
+	alive(): boolean {
+		return spawnSync("tmux", ["has-session", "-t", this.name]).status === 0;
+	}
+
+	kill(): void {
+		spawnSync("tmux", ["kill-session", "-t", this.name]);
+	}
+}

@@ -1,0 +1,126 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { GAR_BIN, tempHome } from "./support/cli.js";
+import { HAS_TMUX, TmuxSession } from "./support/tmux.js";
+import { startWireServer, type WireServer } from "./support/wire-server.js";
+
+let server: WireServer | undefined;
+let tmux: TmuxSession | undefined;
+afterEach(async () => {
+	tmux?.kill();
+	tmux = undefined;
+	await server?.close();
+	server = undefined;
+});
+
+/** The built app in tmux, in a temp home and project, against the wire server. */
+function launch(project: string, env: NodeJS.ProcessEnv, args: string, size = { columns: 120, rows: 40 }) {
+	const vars = Object.entries({ ...env, OPENAI_API_KEY: "test-key" })
+		.map(([k, v]) => `${k}='${v}'`)
+		.join(" ");
+	const command = `cd '${project}' && env -i ${vars} TERM=xterm-256color '${process.execPath}' '${GAR_BIN}' ${args}; sleep 5`;
+	return TmuxSession.start(command, size);
+}
+
+describe.skipIf(!HAS_TMUX)("the full-screen app in a real terminal", () => {
+	it("streams a task, shows cost, asks before an edit with its diff, aborts a command, queues a steer, resizes, quits", async () => {
+		server = await startWireServer([
+			{
+				text: ["I'll ", "change ", "the ", "greeting."],
+				delayMs: 40,
+				toolCalls: [
+					{ id: "e1", name: "edit", args: { path: "greet.txt", edits: [{ oldText: "world", newText: "gar" }] } },
+				],
+				usage: { input: 1200, output: 40 },
+			},
+			{ toolCalls: [{ id: "b1", name: "bash", args: { command: "sleep 30" } }], usage: { input: 1500, output: 10 } },
+			{
+				text: Array.from({ length: 60 }, (_, i) => `word${i} `),
+				delayMs: 60,
+				toolCalls: [{ id: "b2", name: "bash", args: { command: "echo from-the-tool" } }],
+				usage: { input: 2000, output: 70 },
+			},
+			{ text: "Steered: doing it differently.", usage: { input: 2200, output: 8 } },
+		]);
+		const { project, env } = tempHome();
+		writeFileSync(join(project, "greet.txt"), "hello world\n");
+		tmux = launch(project, env, `--provider openai --model gpt-5 --base-url ${server.url} --approve`);
+		const session = tmux;
+
+		// First frame: the status bar, the inspector and the input.
+		let screen = await session.waitFor(/gar \d+\.\d+\.\d+.*gpt-5/);
+		expect(screen).toMatch(/state\s+● idle/);
+		expect(screen).toContain("Enter send");
+
+		// Type a task; it streams, then the edit waits for approval with its diff.
+		session.type("change world to gar");
+		session.send(["Enter"]);
+		screen = await session.waitFor(/allow once/);
+		expect(screen).toContain("you › change world to gar");
+		expect(screen).toContain("I'll change the greeting.");
+		expect(screen).toMatch(/-hello world/);
+		expect(screen).toMatch(/\+hello gar/);
+		expect(screen).toMatch(/awaiting approval/);
+		expect(screen).toMatch(/cost\s+\$0\.0/);
+		expect(readFileSync(join(project, "greet.txt"), "utf8")).toBe("hello world\n");
+		session.type("y");
+		screen = await session.waitFor(/bash in .* \(timeout/);
+		expect(readFileSync(join(project, "greet.txt"), "utf8")).toBe("hello gar\n");
+
+		// Approve the long command, then abort it with Esc.
+		session.type("y");
+		await session.waitFor(/running bash/);
+		const aborted = Date.now();
+		session.send(["Escape"]);
+		screen = await session.waitFor(/aborted/);
+		expect(Date.now() - aborted).toBeLessThan(3000);
+		await session.waitFor(/state\s+● idle/);
+
+		// A second task; while it streams, Enter queues a steer, shown above the input.
+		session.type("second task");
+		session.send(["Enter"]);
+		await session.waitFor(/word5 /);
+		session.type("do it differently");
+		session.send(["Enter"]);
+		screen = await session.waitFor(/⏳ steer: do it differently/);
+		screen = await session.waitFor(/allow once/, 15_000);
+		session.type("a");
+		screen = await session.waitFor(/Steered: doing it differently\./, 15_000);
+		expect(screen).not.toContain("⏳ steer");
+
+		// Narrow the terminal: the inspector folds into the status bar; nothing is lost.
+		session.resize(90, 30);
+		screen = await session.waitFor((s) => /idle │ ↑/.test(s.split("\n")[0] ?? ""));
+		expect(screen).not.toMatch(/│ state/);
+		expect(screen).toContain("Steered: doing it differently.");
+		session.resize(120, 40);
+		screen = await session.waitFor(/state\s+● idle/);
+		expect(screen).toContain("Steered: doing it differently.");
+
+		// Quit: the normal screen says how to continue.
+		session.type("/quit");
+		session.send(["Enter"]);
+		screen = await session.waitFor(/continue it with: gar -c/);
+		const requests = server.requests.filter((r) => r.method === "POST");
+		expect(JSON.stringify(requests.at(-1)?.body)).toContain("do it differently");
+	}, 60_000);
+
+	it("opens without a key and says what to set", async () => {
+		const { project, env } = tempHome();
+		const vars = Object.entries(env)
+			.map(([k, v]) => `${k}='${v}'`)
+			.join(" ");
+		tmux = TmuxSession.start(
+			`cd '${project}' && env -i ${vars} TERM=xterm-256color '${process.execPath}' '${GAR_BIN}'; sleep 5`,
+		);
+		const screen = await tmux.waitFor(/ANTHROPIC_API_KEY/);
+		expect(screen).toContain("OPENAI_API_KEY");
+		expect(screen).toContain("--base-url");
+		tmux.type("hello");
+		tmux.send(["Enter"]);
+		await tmux.waitFor(/error · 1 turn/);
+		tmux.send(["C-d"]);
+		await tmux.waitFor(/continue it with/);
+	}, 30_000);
+});

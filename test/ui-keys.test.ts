@@ -1,0 +1,178 @@
+import type { Key } from "ink";
+import { describe, expect, it } from "vitest";
+import type { ApprovalDecision } from "../src/agent/loop.js";
+import { InputModel } from "../src/ui/input-model.js";
+import { createKeyHandler } from "../src/ui/keys.js";
+import { UiStore } from "../src/ui/store.js";
+import { initialView } from "../src/view/state.js";
+
+const NO_KEY: Key = {
+	upArrow: false,
+	downArrow: false,
+	leftArrow: false,
+	rightArrow: false,
+	pageDown: false,
+	pageUp: false,
+	home: false,
+	end: false,
+	return: false,
+	escape: false,
+	ctrl: false,
+	shift: false,
+	tab: false,
+	backspace: false,
+	delete: false,
+	meta: false,
+	super: false,
+	hyper: false,
+	capsLock: false,
+	numLock: false,
+};
+const k = (over: Partial<Key> = {}): Key => ({ ...NO_KEY, ...over });
+
+function harness(running = false) {
+	const store = new UiStore(initialView({ provider: "p", model: "m" }));
+	const input = new InputModel();
+	const log: string[] = [];
+	let clock = 0;
+	const state = { running };
+	const press = createKeyHandler({
+		store,
+		input,
+		running: () => state.running,
+		submit: (text) => log.push(`submit:${text}`),
+		abort: () => log.push("abort"),
+		exit: () => log.push("exit"),
+		page: () => 20,
+		now: () => clock,
+	});
+	return {
+		store,
+		input,
+		log,
+		state,
+		press,
+		advance: (ms: number) => {
+			clock += ms;
+		},
+	};
+}
+
+function ask(store: UiStore): ApprovalDecision[] {
+	const answers: ApprovalDecision[] = [];
+	store.approval = {
+		request: { callId: "c", name: "bash", args: {}, preview: { kind: "bash", command: "ls", cwd: "/", timeoutMs: 1 } },
+		since: 0,
+		answer: (d) => answers.push(d),
+		stage: "ask",
+		scroll: 0,
+	};
+	return answers;
+}
+
+describe("the full-screen key handler", () => {
+	it("types, edits and sends with Enter; a chunk with Enter in it sends what came before", () => {
+		const h = harness();
+		h.press("hel", k());
+		h.press("lo", k());
+		h.press("", k({ delete: true }));
+		h.press("", k({ return: true }));
+		expect(h.log).toEqual(["submit:hell"]);
+		h.press("abc\rdef", k());
+		expect(h.log).toEqual(["submit:hell", "submit:abc"]);
+		expect(h.input.text).toBe("def");
+		h.press("\x7f\x7f", k());
+		expect(h.input.text).toBe("d");
+	});
+
+	it("Ctrl+C clears the input, aborts a run, and quits when pressed twice within a second", () => {
+		const h = harness(true);
+		h.press("draft", k());
+		h.press("c", k({ ctrl: true }));
+		expect(h.input.text).toBe("");
+		h.press("c", k({ ctrl: true }));
+		expect(h.log).toEqual(["abort"]);
+		h.state.running = false;
+		h.press("c", k({ ctrl: true }));
+		expect(h.store.hint).toContain("Ctrl+C again");
+		h.advance(1500);
+		h.press("c", k({ ctrl: true }));
+		expect(h.log).toEqual(["abort"]);
+		h.advance(300);
+		h.press("c", k({ ctrl: true }));
+		expect(h.log).toEqual(["abort", "exit"]);
+	});
+
+	it("Esc aborts a running turn; Ctrl+D quits only on an empty input and when idle", () => {
+		const h = harness(true);
+		h.press("", k({ escape: true }));
+		h.press("d", k({ ctrl: true }));
+		expect(h.log).toEqual(["abort"]);
+		h.state.running = false;
+		h.press("x", k());
+		h.press("d", k({ ctrl: true }));
+		expect(h.log).toEqual(["abort"]);
+		h.press("c", k({ ctrl: true }));
+		h.press("d", k({ ctrl: true }));
+		expect(h.log).toEqual(["abort", "exit"]);
+	});
+
+	it("answers an approval: y once, a for the session, n with a typed reason, Esc denies and stops", () => {
+		const h = harness(true);
+		let answers = ask(h.store);
+		h.press("y", k());
+		expect(answers).toEqual([{ approved: true }]);
+		expect(h.store.approval).toBeNull();
+
+		answers = ask(h.store);
+		h.press("a", k());
+		expect(answers).toEqual([{ approved: true, remember: true }]);
+
+		answers = ask(h.store);
+		h.press("n", k());
+		expect(h.store.approval?.stage).toBe("reason");
+		h.press("too risky", k());
+		h.press("", k({ return: true }));
+		expect(answers).toEqual([{ approved: false, reason: "too risky" }]);
+		expect(h.log).toEqual([]); // the reason was not sent as a message
+
+		answers = ask(h.store);
+		h.press("", k({ escape: true }));
+		expect(answers).toEqual([{ approved: false, reason: "the user stopped the run", stop: true }]);
+		expect(h.log).toEqual([]); // Esc answered the question; it did not also abort by itself
+	});
+
+	it("ignores other keys while a question is open, so typing cannot approve by accident", () => {
+		const h = harness(true);
+		const answers = ask(h.store);
+		h.press("yes please", k());
+		expect(answers).toEqual([]);
+		h.press("", k({ return: true }));
+		expect(answers).toEqual([]);
+	});
+
+	it("inserts a bracketed paste as text, never sending it", () => {
+		const h = harness();
+		h.press("[200~", k());
+		h.press("line one\rline two", k());
+		h.press("", k({ return: true }));
+		h.press("[201~", k());
+		expect(h.log).toEqual([]);
+		expect(h.input.text).toBe("line one line two ");
+	});
+
+	it("scrolls with the wheel, PgUp/PgDn and Shift+arrows; typing returns to the bottom", () => {
+		const h = harness();
+		h.press("[<64;10;5M", k());
+		expect(h.store.scroll).toBe(3);
+		h.press("", k({ pageUp: true }));
+		expect(h.store.scroll).toBe(21);
+		h.press("", k({ shift: true, downArrow: true }));
+		expect(h.store.scroll).toBe(20);
+		h.press("[<65;10;5M", k());
+		expect(h.store.scroll).toBe(17);
+		h.press("x", k());
+		expect(h.store.scroll).toBe(0);
+		expect(h.store.anchor).toBeNull();
+	});
+});
