@@ -173,3 +173,43 @@ describe.each([
 		app.unmount();
 	});
 });
+
+describe("a session written by an older gar", () => {
+	it("draws tool results whose details have no kind (they are typed when replayed)", async () => {
+		const { SessionWriter } = await import("../src/session/writer.js");
+		const { replayEvents } = await import("../src/session/replay.js");
+		const { firstReply } = await import("./fixtures/session/run.js");
+		const writer = SessionWriter.create({ dir: tmp(), cwd: "/w" });
+		writer.appendUser("go");
+		writer.appendAssistant(firstReply);
+		// The shape gar 0.1.0 wrote: no kind, no cwd.
+		const legacy = {
+			command: "ls",
+			exitCode: 0,
+			signal: null,
+			durationMs: 12,
+			timedOut: false,
+			aborted: false,
+			truncated: false,
+			totalLines: 1,
+			totalBytes: 5,
+		};
+		writer.appendToolResult({ callId: "call_1", name: "bash", content: "a.txt", details: legacy, isError: false });
+		writer.close();
+		let view = initialView({ provider: PROVIDER, model: MODEL });
+		for (const { event } of replayEvents(writer.session)) view = reduce(view, event, 0);
+		const tool = view.items.find((i) => i.kind === "tool");
+		expect(tool).toMatchObject({ details: { kind: "bash", exitCode: 0 } });
+		const { lastFrame, unmount } = render(
+			<App
+				store={new UiStore(view)}
+				input={new InputModel()}
+				info={info()}
+				actions={noop}
+				size={{ columns: 120, rows: 30 }}
+			/>,
+		);
+		expect(lastFrame()).toContain("▸ bash ls");
+		unmount();
+	});
+});

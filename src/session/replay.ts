@@ -10,6 +10,7 @@ import type {
 	ToolResultEntry,
 	UserEntry,
 } from "./format.js";
+import { toolDetailsOf } from "../tools/details-of.js";
 import type { Session } from "./session.js";
 
 /** A recorded event and when it happened (ISO), so a caller can pace a replay (`--speed`). */
@@ -133,7 +134,8 @@ function* toolEvents(entry: ToolResultEntry, args: Record<string, unknown>): Gen
 			ts: Number.isNaN(started) ? entry.ts : new Date(started).toISOString(),
 		};
 	}
-	const details = (entry.details ?? null) as Extract<AgentEvent, { type: "tool_end" }>["details"];
+	// Older sessions wrote details without a `kind`: typed here, so no view ever casts by tool name.
+	const details = toolDetailsOf(name, entry.details ?? null);
 	yield { event: { type: "tool_end", callId, name, outcome, content, details, isError, durationMs }, ts: entry.ts };
 }
 

@@ -183,6 +183,8 @@ export async function runTui(options: TuiOptions): Promise<number> {
 		</ThemeContext.Provider>,
 		{ exitOnCtrlC: false, patchConsole: false, maxFps: 30, incrementalRendering: true },
 	);
+	// A render that throws ends the app like any crash: the screen restored and the error shown.
+	ink.waitUntilExit().catch(crash);
 	const onContinue = () => {
 		process.stdin.setRawMode?.(true);
 		screen.enter();

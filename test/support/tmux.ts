@@ -8,13 +8,18 @@ export const HAS_TMUX = spawnSync("tmux", ["-V"]).status === 0;
  * line). Keys go in with send-keys, the screen comes out with capture-pane.
  */
 export class TmuxSession {
+	/** Each session runs on its own tmux server (a private socket), so tests never touch the person's tmux. */
 	private constructor(readonly name: string) {}
+
+	private static run(name: string, args: string[], options: { env?: NodeJS.ProcessEnv; encoding?: "utf8" } = {}) {
+		return execFileSync("tmux", ["-L", name, ...args], options);
+	}
 
 	static start(command: string, options: { columns?: number; rows?: number; env?: NodeJS.ProcessEnv } = {}) {
 		const name = `gar-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 		const columns = String(options.columns ?? 120);
 		const rows = String(options.rows ?? 40);
-		execFileSync("tmux", ["new-session", "-d", "-s", name, "-x", columns, "-y", rows, command], {
+		TmuxSession.run(name, ["new-session", "-d", "-s", name, "-x", columns, "-y", rows, command], {
 			env: { ...process.env, ...options.env },
 		});
 		return new TmuxSession(name);
@@ -22,7 +27,7 @@ export class TmuxSession {
 
 	/** Keys as tmux names them ("Enter", "Escape", "C-c", "PageUp") or literal text with `literal`. */
 	send(keys: string[], literal = false): void {
-		execFileSync("tmux", ["send-keys", "-t", this.name, ...(literal ? ["-l"] : []), ...keys]);
+		TmuxSession.run(this.name, ["send-keys", "-t", this.name, ...(literal ? ["-l"] : []), ...keys]);
 	}
 
 	type(text: string): void {
@@ -30,11 +35,11 @@ export class TmuxSession {
 	}
 
 	screen(): string {
-		return execFileSync("tmux", ["capture-pane", "-p", "-t", this.name], { encoding: "utf8" });
+		return String(TmuxSession.run(this.name, ["capture-pane", "-p", "-t", this.name], { encoding: "utf8" }));
 	}
 
 	resize(columns: number, rows: number): void {
-		execFileSync("tmux", ["resize-window", "-t", this.name, "-x", String(columns), "-y", String(rows)]);
+		TmuxSession.run(this.name, ["resize-window", "-t", this.name, "-x", String(columns), "-y", String(rows)]);
 	}
 
 	/** Polls the screen until `test` holds; throws with the last screen after `timeoutMs`. */
@@ -51,10 +56,10 @@ export class TmuxSession {
 	}
 
 	alive(): boolean {
-		return spawnSync("tmux", ["has-session", "-t", this.name]).status === 0;
+		return spawnSync("tmux", ["-L", this.name, "has-session", "-t", this.name]).status === 0;
 	}
 
 	kill(): void {
-		spawnSync("tmux", ["kill-session", "-t", this.name]);
+		spawnSync("tmux", ["-L", this.name, "kill-server"]);
 	}
 }
