@@ -1,5 +1,6 @@
 import type { AgentEvent, RequestInfo, RunStopReason, ToolOutcome } from "../agent/events.js";
 import { addUsage, EMPTY_USAGE, type StopReason, type Usage } from "../llm/types.js";
+import { toolDetailsOf } from "../tools/details-of.js";
 import { assistantMessageOf, type ModelRef } from "./context.js";
 import type {
 	AssistantEntry,
@@ -10,7 +11,6 @@ import type {
 	ToolResultEntry,
 	UserEntry,
 } from "./format.js";
-import { toolDetailsOf } from "../tools/details-of.js";
 import type { Session } from "./session.js";
 
 /** A recorded event and when it happened (ISO), so a caller can pace a replay (`--speed`). */
