@@ -7,18 +7,20 @@ import { join } from "node:path";
 import { startWireServer } from "../test/support/wire-server.js";
 import { benchDeltas } from "./bench-deltas.js";
 import { benchSessionLoad } from "./bench-session.js";
+import { benchTui } from "./bench-tui.js";
+import { benchWire } from "./bench-wire.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const GAR = join(ROOT, "bin", "gar.js");
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
 const HAS_GNU_TIME = existsSync("/usr/bin/time");
 
-type Sample = { ms: number; rssMb: number | null };
+type Sample = { ms: number; cpuMs: number | null; rssMb: number | null };
 
-/** Runs a command once; wall time from spawn to exit, peak RSS from GNU time when it is installed. */
+/** Runs a command once; wall time from spawn to exit, CPU time and peak RSS from GNU time when it is installed. */
 function measure(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env, cwd = ROOT): Promise<Sample> {
 	return new Promise((resolve, reject) => {
-		const argv = HAS_GNU_TIME ? ["-f", "GAR_BENCH_RSS %M", cmd, ...args] : args;
+		const argv = HAS_GNU_TIME ? ["-f", "GAR_BENCH_RSS %M GAR_BENCH_CPU %U %S", cmd, ...args] : args;
 		const started = performance.now();
 		const child = spawn(HAS_GNU_TIME ? "/usr/bin/time" : cmd, argv, { env, cwd, stdio: ["ignore", "pipe", "pipe"] });
 		let stderr = "";
@@ -31,20 +33,30 @@ function measure(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.e
 			const ms = performance.now() - started;
 			if (code !== 0) return reject(new Error(`${cmd} ${args.join(" ")} exited ${code}: ${stderr.slice(-500)}`));
 			const kb = /GAR_BENCH_RSS (\d+)/.exec(stderr)?.[1];
-			resolve({ ms, rssMb: kb ? Number(kb) / 1024 : null });
+			const cpu = /GAR_BENCH_CPU ([\d.]+) ([\d.]+)/.exec(stderr);
+			const cpuMs = cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : null;
+			resolve({ ms, cpuMs, rssMb: kb ? Number(kb) / 1024 : null });
 		});
 	});
 }
 
-async function series(label: string, run: () => Promise<Sample>): Promise<Sample> {
-	await run(); // warm the file cache
-	const samples: Sample[] = [];
-	for (let i = 0; i < RUNS; i++) samples.push(await run());
-	const ms = median(samples.map((s) => s.ms));
-	const rss = samples.map((s) => s.rssMb).filter((r): r is number => r !== null);
-	const result = { ms, rssMb: rss.length ? Math.max(...rss) : null };
-	void label;
-	return result;
+/**
+ * Runs every probe once to warm the file cache, then RUNS rounds of all probes in turn: interleaved, so a
+ * neighbour's load on this shared machine weighs on `node -e 0` and gar alike. Medians; the largest RSS.
+ */
+async function interleaved(probes: (() => Promise<Sample>)[]): Promise<Sample[]> {
+	for (const probe of probes) await probe();
+	const samples: Sample[][] = probes.map(() => []);
+	for (let i = 0; i < RUNS; i++) for (const [k, probe] of probes.entries()) samples[k]?.push(await probe());
+	return samples.map((list) => {
+		const cpu = list.map((s) => s.cpuMs).filter((c): c is number => c !== null);
+		const rss = list.map((s) => s.rssMb).filter((r): r is number => r !== null);
+		return {
+			ms: median(list.map((s) => s.ms)),
+			cpuMs: cpu.length ? median(cpu) : null,
+			rssMb: rss.length ? Math.max(...rss) : null,
+		};
+	});
 }
 
 function median(values: number[]): number {
@@ -55,42 +67,70 @@ function median(values: number[]): number {
 const fmt = (s: Sample, base?: Sample) =>
 	`${s.ms.toFixed(0).padStart(5)} ms` +
 	(base ? `  ${(s.ms / base.ms).toFixed(2).padStart(5)}× node -e 0` : "                  ") +
+	(s.cpuMs === null ? "" : `  CPU ${s.cpuMs.toFixed(0)} ms`) +
 	(s.rssMb === null ? "" : `  peak RSS ${s.rssMb.toFixed(1)} MiB`);
 
 async function main() {
-	console.log(`gar bench — median of ${RUNS} runs after one warm-up; node ${process.version}\n`);
-	const node = await series("node", () => measure(process.execPath, ["-e", "0"]));
-	console.log(`node -e 0                     ${fmt(node)}`);
-	const version = await series("version", () => measure(process.execPath, [GAR, "--version"]));
-	console.log(`gar --version                 ${fmt(version, node)}   (target ≤ 1.5×)`);
-
+	console.log(`gar bench — median of ${RUNS} interleaved runs after one warm-up; node ${process.version}\n`);
 	const work = mkdtempSync(join(tmpdir(), "gar-bench-"));
 	writeFileSync(join(work, "notes.txt"), "hello from the bench\n");
-	for (const provider of ["openai", "anthropic"] as const) {
-		const server = await startWireServer((_req, call) =>
-			call % 2 === 0
-				? { toolCalls: [{ name: "read", args: { path: "notes.txt" } }], usage: { input: 900, output: 20 } }
-				: { text: ["The file ", "says hello."], usage: { input: 950, output: 8 } },
+	const env = {
+		...process.env,
+		HOME: work,
+		XDG_CONFIG_HOME: join(work, "config"),
+		XDG_DATA_HOME: join(work, "data"),
+		ANTHROPIC_API_KEY: "bench-key",
+		OPENAI_API_KEY: "bench-key",
+	};
+	const providers = ["openai", "anthropic"] as const;
+	const servers = await Promise.all(
+		providers.map(() =>
+			startWireServer((_req, call) =>
+				call % 2 === 0
+					? { toolCalls: [{ name: "read", args: { path: "notes.txt" } }], usage: { input: 900, output: 20 } }
+					: { text: ["The file ", "says hello."], usage: { input: 950, output: 8 } },
+			),
+		),
+	);
+	const oneShot = (i: number) => () => {
+		const url = servers[i]?.url ?? "";
+		const args = [
+			GAR,
+			"-p",
+			"read notes.txt",
+			"--provider",
+			providers[i] ?? "openai",
+			"--base-url",
+			url,
+			"--cwd",
+			work,
+		];
+		return measure(process.execPath, args, env, work);
+	};
+	const [node, version, ...oneShots] = await interleaved([
+		() => measure(process.execPath, ["-e", "0"]),
+		() => measure(process.execPath, [GAR, "--version"]),
+		oneShot(0),
+		oneShot(1),
+	]);
+	if (!node || !version) throw new Error("bench: missing samples");
+	console.log(`node -e 0                     ${fmt(node)}`);
+	console.log(`gar --version                 ${fmt(version, node)}   (target ≤ 1.3×)`);
+	for (const [i, sample] of oneShots.entries()) {
+		console.log(
+			`gar -p one tool call (${(providers[i] ?? "").padEnd(9)})${fmt(sample, node)}   (target ≤ 3×, ≤ 80 MiB)`,
 		);
-		const env = {
-			...process.env,
-			HOME: work,
-			XDG_CONFIG_HOME: join(work, "config"),
-			XDG_DATA_HOME: join(work, "data"),
-			ANTHROPIC_API_KEY: "bench-key",
-			OPENAI_API_KEY: "bench-key",
-		};
-		const args = [GAR, "-p", "read notes.txt", "--provider", provider, "--base-url", server.url, "--cwd", work];
-		if (provider === "anthropic") args[args.indexOf(server.url)] = server.url.replace(/\/v1$/, "");
-		const oneShot = await series(provider, () => measure(process.execPath, args, env, work));
-		console.log(`gar -p one tool call (${provider.padEnd(9)})${fmt(oneShot, node)}   (target ≤ 4×, ≤ 80 MiB)`);
-		await server.close();
 	}
+	for (const server of servers) await server.close();
 
+	console.log("");
+	for (const line of await benchWire()) console.log(line);
 	console.log("");
 	for (const line of await benchDeltas()) console.log(line);
 	console.log("");
 	for (const line of await benchSessionLoad()) console.log(line);
+	console.log("");
+	for (const line of await benchTui()) console.log(line);
 	if (!HAS_GNU_TIME) console.log("\n(peak RSS of child processes needs /usr/bin/time: apt-get install time)");
 }
 

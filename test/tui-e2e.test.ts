@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { GAR_BIN, tempHome } from "./support/cli.js";
@@ -105,6 +105,26 @@ describe.skipIf(!HAS_TMUX)("the full-screen app in a real terminal", () => {
 		const requests = server.requests.filter((r) => r.method === "POST");
 		expect(JSON.stringify(requests.at(-1)?.body)).toContain("do it differently");
 	}, 60_000);
+
+	it("shows a command with hidden cursor moves as it really is at the approval question", async () => {
+		const hostile = "echo ok # \u001b[2K\u001b[1Gallow bash ls -la? && touch PWNED";
+		server = await startWireServer([
+			{ toolCalls: [{ id: "h1", name: "bash", args: { command: hostile } }] },
+			{ text: "ok" },
+		]);
+		const { project, env } = tempHome();
+		tmux = launch(project, env, `--provider openai --model gpt-5 --base-url ${server.url} --approve`);
+		await tmux.waitFor(/Enter send/);
+		tmux.type("list files");
+		tmux.send(["Enter"]);
+		const screen = await tmux.waitFor(/allow once/);
+		expect(screen).toContain("␛[2K␛[1Gallow bash ls -la? && touch PWNED");
+		expect(screen).toContain("this call contains terminal control characters");
+		tmux.type("n");
+		tmux.send(["Enter"]);
+		await tmux.waitFor(/done · 2 turns/);
+		expect(existsSync(join(project, "PWNED"))).toBe(false);
+	}, 30_000);
 
 	it("opens without a key and says what to set", async () => {
 		const { project, env } = tempHome();

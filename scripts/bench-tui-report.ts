@@ -1,0 +1,93 @@
+// The TUI bench's figures and the table it prints.
+
+/** What one stream launch measured between Enter and the marker. */
+export type StreamFigures = {
+	cpuS: number;
+	wallS: number;
+	bytes: number;
+	clears: number;
+	syncFrames: number;
+	rssMib: number;
+};
+
+/** Everything one counted run measured. */
+export type RunFigures = {
+	baselineMs: number;
+	firstFrameMs: number;
+	mode: string;
+	idleCpuS: number;
+	keysEmpty: number[];
+	stream: StreamFigures;
+	openLongMs: number;
+	keysLong: number[];
+};
+
+/** Figures of the run as a whole, and the sizes the labels name. */
+export type ReportSetup = {
+	nodeMs: number;
+	sessionMb: number;
+	deltas: number;
+	entries: number;
+	cols: number;
+	rows: number;
+};
+
+/** The middle value (the upper one of an even count). */
+export function median(values: number[]): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+/** The nearest-rank percentile. */
+function percentile(values: number[], p: number): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+const ms = (v: number) => `${v.toFixed(0).padStart(5)} ms`;
+const mib = (v: number) => `${v.toFixed(0).padStart(5)} MiB`;
+const sec = (v: number) => `${v.toFixed(2).padStart(5)} s `;
+const row = (label: string, value: string, note = "") => `${label.padEnd(40)}${value.padEnd(46)}${note}`.trimEnd();
+
+/** The table `npm run bench` prints: medians over the runs, keys pooled over all runs, each next to its target. */
+export function report(runs: RunFigures[], setup: ReportSetup): string[] {
+	const { nodeMs, sessionMb } = setup;
+	const deltas = setup.deltas.toLocaleString("en");
+	const entries = setup.entries.toLocaleString("en");
+	const m = (pick: (r: RunFigures) => number) => median(runs.map(pick));
+	const base = m((r) => r.baselineMs);
+	const first = m((r) => r.firstFrameMs);
+	const keysEmpty = runs.flatMap((r) => r.keysEmpty);
+	const keysLong = runs.flatMap((r) => r.keysLong);
+	const keyNote = (keys: number[]) => `median ${median(keys).toFixed(1)} ms, p90 ${percentile(keys, 90).toFixed(1)} ms`;
+	const mb = m((r) => r.stream.bytes) / 1e6;
+	const modes = [...new Set(runs.map((r) => r.mode))].join(", ");
+	return [
+		`TUI in tmux ${setup.cols}×${setup.rows}, median of ${runs.length} launches — measured: ${modes}`,
+		row("node -e 0 (spawnSync)", ms(nodeMs)),
+		row("node baseline in tmux (spawn → 'x')", ms(base)),
+		row(
+			"first frame (spawn → ready)",
+			`${ms(first)}  ${(first / base).toFixed(2)}× baseline, ${(first / nodeMs).toFixed(1)}× node -e 0`,
+			"(target ≤ 4×, ≤ ~150 ms)",
+		),
+		row(`stream ${deltas} deltas: CPU`, sec(m((r) => r.stream.cpuS)), "(target ≤ 0.5 CPU-s)"),
+		row("  wall (Enter → marker on screen)", sec(m((r) => r.stream.wallS))),
+		row("  written to the terminal (+1 s tail)", `${mb.toFixed(3).padStart(5)} MB`, "(target ≤ 0.25 MB)"),
+		// Any clear is a flicker a person sees, so the worst run counts, not the median.
+		row(
+			"  full clears (worst run) / sync frames",
+			`${Math.max(...runs.map((r) => r.stream.clears))} / ${m((r) => r.stream.syncFrames)}`,
+			"(target 0 clears)",
+		),
+		row("  peak RSS of the tree", mib(m((r) => r.stream.rssMib)), "(target ≤ 120 MiB)"),
+		row("idle CPU (5 s after a 2 s settle)", sec(m((r) => r.idleCpuS)), "(target 0.00 s)"),
+		row(`keypress → screen (${keysEmpty.length} keys), empty`, keyNote(keysEmpty), "(target ≤ 6 ms median)"),
+		row(
+			`  with ${entries} entries`,
+			`${keyNote(keysLong)}  ${(median(keysLong) / median(keysEmpty)).toFixed(2)}×`,
+			"(target ≤ 1.2× empty)",
+		),
+		row(`open ${entries}-entry session (${sessionMb.toFixed(0)} MB)`, ms(m((r) => r.openLongMs)), "(target ≤ 1 s)"),
+	];
+}
