@@ -26,11 +26,8 @@ const KEY_POLL_MS = 2;
 const STALL_MS = 20_000;
 const GAR = new URL("../bin/gar.js", import.meta.url).pathname;
 
-/** What the first usable screen shows: the full-screen app's input hint, or the line mode's banner until then. */
-const READY: Array<{ pattern: RegExp; mode: string }> = [
-	{ pattern: /Enter send/, mode: "full-screen app" },
-	{ pattern: /Ctrl\+D quits/, mode: "line mode (the full-screen app is not there yet)" },
-];
+/** What the first usable screen shows: the full-screen app's input hint (its welcome text also says Ctrl+D quits). */
+const READY: Array<{ pattern: RegExp; mode: string }> = [{ pattern: /Enter send/, mode: "full-screen app" }];
 const BASELINE_READY = [{ pattern: /^x$/m, mode: "node" }];
 
 type Ready = typeof READY;
