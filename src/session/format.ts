@@ -5,7 +5,7 @@ import type { RunStopReason, SystemPart, ToolOutcome, UserSource } from "../agen
 
 export { nestsDeeperThan };
 
-import type { AssistantBlock, ErrorKind, StopReason, ThinkingLevel, Usage } from "../llm/types.js";
+import type { AssistantMessage, ErrorKind, StopReason, ThinkingLevel, Usage } from "../llm/types.js";
 
 /** The major format version this gar reads and writes. Additive changes (new fields, new entry types) keep it. */
 export const FORMAT_VERSION = 1;
@@ -45,18 +45,10 @@ type Base = { id: string; parentId: string | null; ts: string };
 type InRun = { runId?: string };
 /** `source` is absent in sessions written before it existed: read that as "prompt". */
 export type UserEntry = Base & InRun & { type: "user"; content: string; source?: UserSource };
+/** A reply as the model sent it (the message without its role), with what it cost. */
 export type AssistantEntry = Base &
-	InRun & {
-		type: "assistant";
-		content: AssistantBlock[];
-		provider: string;
-		model: string;
-		usage: Usage;
-		stopReason: StopReason;
-		error?: string;
-		errorKind?: ErrorKind;
-		costUsd?: number | null;
-	};
+	InRun &
+	Omit<AssistantMessage, "role"> & { type: "assistant"; costUsd?: number | null };
 export type ToolResultEntry = Base &
 	InRun & {
 		type: "tool_result";

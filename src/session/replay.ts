@@ -1,4 +1,5 @@
 import type { AgentEvent, RequestInfo, RunStopReason, ToolOutcome } from "../agent/events.js";
+import { describeTools, estimateTokens } from "../agent/request-info.js";
 import { addUsage, EMPTY_USAGE, type StopReason, type Usage } from "../llm/types.js";
 import { toolDetailsOf } from "../tools/details-of.js";
 import { assistantMessageOf, type ModelRef } from "./context.js";
@@ -55,7 +56,7 @@ class Records {
 	/** The request event a recorded request stands for, when its prompt record is there too. */
 	requestInfo(record: RequestEntry): RequestInfo {
 		const prompt = this.prompts.get(record.promptHash);
-		const toolsJson = JSON.stringify(prompt?.tools ?? []);
+		const text = prompt?.text ?? "";
 		return {
 			requestId: record.requestId,
 			turn: record.turn,
@@ -64,16 +65,12 @@ class Records {
 			params: record.params,
 			system: {
 				hash: record.promptHash,
-				chars: prompt?.text.length ?? 0,
-				tokens: Math.ceil((prompt?.text.length ?? 0) / 4),
+				chars: text.length,
+				tokens: estimateTokens(text.length),
 				parts: (prompt?.parts ?? []).map(({ text: _text, ...part }) => part),
 			},
-			tools: {
-				names: (prompt?.tools ?? []).map((t) => t.name),
-				hash: record.toolsHash,
-				chars: toolsJson.length,
-				tokens: Math.ceil(toolsJson.length / 4),
-			},
+			// The same summary the live request gave, from the stored definitions; the hash is the recorded one.
+			tools: { ...describeTools(prompt?.tools ?? []), hash: record.toolsHash },
 			messages: { count: record.messageCount, tokens: record.messageTokens },
 		};
 	}
