@@ -209,3 +209,13 @@ export function describeError(error: unknown, ctx: DescribeContext): string {
 	}
 	return redact(text, ctx.secrets);
 }
+
+/** The user name and password in a URL (kept out of every message as secrets). */
+export function userinfoOf(url: string | undefined): string[] {
+	try {
+		const parsed = url ? new URL(url) : undefined;
+		return parsed ? [parsed.username, parsed.password].filter(Boolean).map(decodeURIComponent) : [];
+	} catch {
+		return [];
+	}
+}

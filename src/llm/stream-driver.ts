@@ -1,4 +1,4 @@
-import { classifyError, describeError, isRetryable, partsOf, retryReason, safeUrl } from "./errors.js";
+import { classifyError, describeError, isRetryable, partsOf, retryReason, safeUrl, userinfoOf } from "./errors.js";
 import { createNodeFetch } from "./http-fetch.js";
 import { MessageBuilder } from "./message-builder.js";
 import { abortableSleep, DEFAULT_RETRY, type RetryPolicy, retryDelayMs } from "./retry.js";
@@ -281,16 +281,6 @@ export type AdapterSpec = {
 
 /** The settings one SDK client is built with (gar retries, so the SDK never does). */
 export type ClientSettings = { apiKey: string | undefined; baseURL: string | undefined; fetch: typeof fetch };
-
-/** The user name and password in a URL (kept out of every message as secrets). */
-function userinfoOf(url: string | undefined): string[] {
-	try {
-		const parsed = url ? new URL(url) : undefined;
-		return parsed ? [parsed.username, parsed.password].filter(Boolean).map(decodeURIComponent) : [];
-	} catch {
-		return [];
-	}
-}
 
 /** "OpenAI-compatible API at https://host/v1" for a base URL, with any userinfo removed. */
 export function apiLabel(name: string, baseURL: string | undefined, defaultBaseURL?: string): string {

@@ -13,6 +13,7 @@ import {
 import type { RunSettings } from "../config/resolve.js";
 import { type AskFn, Conversation } from "../conversation/conversation.js";
 import { UsageError } from "../errors.js";
+import { userinfoOf } from "../llm/errors.js";
 import { createProvider } from "../llm/index.js";
 import { defaultModel, findModel } from "../llm/models.js";
 import type { Provider } from "../llm/types.js";
@@ -74,17 +75,6 @@ function checkTools(names: string[]): void {
 	const unknown = names.filter((t) => !(TOOL_NAMES as readonly string[]).includes(t));
 	if (unknown.length) {
 		throw new UsageError(`--tools: unknown tool ${unknown.join(", ")} (choose from ${TOOL_NAMES.join(", ")})`);
-	}
-}
-
-/** The password in a URL's userinfo, if any (decoded, as it would be sent). */
-function urlPassword(url: string | undefined): string | undefined {
-	if (!url) return undefined;
-	try {
-		const password = new URL(url).password;
-		return password ? decodeURIComponent(password) : undefined;
-	} catch {
-		return undefined;
 	}
 }
 
@@ -175,7 +165,7 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, options:
 		(missingKey ? unconfiguredProvider(run.provider, missingKey) : await createProvider(run.provider, providerOptions));
 	const windowOf = (model: string) => run.contextWindow ?? findModel(model)?.contextWindow ?? null;
 	// Masked in every session line and stream-json line: the key in use and any password in the base URL.
-	const secrets = [run.apiKey, urlPassword(run.baseUrl)].filter((s): s is string => !!s);
+	const secrets = [run.apiKey, ...userinfoOf(run.baseUrl)].filter((s): s is string => !!s);
 	const session = opened.open(secrets, options.lazySession);
 	// Full outputs of long commands live in gar's cache, per session, and old ones are reaped at start-up.
 	const outputs = defaultOutputDir();
