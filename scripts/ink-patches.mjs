@@ -1,9 +1,13 @@
-// Bundle-time fixes to Ink 6.8 for a full-screen app (see shared notes: tui-performance.md). Each patch fails the
-// build when its pattern is missing, so an Ink upgrade cannot silently drop a fix.
+// Bundle-time fixes to Ink 6.8 for a full-screen app (see shared notes: tui-performance.md, ink-feasibility.md §6).
+// Each patch fails the build when its pattern is missing, so an Ink upgrade cannot silently drop a fix.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const STUB = fileURLToPath(new URL("./stubs/react-devtools-core.mjs", import.meta.url));
+const STRING_WIDTH = fileURLToPath(new URL("../src/term/string-width.ts", import.meta.url));
+/** Entries kept by each text cache before it starts over (Ink's own caches never evict). */
+const CACHE_LIMIT = 4096;
+const bounded = (map) => `if (${map}.size >= ${CACHE_LIMIT}) ${map}.clear();`;
 
 /** [file suffix, exact text, replacement, why]. */
 const PATCHES = [
@@ -13,9 +17,44 @@ const PATCHES = [
 		"buffer.push(ansiEscapes.cursorUp(previousLines.length - 1));",
 		// Upstream #910 (Ink 7): incremental frames landed one row low and scrolled a full-screen app.
 	],
+	[
+		"ink/build/output.js",
+		"caches = new OutputCaches();",
+		"caches = SHARED_CACHES;",
+		// Every frame made a new Output with empty caches, so each frame re-tokenized every row on screen.
+	],
+	[
+		"ink/build/output.js",
+		"export default class Output {",
+		"const SHARED_CACHES = new OutputCaches();\nexport default class Output {",
+		// The one cache set all frames share (the character objects in it are never mutated).
+	],
+	["ink/build/output.js", "this.styledChars.set(", `${bounded("this.styledChars")} this.styledChars.set(`],
+	["ink/build/output.js", "this.widths.set(", `${bounded("this.widths")} this.widths.set(`],
+	["ink/build/output.js", "this.blockWidths.set(", `${bounded("this.blockWidths")} this.blockWidths.set(`],
+	["ink/build/measure-text.js", "cache.set(text, dimensions);", `${bounded("cache")} cache.set(text, dimensions);`],
+	["ink/build/wrap-text.js", "const cache = {};", "const cache = new Map();"],
+	["ink/build/wrap-text.js", "const cachedText = cache[cacheKey];", "const cachedText = cache.get(cacheKey);"],
+	[
+		"ink/build/wrap-text.js",
+		"cache[cacheKey] = wrappedText;",
+		`${bounded("cache")} cache.set(cacheKey, wrappedText);`,
+		// Ink's measure and wrap caches kept every text ever laid out for the whole session.
+	],
+	[
+		"yoga-layout/dist/binaries/yoga-wasm-base64-esm.js",
+		'return w||"function"!=typeof fetch?',
+		"return true?",
+		// The wasm is inlined as base64; fetching that data: URL made Node load undici (25–60 ms at start-up).
+	],
 ];
 
-/** The esbuild plugin: the devtools stub and the patches above. */
+const PATCHED = /(ink[\\/]build[\\/](log-update|output|measure-text|wrap-text)|yoga-wasm-base64-esm)\.js$/;
+
+/**
+ * The esbuild plugin: the devtools stub, one string-width for every package (gar's own, without the 26 ms emoji
+ * regex, and replacing wrap-ansi's slow private copy), and the patches above.
+ */
 export const inkPatches = {
 	name: "ink-patches",
 	setup(build) {
@@ -24,10 +63,12 @@ export const inkPatches = {
 		build.onResolve({ filter: /^\.\/devtools\.js$/ }, (args) =>
 			/ink[\\/]build/.test(args.importer) ? { path: STUB } : undefined,
 		);
-		build.onLoad({ filter: /ink[\\/]build[\\/]log-update\.js$/ }, (args) => {
+		build.onResolve({ filter: /^string-width$/ }, () => ({ path: STRING_WIDTH }));
+		build.onLoad({ filter: PATCHED }, (args) => {
 			let text = readFileSync(args.path, "utf8");
+			const path = args.path.replaceAll("\\", "/");
 			for (const [suffix, from, to] of PATCHES) {
-				if (!args.path.replaceAll("\\", "/").endsWith(suffix)) continue;
+				if (!path.endsWith(suffix)) continue;
 				if (!text.includes(from)) throw new Error(`ink patch for ${suffix} no longer applies: "${from}" not found`);
 				text = text.replace(from, to);
 			}

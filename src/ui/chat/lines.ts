@@ -1,5 +1,5 @@
-import stringWidth from "string-width";
 import { sanitizeForTerminal } from "../../term/sanitize.js";
+import stringWidth from "../../term/string-width.js";
 
 /** A run of text in one style. Colours are theme values (hex or names), never chosen here. */
 export type Span = {
