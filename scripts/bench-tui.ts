@@ -275,7 +275,10 @@ async function oneRun(bench: TuiBench, longFile: string, run: number): Promise<R
 
 	const copy = join(bench.dir, `long-${run}.jsonl`);
 	copyFileSync(longFile, copy); // a fresh copy per launch: continuing a session may append to it
-	const long = await bench.launch(bench.garArgv(["--session", copy]), READY);
+	// Opened means its content is on screen: the status bar shows its id only once the session has loaded.
+	const id = String(JSON.parse(readFileSync(copy, "utf8").slice(0, 4096).split("\n")[0] ?? "{}").id);
+	const opened = [{ pattern: new RegExp(id), mode: "full-screen app" }];
+	const long = await bench.launch(bench.garArgv(["--session", copy]), opened);
 	try {
 		await sleep(1000);
 		const keysLong = await bench.typeKeys(long.session);

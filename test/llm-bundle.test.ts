@@ -54,6 +54,28 @@ describe("bundle", () => {
 		expect(loaded).toEqual(expect.not.arrayContaining(["@anthropic-ai/sdk", "openai", ...UI]));
 	});
 
+	it("the full-screen app's first frame loads Ink and React but no SDK, zod, config, session, marked or lowlight", () => {
+		const inputs = staticInputs(chunkOf("src/ui/run.tsx"));
+		const loaded = packages(inputs);
+		expect(loaded).toEqual(expect.arrayContaining(["ink", "react"]));
+		expect(loaded).toEqual(
+			expect.not.arrayContaining([
+				"@anthropic-ai/sdk",
+				"openai",
+				"zod",
+				"smol-toml",
+				"marked",
+				"lowlight",
+				"highlight.js",
+			]),
+		);
+		const own = inputs.filter((i) => /^src\/(config|session|modes|tools|llm\/(anthropic|openai))/.test(i));
+		expect(own).toEqual([]);
+		// The string-width every package measures with is gar's (no 26 ms emoji regex at the first frame).
+		expect(inputs).toContain("src/term/string-width.ts");
+		expect(inputs.filter((i) => i.includes("node_modules/string-width/"))).toEqual([]);
+	});
+
 	it("each adapter loads only its own SDK", () => {
 		const anthropic = packages(staticInputs(chunkOf("src/llm/anthropic.ts")));
 		const openai = packages(staticInputs(chunkOf("src/llm/openai.ts")));

@@ -1,18 +1,22 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { render } from "ink-testing-library";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { EventChannel } from "../src/agent/channel.js";
 import type { ApprovalDecision, ApprovalRequest } from "../src/agent/loop.js";
 import { Conversation } from "../src/conversation/conversation.js";
 import { createScriptedProvider, type ScriptedTurn } from "../src/llm/scripted.js";
 import { createTools } from "../src/tools/index.js";
 import { App, type AppInfo } from "../src/ui/App.js";
+import { loadMarkdown } from "../src/ui/chat/markdown.js";
 import { InputModel } from "../src/ui/input-model.js";
 import { UiStore } from "../src/ui/store.js";
 import { reduce } from "../src/view/reducer.js";
 import { initialView } from "../src/view/state.js";
 import { MODEL, PROVIDER, tempDirsPerTest, twoTurnRun } from "./fixtures/session/run.js";
+
+// Replies are markdown: the app loads marked and lowlight after its first frame; these tests need them loaded.
+beforeAll(loadMarkdown);
 
 const tmp = tempDirsPerTest();
 const tick = () => new Promise((resolve) => setImmediate(resolve));

@@ -1,10 +1,14 @@
 import { marked } from "marked";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { chunkStarts } from "../src/ui/chat/assistant-text.js";
 import { LineCache } from "../src/ui/chat/line-cache.js";
+import { loadMarkdown } from "../src/ui/chat/markdown.js";
 import { renderItem } from "../src/ui/chat/render-item.js";
 import { darkTheme, type Theme } from "../src/ui/theme.js";
 import type { ChatItem } from "../src/view/state.js";
+
+// Replies are markdown: the app loads marked and lowlight after its first frame; these tests need them loaded.
+beforeAll(loadMarkdown);
 
 afterEach(() => vi.restoreAllMocks());
 

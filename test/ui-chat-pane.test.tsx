@@ -1,10 +1,14 @@
 import { render } from "ink-testing-library";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ChatPane } from "../src/ui/chat/ChatPane.js";
 import { LineCache } from "../src/ui/chat/line-cache.js";
+import { loadMarkdown } from "../src/ui/chat/markdown.js";
 import { visibleLines } from "../src/ui/chat/window.js";
 import { darkTheme } from "../src/ui/theme.js";
 import type { ChatItem } from "../src/view/state.js";
+
+// Replies are markdown: the app loads marked and lowlight after its first frame; these tests need them loaded.
+beforeAll(loadMarkdown);
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 

@@ -1,9 +1,13 @@
 import stringWidth from "string-width";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Line } from "../src/ui/chat/lines.js";
+import { loadMarkdown } from "../src/ui/chat/markdown.js";
 import { renderItem } from "../src/ui/chat/render-item.js";
 import { darkTheme as theme } from "../src/ui/theme.js";
 import type { ChatItem, ToolItem } from "../src/view/state.js";
+
+// Replies are markdown: the app loads marked and lowlight after its first frame; these tests need them loaded.
+beforeAll(loadMarkdown);
 
 const text = (lines: Line[]) => lines.map((l) => l.spans.map((s) => s.text).join(""));
 const render = (item: ChatItem, width = 40, expanded = false) => renderItem(item, width, theme, { expanded });

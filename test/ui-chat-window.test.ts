@@ -1,9 +1,13 @@
-import { describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { LineCache } from "../src/ui/chat/line-cache.js";
+import { loadMarkdown } from "../src/ui/chat/markdown.js";
 import { renderItem } from "../src/ui/chat/render-item.js";
 import { visibleLines } from "../src/ui/chat/window.js";
 import { darkTheme } from "../src/ui/theme.js";
 import type { ChatItem, ToolItem } from "../src/view/state.js";
+
+// Replies are markdown: the app loads marked and lowlight after its first frame; these tests need them loaded.
+beforeAll(loadMarkdown);
 
 const text = (lines: { spans: { text: string }[] }[]) => lines.map((l) => l.spans.map((s) => s.text).join(""));
 const user = (i: number): ChatItem => ({ kind: "user", key: `i${i}`, source: "prompt", text: `message ${i}` });

@@ -1,14 +1,11 @@
 import { homedir } from "node:os";
 import { render } from "ink";
 import type { ApprovalDecision, ApprovalRequest } from "../agent/loop.js";
-import { createDemoProject, DEMO_PROMPT, demoScript } from "../demo/project.js";
-import { createScriptedProvider } from "../llm/scripted.js";
-import { type RunFlags, type Setup, setupRun } from "../modes/setup.js";
+import type { RunFlags, Setup } from "../modes/setup.js";
 import { gitBranch } from "../prompt/system-prompt.js";
-import { replayEvents } from "../session/replay.js";
-import { reduce } from "../view/reducer.js";
-import { initialView, type ViewState } from "../view/state.js";
+import { initialView } from "../view/state.js";
 import { App, type AppInfo } from "./App.js";
+import type { Connected } from "./connect.js";
 import { InputModel } from "./input-model.js";
 import { UiStore } from "./store.js";
 import { Screen } from "./terminal.js";
@@ -23,21 +20,6 @@ export type TuiOptions = RunFlags & {
 	/** gar demo: a temporary copy of a tiny project, driven by a scripted model at a human pace. */
 	demo?: boolean;
 };
-
-/** The view of a resumed session: its current path folded through the reducer, at the recorded times. */
-function resumedView(setup: Setup): ViewState {
-	const { conversation } = setup;
-	let view = initialView(conversation.model);
-	const writer = conversation.session;
-	if (writer && writer.leafId !== null) {
-		for (const { event, ts } of replayEvents(writer.session)) view = reduce(view, event, Date.parse(ts) || 0);
-	}
-	view.provider = conversation.model.provider;
-	view.model = conversation.model.model;
-	view.context = { ...view.context, window: conversation.model.contextWindow };
-	view.activity = { kind: "idle" };
-	return view;
-}
 
 function shownPath(path: string): string {
 	const home = homedir();
@@ -99,36 +81,18 @@ function submitter(setup: Setup, store: UiStore, exit: () => void) {
 /**
  * `gar` in a terminal: the full-screen app. Owns the terminal while it runs (alternate screen, paste and mouse
  * modes, restored on exit, on a crash, on SIGTERM/SIGHUP and around Ctrl+Z); everything it shows comes from the
- * conversation's events through the store. Returns the exit code once the person quits.
+ * conversation's events through the store. The first frame is drawn before config, session, tools and the SDK
+ * load (connect.ts): what is typed meanwhile waits for them. Returns the exit code once the person quits.
  */
 export async function runTui(options: TuiOptions): Promise<number> {
-	const store = new UiStore(initialView({ provider: "", model: "" }));
+	const store = new UiStore(initialView({ provider: options.provider ?? "", model: options.model ?? "" }));
 	const ask = (request: ApprovalRequest): Promise<ApprovalDecision> =>
 		new Promise((resolve) => {
 			store.approval = { request, since: Date.now(), answer: resolve, stage: "ask", scroll: 0 };
 			store.changed();
 		});
-	const demo = options.demo ? demoSetup() : undefined;
-	const flags = demo ? { ...options, cwd: demo.cwd, noSession: true, prompt: DEMO_PROMPT } : options;
-	const setup = await setupRun(flags, process.env, {
-		ask,
-		allowMissingKey: true,
-		// The session file appears with the first entry: opening the app and quitting leaves nothing behind.
-		lazySession: true,
-		...(demo ? { override: demo.override } : {}),
-	});
-	const { conversation, channel } = setup;
-	store.view = resumedView(setup);
-	channel.subscribe(store.onEvent);
-	// A run that ends (or is aborted) while a question is open takes the question away.
-	channel.subscribe((event) => {
-		if (event.type === "agent_end" && store.approval) {
-			store.approval = null;
-			store.changed();
-		}
-	});
-	store.inspector = setup.config.tui.inspector;
-	const screen = new Screen({ mouse: setup.config.tui.mouse });
+	let setup: Setup | undefined;
+	const screen = new Screen({ mouse: false });
 	const restore = () => screen.restore();
 	process.on("exit", restore);
 	const crash = (error: unknown) => {
@@ -142,25 +106,24 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	// Node's own warnings would print across the frame: they become notices inside the app instead.
 	const warningListeners = process.listeners("warning");
 	process.removeAllListeners("warning");
-	const onWarning = (warning: Error) =>
-		channel.emit({ type: "notice", level: "warning", message: `node: ${warning.message}` });
+	const pendingWarnings: string[] = [];
+	const onWarning = (warning: Error) => {
+		const message = `node: ${warning.message}`;
+		if (setup) setup.channel.emit({ type: "notice", level: "warning", message });
+		else pendingWarnings.push(message);
+	};
 	process.on("warning", onWarning);
 	const input = new InputModel();
-	let branches = conversation.session?.session.leaves().length ?? 0;
-	channel.subscribe((event) => {
-		if (event.type === "agent_end") branches = conversation.session?.session.leaves().length ?? 0;
-	});
+	let branches = 0;
 	const info: AppInfo = {
 		version: VERSION,
-		cwd: shownPath(flags.cwd),
-		branch: gitBranch(flags.cwd),
-		sessionId: () => conversation.session?.session.header.id ?? null,
-		sessionName: () => conversation.session?.session.name,
+		cwd: shownPath(options.cwd),
+		branch: gitBranch(options.cwd),
+		sessionId: () => setup?.conversation.session?.session.header.id ?? null,
+		sessionName: () => setup?.conversation.session?.session.name,
 		branches: () => branches,
-		running: () => conversation.running,
+		running: () => setup?.conversation.running ?? false,
 	};
-	for (const warning of setup.warnings) channel.emit({ type: "notice", level: "warning", message: warning });
-	if (setup.missingKey) channel.emit({ type: "notice", level: "warning", message: firstContact(setup.missingKey) });
 
 	let done: (code: number) => void = () => {};
 	const finished = new Promise<number>((resolve) => {
@@ -172,7 +135,17 @@ export async function runTui(options: TuiOptions): Promise<number> {
 		process.stdin.setRawMode?.(false);
 		process.kill(process.pid, "SIGTSTP");
 	};
-	const actions = { submit: submitter(setup, store, exit), abort: () => conversation.abort(), exit, suspend };
+	// Until the conversation exists, sent lines wait for it (in order); nothing typed is dropped.
+	const early: string[] = [];
+	let submit = (text: string) => {
+		early.push(text);
+	};
+	const actions = {
+		submit: (text: string) => submit(text),
+		abort: () => setup?.conversation.abort(),
+		exit,
+		suspend,
+	};
 	screen.enter();
 	const onSignal = () => done(130);
 	process.on("SIGTERM", onSignal);
@@ -192,46 +165,51 @@ export async function runTui(options: TuiOptions): Promise<number> {
 		store.changed();
 	};
 	process.on("SIGCONT", onContinue);
-	const first = flags.prompt?.trim();
+	const cleanup = () => {
+		ink.unmount();
+		store.dispose();
+		screen.restore();
+		process.off("exit", restore);
+		process.off("uncaughtException", crash);
+		process.off("warning", onWarning);
+		for (const listener of warningListeners) process.on("warning", listener);
+		process.off("SIGTERM", onSignal);
+		process.off("SIGHUP", onSignal);
+		process.off("SIGCONT", onContinue);
+	};
+
+	let connected: Connected;
+	try {
+		const { connect } = await import("./connect.js");
+		connected = await connect(options, store, ask);
+	} catch (error) {
+		// A bad config or session: the person reads the error on the normal screen, as in `gar -p`.
+		cleanup();
+		throw error;
+	}
+	setup = connected.setup;
+	const { conversation, channel } = setup;
+	screen.setMouse(setup.config.tui.mouse);
+	info.cwd = shownPath(connected.cwd);
+	info.branch = gitBranch(connected.cwd);
+	branches = conversation.session?.session.leaves().length ?? 0;
+	channel.subscribe((event) => {
+		if (event.type === "agent_end") branches = conversation.session?.session.leaves().length ?? 0;
+	});
+	for (const message of pendingWarnings) channel.emit({ type: "notice", level: "warning", message });
+	submit = submitter(setup, store, exit);
+	store.changed();
+	const first = connected.prompt?.trim();
 	// The demo types its task after a moment, so the empty app is seen first.
-	if (first) setTimeout(() => actions.submit(first), demo ? 800 : 0);
+	if (first) setTimeout(() => submit(first), connected.demo ? 800 : 0);
+	for (const text of early.splice(0)) submit(text);
 	const code = await finished;
 	conversation.close();
-	ink.unmount();
-	store.dispose();
-	screen.restore();
-	process.off("exit", restore);
-	process.off("uncaughtException", crash);
-	process.off("warning", onWarning);
-	for (const listener of warningListeners) process.on("warning", listener);
-	process.off("SIGTERM", onSignal);
-	process.off("SIGHUP", onSignal);
-	process.off("SIGCONT", onContinue);
+	cleanup();
 	const saved = conversation.session;
 	const id = saved && saved.session.entries.length > 0 ? saved.session.header.id : undefined;
 	process.stdout.write(
 		id ? `gar: session ${id} · continue it with: gar -c   (or gar --session ${id})\n` : "gar: nothing was saved\n",
 	);
 	return code;
-}
-
-/** The demo's project and scripted model. */
-function demoSetup() {
-	const cwd = createDemoProject();
-	const script = demoScript();
-	const after = {
-		text: "This is the scripted demo; it has nothing more to say. Start gar with an API key (or --base-url) to work for real.",
-	};
-	const provider = createScriptedProvider((_request, call) => script[call] ?? after);
-	return { cwd, override: { provider, model: "demo (scripted)" } };
-}
-
-/** What the first screen says when no key is set. */
-function firstContact(missing: string): string {
-	return [
-		`Welcome to gar. ${missing}.`,
-		"Set ANTHROPIC_API_KEY (Claude) or OPENAI_API_KEY (OpenAI) and start gar again,",
-		"or use a local OpenAI-compatible server such as Ollama: gar --provider openai --base-url http://localhost:11434/v1 --model qwen3",
-		"Try `gar demo` to watch a scripted session without a key.",
-	].join("\n");
 }

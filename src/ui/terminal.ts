@@ -19,7 +19,7 @@ export class Screen {
 	private active = false;
 	private readonly out: NodeJS.WriteStream;
 
-	constructor(private readonly options: ScreenOptions) {
+	constructor(private options: ScreenOptions) {
 		this.out = options.out ?? process.stdout;
 	}
 
@@ -27,6 +27,13 @@ export class Screen {
 		if (this.active) return;
 		this.active = true;
 		this.write(`${ENTER_ALT}${PASTE_ON}${this.options.mouse ? MOUSE_ON : ""}`);
+	}
+
+	/** Turns mouse reporting on or off (the config that decides it loads after the first frame). */
+	setMouse(on: boolean): void {
+		if (on === this.options.mouse) return;
+		if (this.active) this.write(on ? MOUSE_ON : MOUSE_OFF);
+		this.options.mouse = on;
 	}
 
 	restore(): void {

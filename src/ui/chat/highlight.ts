@@ -1,4 +1,4 @@
-import { common, createLowlight } from "lowlight";
+import type { createLowlight } from "lowlight";
 import type { Theme } from "../theme.js";
 import { expandTabs, type Span } from "./lines.js";
 
@@ -10,6 +10,13 @@ type Node = Root | Root["children"][number];
 const MAX_HIGHLIGHT_CHARS = 64 * 1024;
 
 let lowlight: Lowlight | undefined;
+
+/** Loads lowlight and its common languages (~20 ms): after the first frame, before any reply is drawn. */
+export async function loadHighlighter(): Promise<void> {
+	if (lowlight) return;
+	const { common, createLowlight } = await import("./lowlight-common.js");
+	lowlight ??= createLowlight(common);
+}
 
 /** highlight.js scope → theme token (the first class that maps wins; nested scopes override outer ones). */
 const SCOPES: Record<string, keyof Theme["code"]> = {
@@ -61,8 +68,7 @@ function scopeOf(classes: unknown): keyof Theme["code"] | undefined {
 /** The language lowlight knows for a fence's info string ("ts", "TypeScript {title}"), or undefined. */
 export function knownLanguage(info: string | undefined): string | undefined {
 	const lang = info?.trim().split(/\s+/, 1)[0]?.toLowerCase();
-	if (!lang) return undefined;
-	lowlight ??= createLowlight(common);
+	if (!lang || !lowlight) return undefined;
 	return lowlight.registered(lang) ? lang : undefined;
 }
 

@@ -1,6 +1,6 @@
-import { type MarkedToken, marked, type Token, type Tokens } from "marked";
+import type { MarkedToken, marked, Token, Tokens } from "marked";
 import type { Theme } from "../theme.js";
-import { highlightCode } from "./highlight.js";
+import { highlightCode, loadHighlighter } from "./highlight.js";
 import { type Span, type Style, spansWidth, textWidth, wrapSpans } from "./lines.js";
 
 type Rows = Span[][];
@@ -176,5 +176,18 @@ function blocks(tokens: Token[], width: number, depth: number, theme: Theme, loo
  * only: nothing is rendered as HTML.
  */
 export function renderMarkdown(text: string, width: number, theme: Theme): Span[][] {
-	return blocks(marked.lexer(text), width, 0, theme, true);
+	if (!lexer) return text.split("\n").flatMap((line) => wrapSpans([{ text: line, color: theme.assistant }], width));
+	return blocks(lexer(text), width, 0, theme, true);
+}
+
+let lexer: typeof marked.lexer | undefined;
+
+/**
+ * Loads marked and lowlight (~30 ms of start-up): the app starts it after its first frame and awaits it before it
+ * shows a reply. Until then `renderMarkdown` shows text as plain wrapped lines.
+ */
+export async function loadMarkdown(): Promise<void> {
+	if (lexer) return;
+	const [{ marked: loaded }] = await Promise.all([import("marked"), loadHighlighter()]);
+	lexer ??= loaded.lexer.bind(loaded);
 }

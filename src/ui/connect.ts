@@ -1,0 +1,87 @@
+import type { ApprovalDecision, ApprovalRequest } from "../agent/loop.js";
+import { createDemoProject, DEMO_PROMPT, demoScript } from "../demo/project.js";
+import { createScriptedProvider } from "../llm/scripted.js";
+import { type RunFlags, type Setup, setupRun } from "../modes/setup.js";
+import { replayEvents } from "../session/replay.js";
+import { reduce } from "../view/reducer.js";
+import { initialView, type ViewState } from "../view/state.js";
+import { loadMarkdown } from "./chat/markdown.js";
+import type { UiStore } from "./store.js";
+
+/**
+ * The app's second stage, loaded after its first frame: config, session, tools and the provider (with its SDK)
+ * become a Conversation whose events feed the store. Kept out of run.tsx so none of it delays the first frame.
+ */
+export type Connected = { setup: Setup; cwd: string; prompt: string | undefined; demo: boolean };
+
+/** The view of a resumed session: its current path folded through the reducer, at the recorded times. */
+function resumedView(setup: Setup): ViewState {
+	const { conversation } = setup;
+	let view = initialView(conversation.model);
+	const writer = conversation.session;
+	if (writer && writer.leafId !== null) {
+		for (const { event, ts } of replayEvents(writer.session)) view = reduce(view, event, Date.parse(ts) || 0);
+	}
+	view.provider = conversation.model.provider;
+	view.model = conversation.model.model;
+	view.context = { ...view.context, window: conversation.model.contextWindow };
+	view.activity = { kind: "idle" };
+	return view;
+}
+
+/** Builds the conversation and subscribes the store; warnings and first-contact help become notices. */
+export async function connect(
+	options: RunFlags & { prompt?: string; demo?: boolean },
+	store: UiStore,
+	ask: (request: ApprovalRequest) => Promise<ApprovalDecision>,
+): Promise<Connected> {
+	const demo = options.demo ? demoSetup() : undefined;
+	const flags = demo ? { ...options, cwd: demo.cwd, noSession: true, prompt: DEMO_PROMPT } : options;
+	const [setup] = await Promise.all([
+		setupRun(flags, process.env, {
+			ask,
+			allowMissingKey: true,
+			// The session file appears with the first entry: opening the app and quitting leaves nothing behind.
+			lazySession: true,
+			...(demo ? { override: demo.override } : {}),
+		}),
+		// Replies are drawn as markdown: marked and lowlight are loaded before the first one is shown.
+		loadMarkdown(),
+	]);
+	const { channel } = setup;
+	store.view = resumedView(setup);
+	channel.subscribe(store.onEvent);
+	// A run that ends (or is aborted) while a question is open takes the question away.
+	channel.subscribe((event) => {
+		if (event.type === "agent_end" && store.approval) {
+			store.approval = null;
+			store.changed();
+		}
+	});
+	store.inspector = setup.config.tui.inspector;
+	for (const warning of setup.warnings) channel.emit({ type: "notice", level: "warning", message: warning });
+	if (setup.missingKey) channel.emit({ type: "notice", level: "warning", message: firstContact(setup.missingKey) });
+	store.changed();
+	return { setup, cwd: flags.cwd, prompt: flags.prompt, demo: !!demo };
+}
+
+/** The demo's project and scripted model. */
+function demoSetup() {
+	const cwd = createDemoProject();
+	const script = demoScript();
+	const after = {
+		text: "This is the scripted demo; it has nothing more to say. Start gar with an API key (or --base-url) to work for real.",
+	};
+	const provider = createScriptedProvider((_request, call) => script[call] ?? after);
+	return { cwd, override: { provider, model: "demo (scripted)" } };
+}
+
+/** What the first screen says when no key is set. */
+function firstContact(missing: string): string {
+	return [
+		`Welcome to gar. ${missing}.`,
+		"Set ANTHROPIC_API_KEY (Claude) or OPENAI_API_KEY (OpenAI) and start gar again,",
+		"or use a local OpenAI-compatible server such as Ollama: gar --provider openai --base-url http://localhost:11434/v1 --model qwen3",
+		"Try `gar demo` to watch a scripted session without a key.",
+	].join("\n");
+}
