@@ -1,0 +1,71 @@
+// The build's Ink patches (scripts/ink-patches.mjs) must change how fast frames are made, never what they are:
+// the same app and updates, bundled with and without them, write the same bytes to the terminal.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { build } from "esbuild";
+import { afterAll, describe, expect, it } from "vitest";
+// @ts-expect-error: a plain .mjs build script without type declarations
+import { inkPatches } from "../scripts/ink-patches.mjs";
+
+const dir = mkdtempSync(join(tmpdir(), "gar-ink-patches-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A tiny Ink app driven through a list of screens; returns everything Ink wrote. */
+const APP = `
+import { render, Box, Text } from "ink";
+import { createElement as h } from "react";
+export async function frames(screens) {
+	let written = "";
+	const stdout = { columns: 40, rows: 12, isTTY: true, write: (s) => { written += s; return true; }, on() {}, off() {}, removeListener() {} };
+	const view = (rows) => h(Box, { flexDirection: "row", height: 10 },
+		h(Box, { flexDirection: "column", width: 28 }, rows.map((r, i) => h(Text, { key: i, color: r.color, bold: r.bold }, r.text))),
+		h(Box, { borderStyle: "single", borderTop: false, borderBottom: false, borderRight: false }, h(Text, { dimColor: true }, "side")));
+	const app = render(view(screens[0]), { stdout, patchConsole: false, exitOnCtrlC: false, maxFps: 1000 });
+	for (const rows of screens.slice(1)) { app.rerender(view(rows)); await new Promise((r) => setTimeout(r, 5)); }
+	app.unmount();
+	return written;
+}`;
+
+async function bundle(name: string, patched: boolean): Promise<(screens: unknown) => Promise<string>> {
+	const entry = join(dir, `${name}-entry.mjs`);
+	writeFileSync(entry, APP);
+	const outfile = join(dir, `${name}.mjs`);
+	await build({
+		entryPoints: [entry],
+		outfile,
+		absWorkingDir: process.cwd(),
+		nodePaths: [join(process.cwd(), "node_modules")],
+		bundle: true,
+		format: "esm",
+		platform: "node",
+		logLevel: "silent",
+		define: { "process.env.NODE_ENV": '"production"' },
+		banner: { js: 'import { createRequire as __r } from "node:module"; const require = __r(import.meta.url);' },
+		// Stock Ink still needs its devtools import stubbed to bundle (it is loaded only with DEV=true).
+		...(patched
+			? { plugins: [inkPatches] }
+			: { alias: { "react-devtools-core": join(process.cwd(), "scripts/stubs/react-devtools-core.mjs") } }),
+	});
+	return (await import(pathToFileURL(outfile).href)).frames;
+}
+
+const row = (text: string, style: { color?: string; bold?: boolean } = {}) => ({ text, ...style });
+const SCREENS = [
+	[row("hello", { color: "green" }), row("中文 and emoji 👍🏽"), row("plain")],
+	[row("hello", { color: "green" }), row("中文 and emoji 👍🏽"), row("plain, typed")],
+	[row("hello", { color: "red" }), row("中文 and emoji 👍🏽"), row("plain, typed")],
+	[row("hello", { color: "green" }), row("中文 and emoji 👍🏽", { bold: true }), row("plain")],
+	[row("hello", { color: "green" }), row("中文 and emoji 👍🏽"), row("plain")],
+	[row("a much longer line that wraps inside its box of 28 columns")],
+];
+
+describe("the build's Ink patches", () => {
+	it("write the same frames as stock Ink (styles, wide characters, rows that change and change back)", async () => {
+		const [stock, patched] = await Promise.all([bundle("stock", false), bundle("patched", true)]);
+		const expected = await stock(SCREENS);
+		expect(expected).toContain("中文");
+		expect(await patched(SCREENS)).toBe(expected);
+	});
+});
