@@ -35,6 +35,14 @@ describe("visibleLines", () => {
 		expect(scrolled.hiddenBelow).toBe(100);
 	});
 
+	it("ends at the anchor while scrolled up, touching no item after it", () => {
+		const items = Array.from({ length: 10_000 }, (_, i) => user(i));
+		const render = vi.fn(renderItem);
+		const window = visibleLines(items, new LineCache(darkTheme, render), { ...opts(5), end: 100 });
+		expect(text(window.lines)).toEqual(["you › message 97", "", "you › message 98", "", "you › message 99"]);
+		expect(render.mock.calls.map(([item]) => item.key)).toEqual(["i99", "i98", "i97"]);
+	});
+
 	it("clamps a scroll past the top and says the top is shown", () => {
 		const items = [user(0), user(1), user(2)];
 		const cache = new LineCache(darkTheme);

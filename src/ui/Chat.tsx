@@ -33,10 +33,11 @@ export const Chat = memo(function Chat({ store, width, height }: ChatProps) {
 	const cache = cacheRef.current;
 	const all = store.view.items;
 	const anchored = store.anchor !== null && store.anchor < all.length;
-	const items = anchored ? all.slice(0, store.anchor ?? all.length) : all;
 	const newLines = anchored ? linesAfter(all, store.anchor ?? all.length, cache, width, store) : 0;
 	const rows = newLines > 0 ? height - 1 : height;
-	const window = visibleLines(items, cache, {
+	// While scrolled up the view ends at the anchor: what arrived since stays below it, counted in the marker.
+	const window = visibleLines(all, cache, {
+		end: anchored ? (store.anchor ?? all.length) : all.length,
 		width,
 		height: rows,
 		scroll: store.scroll,

@@ -8,6 +8,8 @@ export type WindowOptions = {
 	height: number;
 	scroll: number;
 	expanded: (item: ChatItem) => boolean;
+	/** Show the items before this index only (the anchor while scrolled up); default all of them. */
+	end?: number;
 };
 
 /** The lines on screen (at most `height`), how many lines are below them (the clamped scroll), and whether the
@@ -41,7 +43,7 @@ export function visibleLines(items: readonly ChatItem[], cache: LineCache, opts:
 	const parts: Line[][] = [];
 	let count = 0;
 	let lower: ChatItem | null = null;
-	let i = items.length - 1;
+	let i = Math.min(items.length, opts.end ?? items.length) - 1;
 	for (; i >= 0 && count < need; i--) {
 		const item = items[i] as ChatItem;
 		const lines = cache.lines(item, opts.width, opts.expanded(item));
