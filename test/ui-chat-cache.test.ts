@@ -1,6 +1,6 @@
 import { marked } from "marked";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { chunkStarts } from "../src/ui/chat/assistant-text.js";
+import { chunkStarts, replyChunkLines, replyLines } from "../src/ui/chat/assistant-text.js";
 import { LineCache } from "../src/ui/chat/line-cache.js";
 import { loadMarkdown } from "../src/ui/chat/markdown.js";
 import { renderItem } from "../src/ui/chat/render-item.js";
@@ -27,8 +27,26 @@ describe("chunkStarts", () => {
 	it("splits at a column-0 line after a blank line, never inside a fence or before an indented line", () => {
 		const text = "a\n\nb\n\n```\nx\n\ny\n```\n\n  indented\n\nc";
 		const starts = chunkStarts(text);
-		expect(starts.map((s) => text.slice(s, s + 3))).toEqual(["b\n\n", "```", "c"]);
-		expect(chunkStarts(text, starts[1])).toEqual(starts.slice(2));
+		expect(starts.map((s) => text.slice(s.at, s.at + 3))).toEqual(["b\n\n", "```", "c"]);
+		expect(chunkStarts(text, starts[1]?.at)).toEqual(starts.slice(2));
+	});
+
+	it("splits a long code block every 200 lines, each part rendered after the block's opening line", () => {
+		const code = Array.from({ length: 450 }, (_, i) => `const v${i} = ${i};`).join("\n");
+		const text = `Here:\n\n\`\`\`ts\n${code}\n\`\`\`\n\nDone.`;
+		const starts = chunkStarts(text);
+		expect(starts.map((s) => s.fence)).toEqual([undefined, "```ts", "```ts", undefined]);
+		expect(starts.slice(1, 3).map((s) => text.slice(s.at).split("\n", 1)[0])).toEqual([
+			"const v200 = 200;",
+			"const v400 = 400;",
+		]);
+		expect(chunkStarts(text, starts[1]?.at, starts[1]?.fence)).toEqual(starts.slice(2));
+		// The split shows nowhere: the same rows as the block rendered whole, and no blank line between the parts.
+		const rows = (lines: { spans: { text: string }[] }[]) => lines.map((l) => l.spans.map((s) => s.text).join(""));
+		const whole = rows(replyChunkLines("k", text.slice(0, starts.at(-1)?.at), 0, 80, darkTheme));
+		const parts = rows(replyLines("k", text, 80, darkTheme));
+		expect(parts.slice(0, whole.length)).toEqual(whole);
+		expect(parts.filter((r) => r.trim() === "")).toHaveLength(2);
 	});
 });
 

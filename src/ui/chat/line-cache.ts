@@ -8,7 +8,7 @@ type TextItem = Extract<ChatItem, { kind: "text" }>;
 type Entry = { width: number; expanded: boolean; theme: Theme; lines: Line[] };
 
 /** A streaming reply's finished part: chunks before `stableEnd` rendered once, `check` its last characters. */
-type Tail = { width: number; theme: Theme; stableEnd: number; check: string; lines: Line[] };
+type Tail = { width: number; theme: Theme; stableEnd: number; fence?: string; check: string; lines: Line[] };
 
 /** Streaming replies kept at once (one per content block of the reply in flight; a few for safety). */
 const MAX_TAILS = 4;
@@ -61,14 +61,15 @@ export class LineCache {
 			if (this.tails.size >= MAX_TAILS) this.tails.delete(this.tails.keys().next().value as string);
 			this.tails.set(key, tail);
 		}
-		for (const next of chunkStarts(text, tail.stableEnd)) {
-			const chunk = text.slice(tail.stableEnd, next);
-			tail.lines.push(...replyChunkLines(key, chunk, tail.lines.length, width, this.theme));
-			tail.stableEnd = next;
+		for (const next of chunkStarts(text, tail.stableEnd, tail.fence)) {
+			const chunk = text.slice(tail.stableEnd, next.at);
+			tail.lines.push(...replyChunkLines(key, chunk, tail.lines.length, width, this.theme, tail.fence));
+			tail.stableEnd = next.at;
+			tail.fence = next.fence;
 			// A flat copy: a slice would pin this whole version of the reply (see lines.ts `flat`).
-			tail.check = flat(text.slice(Math.max(0, next - CHECK_CHARS), next));
+			tail.check = flat(text.slice(Math.max(0, next.at - CHECK_CHARS), next.at));
 		}
-		const rest = replyChunkLines(key, text.slice(tail.stableEnd), tail.lines.length, width, this.theme);
+		const rest = replyChunkLines(key, text.slice(tail.stableEnd), tail.lines.length, width, this.theme, tail.fence);
 		if (!item.streaming) this.tails.delete(key);
 		return tail.lines.length === 0 ? rest : tail.lines.concat(rest);
 	}
