@@ -31,6 +31,8 @@ export const Chat = memo(function Chat({ store, width, height }: ChatProps) {
 	const cacheRef = useRef<LineCache | null>(null);
 	cacheRef.current ??= new LineCache(theme);
 	const cache = cacheRef.current;
+	// A new theme (/theme) re-renders each item once as it is shown: the cache is keyed by theme.
+	cache.setTheme(theme);
 	const all = store.view.items;
 	const anchored = store.anchor !== null && store.anchor < all.length;
 	const newLines = anchored ? linesAfter(all, store.anchor ?? all.length, cache, width, store) : 0;

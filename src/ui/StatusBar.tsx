@@ -47,7 +47,13 @@ export const StatusBar = memo(function StatusBar(props: StatusBarProps) {
 	const text = ` ${parts.join(" │ ")} `;
 	return (
 		<Box width={props.width}>
-			<Text color={theme.status.fg} backgroundColor={theme.status.bg} wrap="truncate-end">
+			{/* Without a background colour (NO_COLOR, the mono theme) the bar is drawn inverse. */}
+			<Text
+				color={theme.status.fg}
+				backgroundColor={theme.status.bg}
+				inverse={theme.status.bg === ""}
+				wrap="truncate-end"
+			>
 				{text.padEnd(props.width)}
 			</Text>
 		</Box>

@@ -7,6 +7,7 @@ import { reduce } from "../view/reducer.js";
 import { initialView, type ViewState } from "../view/state.js";
 import { loadMarkdown } from "./chat/markdown.js";
 import type { UiStore } from "./store.js";
+import { configuredTheme } from "./theme-start.js";
 
 /**
  * The app's second stage, loaded after its first frame: config, session, tools and the provider (with its SDK)
@@ -31,7 +32,7 @@ function resumedView(setup: Setup): ViewState {
 
 /** Builds the conversation and subscribes the store; warnings and first-contact help become notices. */
 export async function connect(
-	options: RunFlags & { prompt?: string; demo?: boolean },
+	options: RunFlags & { prompt?: string; demo?: boolean; theme?: string },
 	store: UiStore,
 	ask: (request: ApprovalRequest) => Promise<ApprovalDecision>,
 ): Promise<Connected> {
@@ -59,6 +60,9 @@ export async function connect(
 		}
 	});
 	store.inspector = setup.config.tui.inspector;
+	const themed = await configuredTheme(options.theme, setup.config.tui.theme, process.env);
+	if (themed) store.setTheme(themed.theme);
+	if (themed?.warning) channel.emit({ type: "notice", level: "warning", message: themed.warning });
 	for (const warning of setup.warnings) channel.emit({ type: "notice", level: "warning", message: warning });
 	if (setup.missingKey) channel.emit({ type: "notice", level: "warning", message: firstContact(setup.missingKey) });
 	store.changed();

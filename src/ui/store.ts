@@ -2,6 +2,7 @@ import type { AgentEvent } from "../agent/events.js";
 import type { ApprovalDecision, ApprovalRequest } from "../agent/loop.js";
 import { reduce } from "../view/reducer.js";
 import type { ViewState } from "../view/state.js";
+import { darkTheme, type Theme } from "./theme.js";
 
 /** An approval question on screen, and how to answer it. `stage` "reason": the person is typing why not. */
 export type PendingApproval = {
@@ -36,6 +37,8 @@ export class UiStore {
 	approval: PendingApproval | null = null;
 	/** A line for the status area: hints, the exit prompt ("press Ctrl+C again to quit"). */
 	hint: string | null = null;
+	/** The colours everything is drawn in; `setTheme` switches them live (themes.ts `loadTheme` finds one by name). */
+	theme: Theme = darkTheme;
 	private version = 0;
 	private readonly listeners = new Set<() => void>();
 	private timer: NodeJS.Timeout | null = null;
@@ -91,6 +94,13 @@ export class UiStore {
 	toggleExpanded(key: string): void {
 		if (this.expanded.has(key)) this.expanded.delete(key);
 		else this.expanded.add(key);
+		this.changed();
+	}
+
+	/** Redraws everything in `theme`, chat lines already on screen included (their cache is keyed by theme). */
+	setTheme(theme: Theme): void {
+		if (this.theme === theme) return;
+		this.theme = theme;
 		this.changed();
 	}
 

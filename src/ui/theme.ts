@@ -1,9 +1,16 @@
-/** A colour Ink's `<Text color>` accepts: a hex string ("#7aa2f7") or a name ("cyan"). */
+import dark from "../../themes/dark.json" with { type: "json" };
+import light from "../../themes/light.json" with { type: "json" };
+
+/**
+ * A colour Ink's `<Text color>` accepts: a hex string ("#7aa2f7") or a name ("cyan"). The empty string means no
+ * colour at all (the terminal's own): the `mono` theme is all empty strings, and Ink skips a falsy colour.
+ */
 export type Color = string;
 
 /**
  * Semantic colour tokens: components ask for `theme.diff.added`, never for a raw colour, so a theme file can
- * restyle everything. One object holds every colour choice of the UI.
+ * restyle everything. One object holds every colour choice of the UI. A component that sets a background colour
+ * must stay readable when it is "" (see StatusBar: inverse instead).
  */
 export type Theme = {
 	name: string;
@@ -39,37 +46,45 @@ export type Theme = {
 	selection: Color;
 };
 
-/** The default theme for dark terminals (a Tokyo Night palette). */
-export const darkTheme: Theme = {
-	name: "dark",
-	text: "#c0caf5",
-	muted: "#737aa2",
-	accent: "#7aa2f7",
-	border: "#3b4261",
-	user: "#bb9af7",
-	assistant: "#7dcfff",
-	thinking: "#565f89",
-	tool: "#7dcfff",
-	success: "#9ece6a",
-	warning: "#e0af68",
-	error: "#f7768e",
-	diff: { added: "#9ece6a", removed: "#f7768e", context: "#737aa2", hunk: "#7dcfff" },
-	code: {
-		keyword: "#bb9af7",
-		string: "#9ece6a",
-		number: "#ff9e64",
-		comment: "#565f89",
-		function: "#7aa2f7",
-		type: "#2ac3de",
-		variable: "#c0caf5",
-		builtin: "#e0af68",
-		literal: "#ff9e64",
-		title: "#7aa2f7",
-		attr: "#73daca",
-		meta: "#89ddff",
-		default: "#b4f9f8",
-	},
-	inspector: { label: "#737aa2", value: "#c0caf5", barFill: "#7aa2f7", barEmpty: "#3b4261" },
-	status: { fg: "#c0caf5", bg: "#24283b" },
-	selection: "#364a82",
-};
+/** A theme's tokens without its name: the shape of a file in themes/. */
+export type ThemeTokens = Omit<Theme, "name">;
+
+// The built-in files are bundled (esbuild's json loader): no file is read at start-up. tsc checks their shape here.
+const darkTokens: ThemeTokens = dark;
+const lightTokens: ThemeTokens = light;
+
+/** The default theme for dark terminals (a Tokyo Night palette; themes/dark.json). */
+export const darkTheme: Theme = { name: "dark", ...darkTokens };
+
+/** For light terminals (GitHub's light palette, every text colour ≥ 4.5:1 on white; themes/light.json). */
+export const lightTheme: Theme = { name: "light", ...lightTokens };
+
+/** Every token of `theme` replaced by `color(value)`, nested groups included. */
+export function mapColors(theme: Theme, color: (value: Color) => Color): Theme {
+	const out: Record<string, unknown> = {};
+	for (const [key, value] of Object.entries(theme)) {
+		if (key === "name") out[key] = value;
+		else if (typeof value === "string") out[key] = color(value);
+		else out[key] = Object.fromEntries(Object.entries(value as Record<string, Color>).map(([k, v]) => [k, color(v)]));
+	}
+	return out as Theme;
+}
+
+/**
+ * No colour at all (NO_COLOR, https://no-color.org): every token is "" so Ink adds no colour codes; bold, dim,
+ * italic and inverse stay, so the status bar (inverse), diff markers (+/-) and labels remain distinguishable.
+ */
+export const monoTheme: Theme = { ...mapColors(darkTheme, () => ""), name: "mono" };
+
+/** The themes built into gar, by name. */
+export const BUILTIN_THEMES: Readonly<Record<string, Theme>> = { dark: darkTheme, light: lightTheme, mono: monoTheme };
+
+/** A built-in theme by name, or undefined. */
+export function builtinTheme(name: string): Theme | undefined {
+	return Object.hasOwn(BUILTIN_THEMES, name) ? BUILTIN_THEMES[name] : undefined;
+}
+
+/** Whether NO_COLOR asks for no colour: set and not empty (no-color.org). */
+export function noColor(env: NodeJS.ProcessEnv): boolean {
+	return (env.NO_COLOR ?? "") !== "";
+}
