@@ -126,6 +126,54 @@ describe.skipIf(!HAS_TMUX)("the full-screen app in a real terminal", () => {
 		expect(existsSync(join(project, "PWNED"))).toBe(false);
 	}, 30_000);
 
+	it("edits multi-line text: a 2,000-line paste as a placeholder, newline keys, history, !cmd into the context", async () => {
+		server = await startWireServer([{ text: "Got the paste." }, { text: "Saw the echo." }]);
+		const { project, env } = tempHome();
+		tmux = launch(project, env, `--provider openai --model gpt-5 --base-url ${server.url}`);
+		const session = tmux;
+		await session.waitFor(/Enter send/);
+		const posts = () => (server?.requests ?? []).filter((r) => r.method === "POST");
+
+		// A paste of 2,000 lines: not sent, shown as one placeholder, expanded in the request once sent.
+		const pasted = Array.from({ length: 2000 }, (_, i) => `pasted line ${i}`).join("\n");
+		session.type("look at ");
+		session.paste(pasted);
+		session.type(" please");
+		let screen = await session.waitFor(/look at \[pasted 2000 lines\] please/);
+		await new Promise((r) => setTimeout(r, 300));
+		expect(posts()).toEqual([]);
+		// Shift+Enter (the app asks for modifyOtherKeys, so tmux reports it) and Alt+Enter insert newlines.
+		session.send(["S-Enter"]);
+		session.type("second line");
+		session.send(["M-Enter"]);
+		session.type("third line");
+		screen = await session.waitFor(/ {2}third line/);
+		expect(screen).toMatch(/ {2}second line/);
+		expect(posts()).toEqual([]);
+		session.send(["Enter"]);
+		await session.waitFor(/Got the paste\./);
+		const first = JSON.stringify(posts()[0]?.body);
+		expect(first).toContain("look at pasted line 0\\npasted line 1\\n");
+		expect(first).toContain("pasted line 1999 please\\nsecond line\\nthird line");
+
+		// ↑ brings the last message back (a message this large comes back as one placeholder); Ctrl+C clears it.
+		session.send(["Up"]);
+		await session.waitFor(/› \[pasted 2002 lines\]/);
+		session.send(["C-c"]);
+		await session.waitFor((s) => !s.includes("[pasted 2002"));
+
+		// !cmd: the output shows in the chat and goes with the next message.
+		session.type("!echo hi-from-shell");
+		session.send(["Enter"]);
+		await session.waitFor(/\$ echo hi-from-shell[\s│]+hi-from-shell/);
+		session.type("what did it print?");
+		session.send(["Enter"]);
+		await session.waitFor(/Saw the echo\./);
+		expect(JSON.stringify(posts()[1]?.body)).toContain("hi-from-shell\\n");
+		session.send(["Up"]);
+		await session.waitFor(/› what did it print\?/);
+	}, 60_000);
+
 	it("opens without a key and says what to set", async () => {
 		const { project, env } = tempHome();
 		const vars = Object.entries(env)

@@ -158,7 +158,7 @@ describe("the full-screen key handler", () => {
 		h.press("", k({ return: true }));
 		h.press("[201~", k());
 		expect(h.log).toEqual([]);
-		expect(h.input.text).toBe("line one line two ");
+		expect(h.input.text).toBe("line one\nline two\n");
 	});
 
 	it("scrolls with the wheel, PgUp/PgDn and Shift+arrows; typing returns to the bottom", () => {

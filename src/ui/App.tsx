@@ -1,10 +1,10 @@
 import { Box, Text, useInput, useStdout } from "ink";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import { sanitizeForTerminal } from "../term/sanitize.js";
 import { previewBody } from "../view/format.js";
 import { ApprovalPanel } from "./ApprovalPanel.js";
 import { Chat } from "./Chat.js";
-import { InputBox } from "./InputBox.js";
+import { InputBox, inputTextWidth } from "./InputBox.js";
 import { Inspector } from "./Inspector.js";
 import type { InputModel } from "./input-model.js";
 import { createKeyHandler, type KeyDeps } from "./keys.js";
@@ -31,10 +31,17 @@ export type AppProps = {
 	store: UiStore;
 	input: InputModel;
 	info: AppInfo;
-	actions: Pick<KeyDeps, "submit" | "abort" | "exit" | "suspend">;
+	actions: Pick<KeyDeps, "submit" | "abort" | "exit" | "suspend" | "externalEditor" | "pullQueued">;
 	/** For tests: a fixed size instead of the terminal's. */
 	size?: { columns: number; rows: number };
 };
+
+/** A queued message in one short line (it may be a whole paste). */
+function firstLine(text: string): string {
+	const end = text.indexOf("\n");
+	const line = (end === -1 ? text : text.slice(0, end)).slice(0, 300);
+	return end === -1 && text.length <= 300 ? line : `${line} …`;
+}
 
 function useTerminalSize(fixed?: { columns: number; rows: number }) {
 	const { stdout } = useStdout();
@@ -64,12 +71,22 @@ export function App({ store, input, info, actions, size: fixed }: AppProps) {
 	const showInspector = store.inspector && columns >= INSPECTOR_MIN_COLUMNS;
 	const chatWidth = showInspector ? columns - INSPECTOR_WIDTH - 1 : columns;
 	const { view, approval } = store;
-	const queued = [...view.queue.steers.map((t) => `steer: ${t}`), ...view.queue.followUps.map((t) => `then: ${t}`)];
+	const queued = [
+		...view.queue.steers.map((t) => `steer: ${firstLine(t)}`),
+		...view.queue.followUps.map((t) => `then: ${firstLine(t)}`),
+	];
+	if (queued.length > 0) queued[queued.length - 1] += "   (↑ on an empty input edits it)";
 	// The question takes what its preview needs (headline, body, keys, border), at most half the screen.
 	const wanted = approval ? previewBody(approval.request.preview).length + 5 : 0;
 	const approvalHeight = approval ? Math.min(wanted, Math.max(8, Math.floor(height / 2)), height - 4) : 0;
 	const typing = !approval || approval.stage === "reason";
-	const footer = approvalHeight + (typing ? 1 : 0) + queued.length + (store.hint ? 1 : 0);
+	const running = info.running();
+	const action = approval?.stage === "reason" ? "deny with this reason" : running ? "steer" : "send";
+	const prompt = approval ? "reason › " : "› ";
+	// The input's height (its rows, the popup) is all App reads of it: typing re-renders App only when that changes.
+	input.width = inputTextWidth(columns, action, prompt);
+	const inputHeight = useSyncExternalStore(input.subscribe, input.getHeight);
+	const footer = approvalHeight + (typing ? inputHeight : 0) + queued.length + (store.hint ? 1 : 0);
 	const chatHeight = Math.max(1, height - 1 - footer);
 	const page = useMemo(() => ({ rows: chatHeight }), [chatHeight]);
 	page.rows = chatHeight;
@@ -85,8 +102,6 @@ export function App({ store, input, info, actions, size: fixed }: AppProps) {
 		[store, input, info, actions, page],
 	);
 	useInput(handler);
-	const running = info.running();
-	const action = approval?.stage === "reason" ? "deny with this reason" : running ? "steer" : "send";
 	return (
 		<Box flexDirection="column" width={columns} height={height}>
 			<StatusBar
@@ -134,9 +149,7 @@ export function App({ store, input, info, actions, size: fixed }: AppProps) {
 			{approval ? (
 				<ApprovalPanel pending={approval} width={columns} height={approvalHeight} version={store.getVersion()} />
 			) : null}
-			{typing ? (
-				<InputBox model={input} width={columns} action={action} prompt={approval ? "reason › " : "› "} />
-			) : null}
+			{typing ? <InputBox model={input} width={columns} action={action} prompt={prompt} /> : null}
 		</Box>
 	);
 }

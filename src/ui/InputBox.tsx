@@ -1,6 +1,9 @@
 import { Box, Text } from "ink";
 import { memo, useSyncExternalStore } from "react";
 import { sanitizeForTerminal } from "../term/sanitize.js";
+import { CompletionPopup } from "./editor/CompletionPopup.js";
+import { EditorBox } from "./editor/EditorBox.js";
+import { labelPastes } from "./editor/paste.js";
 import type { InputModel } from "./input-model.js";
 import { useTheme } from "./theme-context.js";
 
@@ -12,29 +15,39 @@ export type InputBoxProps = {
 	prompt?: string;
 };
 
-/** The one-line input: the text with a cursor, scrolled horizontally to keep the cursor in view. */
+/** The columns the editor's text wraps at, for a box `width` wide (prompt, hint and a cell for the cursor). */
+export function inputTextWidth(width: number, action: string, prompt = "› "): number {
+	return Math.max(10, width - prompt.length - `Enter ${action}`.length - 2);
+}
+
+/**
+ * The input: the multi-line editor, then the Ctrl+R search line or the completion popup. It alone subscribes to the
+ * model, so a keypress re-renders only this box.
+ */
 export const InputBox = memo(function InputBox({ model, width, action, prompt = "› " }: InputBoxProps) {
 	useSyncExternalStore(model.subscribe, model.getVersion);
 	const theme = useTheme();
-	const hint = `Enter ${action}`;
-	const room = Math.max(10, width - prompt.length - hint.length - 3);
-	const chars = Array.from(sanitizeForTerminal(model.text.slice(0, model.cursor)));
-	const after = sanitizeForTerminal(model.text.slice(model.cursor));
-	// Keep the cursor visible: show the last `room - 1` characters before it.
-	const before = chars.length > room - 1 ? chars.slice(chars.length - room + 1).join("") : chars.join("");
-	const rest = Array.from(after).slice(0, Math.max(0, room - Array.from(before).length - 1));
-	const [atCursor = " ", ...tail] = rest;
+	model.width = inputTextWidth(width, action, prompt);
+	const completion = model.search ? null : model.completions();
+	const match = model.searchMatch;
 	return (
-		<Box width={width}>
-			<Text color={theme.accent}>{prompt}</Text>
-			<Box flexGrow={1}>
-				<Text wrap="truncate-end">
-					{before}
-					<Text inverse>{atCursor}</Text>
-					{tail.join("")}
-				</Text>
-			</Box>
-			<Text color={theme.muted}> {hint}</Text>
+		<Box flexDirection="column" width={width}>
+			<EditorBox model={model} prompt={prompt} hint={`Enter ${action}`} width={width} />
+			{model.search ? (
+				<Box width={width}>
+					<Text color={theme.accent}>history search: </Text>
+					<Text>{sanitizeForTerminal(model.search.query)}</Text>
+					<Text inverse> </Text>
+					<Box flexGrow={1}>
+						<Text color={theme.muted} wrap="truncate-end">
+							{match === undefined
+								? "  (no match)"
+								: `  ${sanitizeForTerminal(labelPastes(match.slice(0, 500)).replaceAll("\n", " ⏎ "))}`}
+						</Text>
+					</Box>
+				</Box>
+			) : null}
+			{completion ? <CompletionPopup completion={completion} selected={model.selected} width={width} /> : null}
 		</Box>
 	);
 });

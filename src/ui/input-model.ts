@@ -1,13 +1,48 @@
+import { PromptHistory } from "./editor/history.js";
+import { expandPastes, releasePastes } from "./editor/paste.js";
+import { TextBuffer } from "./editor/text-buffer.js";
+import { type Row, rowOf, wrapLine } from "./editor/wrap.js";
+
+/** The editor shows at most this many rows and scrolls within them. */
+export const MAX_ROWS = 10;
+/** Completion items shown at once. */
+export const MAX_ITEMS = 6;
+/** A recalled history entry this large comes back as a placeholder, like the paste it probably was. */
+const RECALL_LINES = 200;
+const RECALL_CHARS = 20_000;
+
+export type CompletionItem = { value: string; description: string; label?: string };
+/** What completes the text: replace `text.slice(from)` with an item's value. */
+export type Completion = { from: number; items: CompletionItem[] };
+export type Completer = (text: string) => Completion | null;
+
+/** A visual row on screen: a piece `[start, end)` of logical line `line`. */
+export type VisualRow = { line: number; start: number; end: number };
+type Pos = { line: number; sub: number };
+
 /**
- * The text being typed, outside React: a keypress changes it and notifies only the input box, so typing never
- * re-renders the chat or the inspector. A minimal single-cursor buffer for now; the multi-line editor replaces it.
+ * The editor's state outside React: the text buffer, the history walk, Ctrl+R search and the completion popup.
+ * A keypress changes it and notifies only its subscribers (the input box, and App for the input's height), so
+ * typing never re-renders the chat or the inspector. Work per key is O(the rows on screen), never O(the text).
  */
 export class InputModel {
-	text = "";
-	/** Cursor position as an index into `text` (UTF-16 code units, kept on code point boundaries). */
-	cursor = 0;
+	readonly buffer = new TextBuffer();
+	history: PromptHistory = PromptHistory.memory();
+	/** Completes `/commands`; set once the conversation exists. */
+	completer: Completer | null = null;
+	/** Columns the text wraps at (set by the app from the terminal's width). */
+	width = 80;
+	/** Ctrl+R: the query and the index of the shown match (-1: none). */
+	search: { query: string; index: number } | null = null;
+	selected = 0;
 	private version = 0;
 	private readonly listeners = new Set<() => void>();
+	private historyIndex: number | null = null;
+	private draft = "";
+	private top: Pos = { line: 0, sub: 0 };
+	private dismissedAt = -1;
+	private completion: { version: number; value: Completion | null } = { version: -1, value: null };
+	private lastText: string | null = null;
 
 	readonly subscribe = (listener: () => void): (() => void) => {
 		this.listeners.add(listener);
@@ -16,71 +51,354 @@ export class InputModel {
 
 	readonly getVersion = (): number => this.version;
 
+	/** Rows the input takes on screen: its visible rows, plus the search line or the completion popup. */
+	readonly getHeight = (): number => {
+		const popup = this.search ? 1 : Math.min(MAX_ITEMS, this.completions()?.items.length ?? 0);
+		return this.visibleRowCount() + popup;
+	};
+
+	/** The text with placeholders (not expanded). O(text): not for per-key paths. */
+	get text(): string {
+		return this.buffer.text;
+	}
+
 	get empty(): boolean {
-		return this.text === "";
+		return this.buffer.empty;
+	}
+
+	/** The cursor as an index into the first line (the single-line view, for tests and callers of old). */
+	get cursor(): number {
+		return this.buffer.col;
 	}
 
 	insert(chars: string): void {
 		if (chars === "") return;
-		this.text = this.text.slice(0, this.cursor) + chars + this.text.slice(this.cursor);
-		this.cursor += chars.length;
-		this.changed();
+		this.edited(() => this.buffer.insert(chars));
 	}
 
-	/** Deletes the code point before the cursor. */
+	newline(): void {
+		this.edited(() => this.buffer.newline());
+	}
+
+	paste(text: string): void {
+		this.edited(() => this.buffer.paste(text));
+	}
+
 	backspace(): void {
-		if (this.cursor === 0) return;
-		const before = this.text.slice(0, this.cursor);
-		const last = Array.from(before).pop() ?? "";
-		this.text = before.slice(0, before.length - last.length) + this.text.slice(this.cursor);
-		this.cursor -= last.length;
-		this.changed();
+		this.edited(() => this.buffer.backspace());
+	}
+
+	deleteForward(): void {
+		this.edited(() => this.buffer.deleteForward());
+	}
+
+	deleteWordLeft(): void {
+		this.edited(() => this.buffer.deleteWordLeft());
+	}
+
+	deleteToLineStart(): void {
+		this.edited(() => this.buffer.deleteToLineStart());
+	}
+
+	deleteToLineEnd(): void {
+		this.edited(() => this.buffer.deleteToLineEnd());
+	}
+
+	undo(): void {
+		this.edited(() => this.buffer.undo());
+	}
+
+	redo(): void {
+		this.edited(() => this.buffer.redo());
 	}
 
 	left(): void {
-		if (this.cursor === 0) return;
-		const last = Array.from(this.text.slice(0, this.cursor)).pop() ?? "";
-		this.cursor -= last.length;
-		this.changed();
+		this.moved(() => this.buffer.left());
 	}
 
 	right(): void {
-		if (this.cursor >= this.text.length) return;
-		const next = Array.from(this.text.slice(this.cursor, this.cursor + 2))[0] ?? "";
-		this.cursor += next.length;
-		this.changed();
+		this.moved(() => this.buffer.right());
+	}
+
+	wordLeft(): void {
+		this.moved(() => this.buffer.wordLeft());
+	}
+
+	wordRight(): void {
+		this.moved(() => this.buffer.wordRight());
 	}
 
 	home(): void {
-		this.cursor = 0;
-		this.changed();
+		this.moved(() => this.buffer.home());
 	}
 
 	end(): void {
-		this.cursor = this.text.length;
-		this.changed();
+		this.moved(() => this.buffer.end());
+	}
+
+	/** ↑: up a row; on the first row the previous history entry. False when there is nothing further up. */
+	up(): boolean {
+		if (this.buffer.up(this.width)) return this.changedTrue();
+		return this.historyStep(-1);
+	}
+
+	/** ↓: down a row; on the last row the next history entry (and finally the draft). */
+	down(): boolean {
+		if (this.buffer.down(this.width)) return this.changedTrue();
+		return this.historyStep(1);
 	}
 
 	clear(): void {
-		this.set("");
+		this.buffer.reset();
+		this.historyIndex = null;
+		this.changed();
 	}
 
 	/** Replaces the text, cursor at the end. */
 	set(text: string): void {
-		this.text = text;
-		this.cursor = text.length;
+		this.buffer.reset();
+		this.buffer.setText(text);
 		this.changed();
 	}
 
-	/** Returns the text and empties the buffer. */
+	/** Returns the text with pastes expanded and empties the editor. */
 	take(): string {
-		const text = this.text;
-		this.clear();
+		const raw = this.buffer.text;
+		const text = expandPastes(raw);
+		releasePastes(raw);
+		this.buffer.reset();
+		this.historyIndex = null;
+		this.draft = "";
+		this.top = { line: 0, sub: 0 };
+		this.changed();
 		return text;
 	}
 
-	private changed(): void {
+	/** Puts text back (a queued message pulled back, a command that cannot run now) before what is there. */
+	restore(text: string): void {
+		const current = this.buffer.text;
+		this.set(current.trim() === "" ? text : `${text}\n${current}`);
+	}
+
+	// Ctrl+R
+
+	startSearch(): void {
+		if (this.search) {
+			this.searchOlder();
+			return;
+		}
+		this.search = { query: "", index: this.history.entries.length - 1 };
+		this.changed();
+	}
+
+	searchType(text: string): void {
+		if (!this.search) return;
+		const query = this.search.query + text;
+		this.search = { query, index: this.history.search(query) };
+		this.changed();
+	}
+
+	searchBackspace(): void {
+		if (!this.search) return;
+		const query = Array.from(this.search.query).slice(0, -1).join("");
+		this.search = { query, index: this.history.search(query) };
+		this.changed();
+	}
+
+	searchOlder(): void {
+		if (!this.search) return;
+		const index = this.history.search(this.search.query, this.search.index);
+		if (index !== -1) this.search = { ...this.search, index };
+		this.changed();
+	}
+
+	/** The entry the search shows, or undefined. */
+	get searchMatch(): string | undefined {
+		return this.search ? this.history.entries[this.search.index] : undefined;
+	}
+
+	/** Ends the search: `accept` puts the match in the editor. */
+	endSearch(accept: boolean): void {
+		const match = this.searchMatch;
+		this.search = null;
+		if (accept && match !== undefined) this.recall(match);
+		this.changed();
+	}
+
+	// Completion
+
+	/** The popup's items for the current text; null when closed. Cached per version. */
+	completions(): Completion | null {
+		if (this.completion.version === this.version) return this.completion.value;
+		let value: Completion | null = null;
+		const lines = this.buffer.lines;
+		const first = lines[0] as string;
+		if (this.completer && lines.length === 1 && first.startsWith("/") && this.dismissedAt !== this.version) {
+			value = this.completer(first);
+			if (value && value.items.length === 0) value = null;
+		}
+		this.completion = { version: this.version, value };
+		return value;
+	}
+
+	/** Moves the popup's selection (wrapping around). */
+	select(step: number): void {
+		const items = this.completions()?.items;
+		if (!items) return;
+		this.selected = (this.selected + step + items.length) % items.length;
+		this.changed(false);
+	}
+
+	/** Replaces the completed part with the selected item; returns the new text (undefined when closed). */
+	accept(): string | undefined {
+		const completion = this.completions();
+		const item = completion?.items[this.selected];
+		if (!completion || !item) return undefined;
+		const text = this.buffer.text.slice(0, completion.from) + item.value;
+		this.set(text);
+		return text;
+	}
+
+	dismiss(): boolean {
+		if (!this.completions()) return false;
+		this.dismissedAt = this.version + 1;
+		this.changed(false);
+		return true;
+	}
+
+	// Layout
+
+	/** The rows on screen (at most MAX_ROWS, scrolled to keep the cursor in view) and the cursor's place in them. */
+	view(): { rows: VisualRow[]; cursor: { row: number; column: number } } {
+		const b = this.buffer;
+		const { sub, column } = b.cursorCell(this.width);
+		const cursor: Pos = { line: b.row, sub };
+		this.top = this.clamp(this.top);
+		if (before(cursor, this.top)) this.top = cursor;
+		// The lowest top that still shows the cursor on the last row.
+		let lowest = cursor;
+		for (let i = 1; i < MAX_ROWS; i++) lowest = this.prev(lowest) ?? lowest;
+		if (before(this.top, lowest)) this.top = lowest;
+		const rows: VisualRow[] = [];
+		let cursorRow = 0;
+		for (let pos: Pos | null = this.top; pos && rows.length < MAX_ROWS; pos = this.next(pos)) {
+			if (pos.line === cursor.line && pos.sub === cursor.sub) cursorRow = rows.length;
+			rows.push(this.visual(pos));
+		}
+		// Fewer rows than room below: show more above instead (after deleting at the end).
+		for (let p = this.prev(this.top); p && rows.length < MAX_ROWS; p = this.prev(p)) {
+			this.top = p;
+			rows.unshift(this.visual(p));
+			cursorRow++;
+		}
+		return { rows, cursor: { row: cursorRow, column } };
+	}
+
+	private visibleRowCount(): number {
+		let count = 0;
+		const { lines } = this.buffer;
+		for (let i = 0; i < lines.length && count < MAX_ROWS; i++) {
+			count += wrapLine(lines[i] as string, this.width).length;
+		}
+		return Math.min(MAX_ROWS, count);
+	}
+
+	private rowsOf(line: number): Row[] {
+		return wrapLine(this.buffer.lines[line] as string, this.width);
+	}
+
+	private visual(pos: Pos): VisualRow {
+		const row = this.rowsOf(pos.line)[pos.sub] as Row;
+		return { line: pos.line, start: row.start, end: row.end };
+	}
+
+	private clamp(pos: Pos): Pos {
+		const last = this.buffer.lines.length - 1;
+		if (pos.line > last) return { line: last, sub: this.rowsOf(last).length - 1 };
+		return { line: pos.line, sub: Math.min(pos.sub, this.rowsOf(pos.line).length - 1) };
+	}
+
+	private prev(pos: Pos): Pos | null {
+		if (pos.sub > 0) return { line: pos.line, sub: pos.sub - 1 };
+		if (pos.line === 0) return null;
+		return { line: pos.line - 1, sub: this.rowsOf(pos.line - 1).length - 1 };
+	}
+
+	private next(pos: Pos): Pos | null {
+		if (pos.sub < this.rowsOf(pos.line).length - 1) return { line: pos.line, sub: pos.sub + 1 };
+		if (pos.line >= this.buffer.lines.length - 1) return null;
+		return { line: pos.line + 1, sub: 0 };
+	}
+
+	/** The cursor's row: which rows of its line it is on. */
+	cursorRow(): number {
+		return rowOf(this.rowsOf(this.buffer.row), this.buffer.col);
+	}
+
+	private historyStep(step: -1 | 1): boolean {
+		const entries = this.history.entries;
+		if (this.historyIndex === null) {
+			if (step > 0 || entries.length === 0) return false;
+			this.draft = this.buffer.text;
+			this.historyIndex = entries.length;
+		}
+		const next = this.historyIndex + step;
+		if (next < 0) return false;
+		if (next >= entries.length) {
+			this.historyIndex = null;
+			this.buffer.setText(this.draft);
+		} else {
+			this.historyIndex = next;
+			this.buffer.setText(entries[next] as string);
+			this.recallCollapse();
+		}
+		this.changed();
+		return true;
+	}
+
+	private recall(text: string): void {
+		this.buffer.setText(text);
+		this.recallCollapse();
+		this.historyIndex = null;
+	}
+
+	/** A recalled entry that was a huge paste comes back as one placeholder, not thousands of lines. */
+	private recallCollapse(): void {
+		const { lines } = this.buffer;
+		if (lines.length <= RECALL_LINES && lines.every((l) => l.length <= RECALL_CHARS)) return;
+		const text = this.buffer.text;
+		this.buffer.setText("");
+		this.buffer.paste(text);
+	}
+
+	private edited(apply: () => unknown): void {
+		apply();
+		this.historyIndex = null;
+		this.changed();
+	}
+
+	private moved(apply: () => void): void {
+		apply();
+		this.changed(false);
+	}
+
+	private changedTrue(): boolean {
+		this.changed(false);
+		return true;
+	}
+
+	/** Notifies subscribers; `reset` (an edit) puts the completion selection back on its first item. */
+	private changed(reset = true): void {
 		this.version++;
+		if (reset) {
+			const first = this.buffer.lines[0] as string;
+			if (first !== this.lastText) this.selected = 0;
+			this.lastText = first;
+		}
 		for (const listener of this.listeners) listener();
 	}
+}
+
+function before(a: Pos, b: Pos): boolean {
+	return a.line < b.line || (a.line === b.line && a.sub < b.sub);
 }

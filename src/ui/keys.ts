@@ -1,18 +1,26 @@
 import type { Key } from "ink";
 import type { ApprovalDecision } from "../agent/loop.js";
+import { readyToRun } from "./commands.js";
 import type { InputModel } from "./input-model.js";
 import type { UiStore } from "./store.js";
+
+/** How a sent line is delivered while a run goes on: a steer (Enter) or a follow-up (Alt+Enter). */
+export type SendMode = "send" | "follow_up";
 
 export type KeyDeps = {
 	store: UiStore;
 	input: InputModel;
 	running: () => boolean;
-	/** The person sent a line (a task, a steer while running, or a /command). */
-	submit: (text: string) => void;
+	/** The person sent a line (a task, a steer or follow-up while running, a /command or a !shell line). */
+	submit: (text: string, mode?: SendMode) => void;
 	abort: () => void;
 	exit: () => void;
 	/** Ctrl+Z: give the terminal back and stop the process until `fg`. */
 	suspend?: () => void;
+	/** Ctrl+G: edit the text in $EDITOR. */
+	externalEditor?: () => void;
+	/** ↑ on an empty input: the newest queued message, taken back out of the queue. */
+	pullQueued?: () => string | undefined;
 	/** Rows of the chat pane, for PgUp/PgDn. */
 	page: () => number;
 	now?: () => number;
@@ -21,16 +29,24 @@ export type KeyDeps = {
 /** Two Ctrl+C within this long exit. */
 const DOUBLE_PRESS_MS = 1000;
 const WHEEL_LINES = 3;
+/** xterm's modifyOtherKeys form of a modified Enter: ESC [ 27 ; modifiers ; 13 ~ (Ink passes it on without ESC). */
+const MODIFIED_ENTER = /^\[27;(\d+);13~$/;
+/** The end of a bracketed paste, as Ink passes it on (without its ESC). */
+const END = "[201~";
 
 /**
  * The one keyboard handler of the full-screen UI (Ink's useInput calls it): bracketed paste and SGR mouse wheel,
- * then approval keys while a question is open, then the global keys (Esc, Ctrl+C, Ctrl+D, Ctrl+O, Tab, scrolling)
- * and editing. Runs of plain bytes arrive as one string, so control characters inside a chunk are applied one by one.
+ * then approval keys while a question is open, the history search, then the global keys (Esc, Ctrl+C, Ctrl+D,
+ * Ctrl+O, Tab, scrolling) and editing. Runs of plain bytes arrive as one string, so control characters inside a
+ * chunk are applied one by one: `\r` sends, `\n` (Ctrl+J) is a new line.
  */
 export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => void {
 	const { store, input } = deps;
 	const now = deps.now ?? Date.now;
-	let pasting: string | null = null;
+	/** The chunks of a bracketed paste so far (null: not pasting); joined once, at its end. */
+	let pasting: string[] | null = null;
+	/** Inside a paste, after a lone ESC: what came since (maybe the start of a split end marker). */
+	let endMarker: string | null = null;
 	let lastInterrupt = Number.NEGATIVE_INFINITY;
 
 	const answer = (decision: ApprovalDecision) => {
@@ -43,6 +59,7 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 	};
 
 	const interrupt = () => {
+		if (input.search) return input.endSearch(false);
 		if (store.approval) return answer({ approved: false, reason: "the user stopped the run", stop: true });
 		if (!input.empty) return input.clear();
 		if (deps.running()) return deps.abort();
@@ -78,14 +95,27 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		return true;
 	};
 
-	const submit = () => {
+	const submit = (mode: SendMode = "send") => {
 		const pending = store.approval;
 		if (pending?.stage === "reason") {
 			const reason = input.take().trim();
 			return answer({ approved: false, reason: reason || "the user said no" });
 		}
+		// Enter on an open completion takes the selected item; a command that needs its argument waits for it.
+		if (input.completions()) {
+			const completed = input.accept();
+			if (completed === undefined || !readyToRun(completed)) return;
+		}
 		const text = input.take();
-		if (text.trim() !== "") deps.submit(text);
+		if (text.trim() === "") return;
+		input.history.add(text);
+		deps.submit(text, mode);
+	};
+
+	/** Alt+Enter: a follow-up while a run goes on, otherwise a new line. */
+	const altEnter = () => {
+		if (deps.running() && !store.approval && !input.empty) return submit("follow_up");
+		input.newline();
 	};
 
 	/** Printable text and the control characters that arrive inside a chunk. */
@@ -96,32 +126,82 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 			plain = "";
 		};
 		for (const char of text) {
-			if (char === "\r" || char === "\n") {
+			if (char === "\r") {
 				flush();
 				submit();
+			} else if (char === "\n") {
+				flush();
+				input.newline();
 			} else if (char === "\x7f" || char === "\b") {
 				flush();
 				input.backspace();
 			} else if (char >= " " || char === "\t") plain += char;
+			else {
+				// Ctrl+U, Ctrl+W, … typed faster than they are read arrive in one chunk too.
+				flush();
+				ctrlKey(input, String.fromCharCode(char.charCodeAt(0) + 96));
+			}
 		}
 		flush();
 		store.toBottom();
 	};
 
-	return (text, key) => {
+	/** Ctrl+R: typing filters, Ctrl+R finds an older match, Enter takes it, Esc leaves the input as it was. */
+	const searchKey = (text: string, key: Key) => {
+		if (key.escape || (key.ctrl && text === "g")) return input.endSearch(false);
+		if (key.ctrl && text === "r") return input.searchOlder();
+		if (key.return) return input.endSearch(true);
+		if (key.backspace || key.delete) return input.searchBackspace();
+		if (key.ctrl || key.meta) return;
+		if (key.upArrow || key.downArrow || key.leftArrow || key.rightArrow || key.home || key.end) {
+			return input.endSearch(true);
+		}
+		const printable = Array.from(text)
+			.filter((c) => c >= " " && c !== "\x7f")
+			.join("");
+		if (printable) input.searchType(printable);
+	};
+
+	const verticalKey = (up: boolean) => {
+		if (input.completions()) return input.select(up ? -1 : 1);
+		if (up && input.empty) {
+			const queued = deps.pullQueued?.();
+			if (queued !== undefined) return input.set(queued);
+		}
+		if (up) input.up();
+		else input.down();
+	};
+
+	return (chunk, key) => {
+		let text = chunk;
 		if (text === "[200~") {
-			pasting = "";
+			endMarker = null;
+			pasting = [];
 			return;
 		}
 		if (pasting !== null) {
-			if (text === "[201~") {
-				const pasted = pasting.replace(/\r\n?/g, "\n");
+			if (endMarker !== null || (key.escape && text === "") || (text.startsWith("[") && END.startsWith(text))) {
+				// The end marker may arrive in pieces when a read ends inside it: Ink then passes "[20" and "1~" (or a
+				// lone Escape first). Pieces that could start it are held; if they do not, they were pasted text.
+				const candidate = (endMarker ?? "") + text;
+				if (candidate !== END && END.startsWith(candidate)) {
+					endMarker = candidate;
+					return;
+				}
+				if (candidate !== END) pasting.push(endMarker ?? "");
+				endMarker = null;
+				if (candidate === END) text = END;
+			}
+			if (text === END) {
+				const pasted = pasting.join("");
 				pasting = null;
-				// One-line input for now: newlines of a paste are kept as spaces, never sent by accident.
-				input.insert(pasted.replace(/\n/g, " "));
+				input.paste(pasted);
+				store.toBottom();
 				return;
 			}
-			pasting += key.return ? "\n" : key.tab ? "\t" : text;
+			if (key.return) pasting.push("\n");
+			else if (key.tab) pasting.push("\t");
+			else if (!key.ctrl) pasting.push(text);
 			return;
 		}
 		const wheel = /^\[<(\d+);\d+;\d+[Mm]$/.exec(text);
@@ -133,18 +213,26 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		}
 		if (key.ctrl && text === "c") return interrupt();
 		if (approvalKey(text, key)) return;
+		if (input.search) return searchKey(text, key);
 		if (key.escape) {
 			if (deps.running()) deps.abort();
-			else store.toBottom();
+			else if (!input.dismiss()) store.toBottom();
 			return;
 		}
 		if (key.ctrl && text === "d") {
-			if (input.empty && !deps.running()) deps.exit();
+			if (!input.empty) return input.deleteForward();
+			if (!deps.running()) deps.exit();
 			return;
 		}
 		if (key.ctrl && text === "o") return toggleLatest(store);
 		if (key.ctrl && text === "z") return deps.suspend?.();
+		if (key.ctrl && text === "r") return store.approval ? undefined : input.startSearch();
+		if (key.ctrl && text === "g") return deps.externalEditor?.();
 		if (key.tab) {
+			if (input.completions()) {
+				input.accept();
+				return;
+			}
 			store.inspector = !store.inspector;
 			store.changed();
 			return;
@@ -153,16 +241,45 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		if (key.shift && (key.upArrow || key.downArrow)) return store.scrollBy(key.upArrow ? 1 : -1);
 		if (key.home && input.empty) return store.scrollBy(Number.MAX_SAFE_INTEGER / 2);
 		if (key.end && input.empty) return store.toBottom();
-		if (key.return) return submit();
-		if (key.backspace || key.delete) return input.backspace();
-		if (key.leftArrow) return input.left();
-		if (key.rightArrow) return input.right();
+		const modified = MODIFIED_ENTER.exec(text);
+		if (modified) {
+			const bits = Number(modified[1]) - 1;
+			return bits === 2 ? altEnter() : input.newline();
+		}
+		if (key.return) {
+			if (key.meta) return altEnter();
+			if (key.shift || key.ctrl) return input.newline();
+			return submit();
+		}
+		if (key.backspace || key.delete) return key.meta ? input.deleteWordLeft() : input.backspace();
+		if (key.leftArrow) return key.ctrl || key.meta ? input.wordLeft() : input.left();
+		if (key.rightArrow) return key.ctrl || key.meta ? input.wordRight() : input.right();
+		if (key.upArrow || key.downArrow) return verticalKey(key.upArrow);
 		if (key.home) return input.home();
 		if (key.end) return input.end();
-		if (key.ctrl && text === "u") return input.clear();
-		if (key.ctrl || key.meta || key.upArrow || key.downArrow) return;
+		if (text === "\x1f") return input.undo();
+		if (key.ctrl) return ctrlKey(input, text);
+		if (key.meta) return metaKey(input, text);
 		type(text);
 	};
+}
+
+/** Readline's Ctrl keys for editing. */
+function ctrlKey(input: InputModel, text: string): void {
+	if (text === "a") input.home();
+	else if (text === "e") input.end();
+	else if (text === "b") input.left();
+	else if (text === "f") input.right();
+	else if (text === "u") input.deleteToLineStart();
+	else if (text === "k") input.deleteToLineEnd();
+	else if (text === "w") input.deleteWordLeft();
+	else if (text === "y") input.redo();
+}
+
+/** Alt+B / Alt+F move by word. */
+function metaKey(input: InputModel, text: string): void {
+	if (text === "b") input.wordLeft();
+	else if (text === "f") input.wordRight();
 }
 
 /** Ctrl+O: expands or collapses the latest tool call or thinking block. */

@@ -5,12 +5,17 @@ import type { RunFlags, Setup } from "../modes/setup.js";
 import { gitBranch } from "../prompt/system-prompt.js";
 import { initialView } from "../view/state.js";
 import { App, type AppInfo } from "./App.js";
+import { type CommandContext, commandCompleter, modelNames, runCommand, runShellLine } from "./commands.js";
 import type { Connected } from "./connect.js";
+import { editExternally } from "./editor/external-editor.js";
+import { historyFile, PromptHistory } from "./editor/history.js";
+import { expandPastes } from "./editor/paste.js";
 import { InputModel } from "./input-model.js";
+import type { SendMode } from "./keys.js";
 import { UiStore } from "./store.js";
 import { Screen } from "./terminal.js";
-import { darkTheme } from "./theme.js";
-import { ThemeContext } from "./theme-context.js";
+import { StoreTheme } from "./theme-context.js";
+import { startTheme } from "./theme-start.js";
 
 declare const GAR_VERSION: string;
 const VERSION = typeof GAR_VERSION === "string" ? GAR_VERSION : "0.0.0-dev";
@@ -19,6 +24,8 @@ export type TuiOptions = RunFlags & {
 	prompt?: string;
 	/** gar demo: a temporary copy of a tiny project, driven by a scripted model at a human pace. */
 	demo?: boolean;
+	/** --theme NAME: overrides `[tui] theme` (and NO_COLOR, and the terminal's background). */
+	theme?: string;
 };
 
 function shownPath(path: string): string {
@@ -26,48 +33,29 @@ function shownPath(path: string): string {
 	return path === home || path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
 }
 
-/** `/quit`, `/new`, `/model NAME`, `/inspector`: plain parsing until the editor brings completion. */
-async function command(text: string, setup: Setup, store: UiStore, exit: () => void): Promise<void> {
+/**
+ * What to do with a line the person sent: a /command, a !shell line, a steer (Enter) or follow-up (Alt+Enter)
+ * while a run goes on, or a new run.
+ */
+function submitter(setup: Setup, ctx: CommandContext) {
 	const { conversation, channel } = setup;
-	const [name = "", ...rest] = text.trim().slice(1).split(/\s+/);
-	const arg = rest.join(" ");
-	const notice = (message: string, level: "info" | "warning" | "error" = "info") =>
-		channel.emit({ type: "notice", level, message });
-	if (name === "quit" || name === "exit") return exit();
-	if (name === "inspector") {
-		store.inspector = !store.inspector;
-		return store.changed();
-	}
-	if (conversation.running) return notice(`/${name} waits until the run ends (Esc stops it)`, "warning");
-	if (name === "new") {
-		conversation.newSession();
-		store.view = initialView(conversation.model);
-		store.toBottom();
-		store.changed();
-		return notice(`new session ${conversation.session?.session.header.id ?? "(not saved)"}`);
-	}
-	if (name === "model") {
-		if (!arg)
-			return notice(`the model is ${conversation.model.provider}/${conversation.model.model}; /model NAME switches`);
-		const next = await setup.providerFor(arg);
-		conversation.setModel(next.provider, next.model, next.contextWindow);
-		return notice(`model: ${next.provider.name}/${next.model} from the next message on`);
-	}
-	notice(`unknown command /${name}; try /quit, /new, /model NAME, /inspector`, "warning");
-}
-
-/** What to do with a line the person sent: a /command, a steer while a run goes on, or a new run. */
-function submitter(setup: Setup, store: UiStore, exit: () => void) {
-	const { conversation, channel } = setup;
-	return (text: string) => {
+	const { store } = ctx;
+	return (text: string, mode: SendMode = "send") => {
 		const fail = (error: unknown) =>
 			channel.emit({ type: "notice", level: "error", message: error instanceof Error ? error.message : String(error) });
 		if (text.startsWith("/") && !text.startsWith("//")) {
-			command(text, setup, store, exit).catch(fail);
+			runCommand(text, ctx).catch(fail);
+			return;
+		}
+		if (text.startsWith("!")) {
+			runShellLine(text, ctx)
+				.catch(fail)
+				.finally(() => store.changed());
 			return;
 		}
 		if (conversation.running) {
-			conversation.steer(text);
+			if (mode === "follow_up") conversation.followUp(text);
+			else conversation.steer(text);
 			return;
 		}
 		// Redraw once the run is over: the input's hint changes from "steer" back to "send".
@@ -85,6 +73,8 @@ function submitter(setup: Setup, store: UiStore, exit: () => void) {
  * load (connect.ts): what is typed meanwhile waits for them. Returns the exit code once the person quits.
  */
 export async function runTui(options: TuiOptions): Promise<number> {
+	// Asked first, so the terminal's answer (OSC 11) arrives while the rest is set up; awaited before Ink reads stdin.
+	const themed = startTheme(options.theme, process.env, process.stdin, process.stdout);
 	const store = new UiStore(initialView({ provider: options.provider ?? "", model: options.model ?? "" }));
 	const ask = (request: ApprovalRequest): Promise<ApprovalDecision> =>
 		new Promise((resolve) => {
@@ -137,23 +127,43 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	};
 	// Until the conversation exists, sent lines wait for it (in order); nothing typed is dropped.
 	const early: string[] = [];
-	let submit = (text: string) => {
+	let submit = (text: string, _mode?: SendMode) => {
 		early.push(text);
 	};
 	const actions = {
-		submit: (text: string) => submit(text),
+		submit: (text: string, mode?: SendMode) => submit(text, mode),
 		abort: () => setup?.conversation.abort(),
 		exit,
 		suspend,
+		externalEditor: () => {
+			const result = editExternally(expandPastes(input.text), {
+				before: () => {
+					screen.restore();
+					process.stdin.setRawMode?.(false);
+				},
+				after: () => {
+					process.stdin.setRawMode?.(true);
+					screen.enter();
+					ink.clear();
+					store.changed();
+				},
+			});
+			if ("text" in result) input.set(result.text);
+			else setup?.channel.emit({ type: "notice", level: "warning", message: result.error });
+		},
+		pullQueued: () => setup?.conversation.queue.pullLast(),
 	};
+	const start = await themed;
+	store.setTheme(start.theme);
+	if (start.warning) pendingWarnings.push(start.warning);
 	screen.enter();
 	const onSignal = () => done(130);
 	process.on("SIGTERM", onSignal);
 	process.on("SIGHUP", onSignal);
 	const ink = render(
-		<ThemeContext.Provider value={darkTheme}>
+		<StoreTheme store={store}>
 			<App store={store} input={input} info={info} actions={actions} />
-		</ThemeContext.Provider>,
+		</StoreTheme>,
 		{ exitOnCtrlC: false, patchConsole: false, maxFps: 30, incrementalRendering: true },
 	);
 	// A render that throws ends the app like any crash: the screen restored and the error shown.
@@ -197,7 +207,28 @@ export async function runTui(options: TuiOptions): Promise<number> {
 		if (event.type === "agent_end") branches = conversation.session?.session.leaves().length ?? 0;
 	});
 	for (const message of pendingWarnings) channel.emit({ type: "notice", level: "warning", message });
-	submit = submitter(setup, store, exit);
+	// The editor: /command completion, the project's prompt history, and queued messages a run left undelivered.
+	const { switchTheme, themeNames, userConfigDir } = await import("./themes.js");
+	const configDir = userConfigDir();
+	input.completer = commandCompleter({
+		models: () => modelNames(conversation.model.model),
+		themes: () => themeNames(configDir),
+	});
+	const { configPaths } = await import("../config/paths.js");
+	input.history = PromptHistory.open(historyFile(configPaths(homedir(), process.env).dataDir, connected.cwd));
+	channel.subscribe((event) => {
+		if (event.type === "agent_end" && conversation.queue.size > 0)
+			input.restore(conversation.queue.drain().join("\n\n"));
+	});
+	const commandContext: CommandContext = {
+		setup,
+		store,
+		input,
+		exit,
+		writeTerminal: (data) => process.stdout.write(data),
+		setTheme: (name) => switchTheme(store, name, { configDir }),
+	};
+	submit = submitter(setup, commandContext);
 	store.changed();
 	const first = connected.prompt?.trim();
 	// The demo types its task after a moment, so the empty app is seen first.

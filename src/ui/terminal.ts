@@ -7,6 +7,10 @@ const PASTE_OFF = "\x1b[?2004l";
 const MOUSE_ON = "\x1b[?1000h\x1b[?1006h";
 const MOUSE_OFF = "\x1b[?1006l\x1b[?1000l";
 const SHOW_CURSOR = "\x1b[?25h";
+// xterm's modifyOtherKeys, level 1: keys with no encoding of their own (Shift+Enter) are reported as CSI sequences;
+// Ctrl+C, Esc and the rest stay as they are. xterm and tmux (`extended-keys on`) honour it; others ignore it.
+const KEYS_ON = "\x1b[>4;1m";
+const KEYS_OFF = "\x1b[>4m";
 
 export type ScreenOptions = { mouse: boolean; out?: NodeJS.WriteStream };
 
@@ -26,7 +30,7 @@ export class Screen {
 	enter(): void {
 		if (this.active) return;
 		this.active = true;
-		this.write(`${ENTER_ALT}${PASTE_ON}${this.options.mouse ? MOUSE_ON : ""}`);
+		this.write(`${ENTER_ALT}${PASTE_ON}${KEYS_ON}${this.options.mouse ? MOUSE_ON : ""}`);
 	}
 
 	/** Turns mouse reporting on or off (the config that decides it loads after the first frame). */
@@ -39,7 +43,7 @@ export class Screen {
 	restore(): void {
 		if (!this.active) return;
 		this.active = false;
-		this.write(`${this.options.mouse ? MOUSE_OFF : ""}${PASTE_OFF}${SHOW_CURSOR}${LEAVE_ALT}`);
+		this.write(`${this.options.mouse ? MOUSE_OFF : ""}${KEYS_OFF}${PASTE_OFF}${SHOW_CURSOR}${LEAVE_ALT}`);
 	}
 
 	/** Synchronous, so it lands even from an exit handler or right before a suspend. */

@@ -11,7 +11,11 @@ export class TmuxSession {
 	/** Each session runs on its own tmux server (a private socket), so tests never touch the person's tmux. */
 	private constructor(readonly name: string) {}
 
-	private static run(name: string, args: string[], options: { env?: NodeJS.ProcessEnv; encoding?: "utf8" } = {}) {
+	private static run(
+		name: string,
+		args: string[],
+		options: { env?: NodeJS.ProcessEnv; encoding?: "utf8"; input?: string } = {},
+	) {
 		return execFileSync("tmux", ["-L", name, ...args], options);
 	}
 
@@ -19,7 +23,9 @@ export class TmuxSession {
 		const name = `gar-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 		const columns = String(options.columns ?? 120);
 		const rows = String(options.rows ?? 40);
-		TmuxSession.run(name, ["new-session", "-d", "-s", name, "-x", columns, "-y", rows, command], {
+		// extended-keys: tmux passes Shift+Enter on as a CSI sequence to an app that asks for it (modifyOtherKeys).
+		const session = ["new-session", "-d", "-s", name, "-x", columns, "-y", rows, command];
+		TmuxSession.run(name, [...session, ";", "set", "-g", "extended-keys", "on"], {
 			env: { ...process.env, ...options.env },
 		});
 		return new TmuxSession(name);
@@ -32,6 +38,12 @@ export class TmuxSession {
 
 	type(text: string): void {
 		this.send([text], true);
+	}
+
+	/** Pastes `text` as the terminal would (bracketed, when the app asked for it), through a tmux buffer. */
+	paste(text: string): void {
+		TmuxSession.run(this.name, ["load-buffer", "-b", "gar-paste", "-"], { input: text });
+		TmuxSession.run(this.name, ["paste-buffer", "-p", "-d", "-b", "gar-paste", "-t", this.name]);
 	}
 
 	screen(): string {

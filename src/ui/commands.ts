@@ -1,0 +1,291 @@
+import { MODELS } from "../llm/models.js";
+import type { Setup } from "../modes/setup.js";
+import { initialView } from "../view/state.js";
+import type { Completer, CompletionItem, InputModel } from "./input-model.js";
+import type { UiStore } from "./store.js";
+
+type Level = "info" | "warning" | "error";
+
+/** What a command may touch. Everything is injected, so tests drive commands without a terminal. */
+export type CommandContext = {
+	setup: Pick<Setup, "conversation" | "channel" | "providerFor">;
+	store: UiStore;
+	input: InputModel;
+	exit: () => void;
+	/** Writes straight to the terminal (the OSC 52 clipboard sequence of /copy). */
+	writeTerminal: (data: string) => void;
+	/** Switches the theme live; returns an error text, or null when done. Absent: themes cannot switch yet. */
+	setTheme?: (name: string) => string | null;
+};
+
+/** Where completions come from (filled in once the conversation exists). */
+export type CompletionSource = { models: () => string[]; themes: () => string[] };
+
+export type CommandSpec = {
+	name: string;
+	/** The argument, as shown in /help ("NAME", "[focus]"). */
+	args?: string;
+	/** Whether the argument is required (Enter on a completed name then waits for it). */
+	needsArg?: boolean;
+	description: string;
+	complete?: (arg: string, source: CompletionSource) => string[];
+	/** Runs only between runs (refused with a notice while a run is going). */
+	idle?: boolean;
+	run: (arg: string, ctx: CommandContext) => void | Promise<void>;
+};
+
+const notice = (ctx: CommandContext, message: string, level: Level = "info") =>
+	ctx.setup.channel.emit({ type: "notice", level, message });
+
+/** The slash commands of the full-screen app, in the order /help lists them. */
+export const COMMANDS: readonly CommandSpec[] = [
+	{ name: "help", description: "keys and commands", run: (_arg, ctx) => notice(ctx, helpText()) },
+	{
+		name: "new",
+		description: "start a new session",
+		idle: true,
+		run: (_arg, ctx) => {
+			const { conversation } = ctx.setup;
+			conversation.newSession();
+			ctx.store.view = initialView(conversation.model);
+			ctx.store.toBottom();
+			ctx.store.changed();
+			notice(ctx, `new session ${conversation.session?.session.header.id ?? "(not saved)"}`);
+		},
+	},
+	{
+		name: "model",
+		args: "NAME",
+		description: "switch the model from the next message on",
+		idle: true,
+		complete: (arg, source) => source.models().filter((m) => m.startsWith(arg)),
+		run: async (arg, ctx) => {
+			const { conversation } = ctx.setup;
+			if (!arg) {
+				const { provider, model } = conversation.model;
+				return notice(ctx, `the model is ${provider}/${model}; /model NAME switches`);
+			}
+			const next = await ctx.setup.providerFor(arg);
+			conversation.setModel(next.provider, next.model, next.contextWindow);
+			notice(ctx, `model: ${next.provider.name}/${next.model} from the next message on`);
+		},
+	},
+	{
+		name: "theme",
+		args: "NAME",
+		needsArg: true,
+		description: "switch the colour theme",
+		complete: (arg, source) => source.themes().filter((t) => t.startsWith(arg)),
+		run: (arg, ctx) => {
+			if (!ctx.setTheme) return notice(ctx, "themes cannot be switched in this build yet", "warning");
+			const error = ctx.setTheme(arg);
+			notice(ctx, error ?? `theme: ${arg}`, error ? "warning" : "info");
+		},
+	},
+	{
+		name: "inspector",
+		description: "show or hide the inspector (also Tab)",
+		run: (_arg, ctx) => {
+			ctx.store.inspector = !ctx.store.inspector;
+			ctx.store.changed();
+		},
+	},
+	{
+		name: "name",
+		args: "TEXT",
+		needsArg: true,
+		description: "name this session",
+		run: (arg, ctx) => {
+			const writer = ctx.setup.conversation.session;
+			if (!writer) return notice(ctx, "this conversation is not saved, so it cannot be named", "warning");
+			if (!arg.trim()) return notice(ctx, "/name TEXT: the name is empty", "warning");
+			writer.setName(arg.trim());
+			ctx.store.changed();
+			notice(ctx, `named this session: ${arg.trim()}`);
+		},
+	},
+	{
+		name: "label",
+		args: "TEXT",
+		description: "label the latest entry (no text clears the label)",
+		run: (arg, ctx) => {
+			const writer = ctx.setup.conversation.session;
+			const leaf = writer?.leafId;
+			if (!writer || !leaf) return notice(ctx, "there is no entry to label yet", "warning");
+			writer.label(leaf, arg.trim() || null);
+			notice(ctx, arg.trim() ? `labelled ${leaf}: ${arg.trim()}` : `cleared the label of ${leaf}`);
+		},
+	},
+	{ name: "session", description: "this session's file, id, entries and cost", run: (_arg, ctx) => sessionInfo(ctx) },
+	{
+		name: "compact",
+		args: "[focus]",
+		description: "summarize older messages to free context",
+		idle: true,
+		// Esc stops it (the conversation counts as running meanwhile); the chat shows a marker either way.
+		run: async (arg, ctx) => {
+			await ctx.setup.conversation.compact(arg.trim() || undefined);
+			ctx.store.changed();
+		},
+	},
+	{ name: "copy", description: "copy the last answer to the clipboard (OSC 52)", run: (_arg, ctx) => copyLast(ctx) },
+	{ name: "quit", description: "leave gar (also Ctrl+D on an empty input)", run: (_arg, ctx) => ctx.exit() },
+];
+
+const ALIASES: Readonly<Record<string, string>> = { exit: "quit", q: "quit", clear: "new" };
+
+function find(name: string): CommandSpec | undefined {
+	const wanted = ALIASES[name] ?? name;
+	return COMMANDS.find((c) => c.name === wanted);
+}
+
+/** The completer for the input: command names with their descriptions, then each command's argument. */
+export function commandCompleter(source: CompletionSource): Completer {
+	return (text) => {
+		if (!text.startsWith("/") || text.startsWith("//")) return null;
+		const space = text.indexOf(" ");
+		if (space === -1) {
+			const prefix = text.slice(1);
+			const items: CompletionItem[] = COMMANDS.filter((c) => c.name.startsWith(prefix)).map((c) => ({
+				value: `/${c.name}${c.args ? " " : ""}`,
+				label: `/${c.name}${c.args ? ` ${c.args}` : ""}`,
+				description: c.description,
+			}));
+			// The exact name typed in full with nothing left to complete: no popup.
+			if (items.length === 0 || (items.length === 1 && items[0]?.value === text)) return null;
+			return { from: 0, items };
+		}
+		const command = find(text.slice(1, space));
+		const arg = text.slice(space + 1);
+		if (!command?.complete || arg.includes(" ")) return null;
+		const values = command.complete(arg, source);
+		// Nothing to complete before a letter is typed, or once the argument is a whole candidate.
+		if (arg === "" || values.length === 0 || values.includes(arg)) return null;
+		return { from: space + 1, items: values.slice(0, 50).map((value) => ({ value, description: "" })) };
+	};
+}
+
+/** Model names to complete `/model` with: the model table's, the configured model's first. */
+export function modelNames(current: string): string[] {
+	return [...new Set([current, ...MODELS.map((m) => m.id)].filter(Boolean))];
+}
+
+/** Whether a completed command line is ready to run (no argument missing). */
+export function readyToRun(text: string): boolean {
+	const match = /^\/(\S+)(?: (.*))?$/.exec(text);
+	const command = match ? find(match[1] as string) : undefined;
+	return !command?.needsArg || (match?.[2] ?? "").trim() !== "";
+}
+
+/**
+ * Runs a `/command` line. While a run is going, commands that must wait say so and the line goes back into the
+ * editor (nothing typed is dropped). Failures become error notices.
+ */
+export async function runCommand(text: string, ctx: CommandContext): Promise<void> {
+	const match = /^\/(\S*)\s*([\s\S]*)$/.exec(text.trim());
+	const name = match?.[1] ?? "";
+	const arg = match?.[2] ?? "";
+	const command = find(name);
+	if (!command) {
+		return notice(ctx, `unknown command /${name}; /help lists the commands`, "warning");
+	}
+	if (command.idle && ctx.setup.conversation.running) {
+		ctx.input.restore(text);
+		return notice(ctx, `/${command.name} waits until the run ends (Esc stops it)`, "warning");
+	}
+	try {
+		await command.run(arg, ctx);
+	} catch (error) {
+		notice(ctx, error instanceof Error ? error.message : String(error), "error");
+	}
+}
+
+/**
+ * `!cmd` runs a shell command and adds its output to the context for the next message (shown in the chat);
+ * `!!cmd` runs it and only shows the output. Between runs only: while a run goes on, the line goes back to the editor.
+ */
+export async function runShellLine(text: string, ctx: CommandContext): Promise<void> {
+	const { conversation } = ctx.setup;
+	const quiet = text.startsWith("!!");
+	const command = text.slice(quiet ? 2 : 1).trim();
+	if (!command) return notice(ctx, "!cmd runs a shell command; !!cmd runs it without adding it to the context");
+	if (conversation.running) {
+		ctx.input.restore(text);
+		return notice(ctx, "shell commands wait until the run ends (Esc stops it)", "warning");
+	}
+	const result = await conversation.runShell(command);
+	if (quiet || conversation.running) {
+		const body = result.content.replace(/\n+$/, "");
+		return notice(ctx, `$ ${command}\n${body}`, result.isError ? "warning" : "info");
+	}
+	conversation.addShellContext(command, result);
+}
+
+function sessionInfo(ctx: CommandContext) {
+	const writer = ctx.setup.conversation.session;
+	const cost = ctx.store.view.session.costUsd;
+	const costText = cost === null ? "unknown" : `$${cost.toFixed(4)}`;
+	if (!writer) return notice(ctx, `this conversation is not saved · cost ${costText}`);
+	const { session } = writer;
+	const name = session.name ? ` · name ${session.name}` : "";
+	const file = session.entries.length > 0 ? writer.file : `${writer.file} (created with the first message)`;
+	notice(
+		ctx,
+		`session ${session.header.id}${name}\nfile ${file}\nentries ${session.entries.length} · cost ${costText}`,
+	);
+}
+
+/** OSC 52: the terminal (even over SSH, and tmux with set-clipboard) puts the text on the clipboard. */
+export function osc52(text: string): string {
+	return `\x1b]52;c;${Buffer.from(text, "utf8").toString("base64")}\x07`;
+}
+
+function copyLast(ctx: CommandContext) {
+	const items = ctx.store.view.items;
+	for (let i = items.length - 1; i >= 0; i--) {
+		const item = items[i];
+		if (item?.kind === "text" && item.text.trim() !== "") {
+			ctx.writeTerminal(osc52(item.text));
+			return notice(ctx, `copied the last answer (${item.text.length} characters) to the clipboard`);
+		}
+	}
+	notice(ctx, "there is no answer to copy yet", "warning");
+}
+
+/** What /help shows: every key and command. */
+export function helpText(): string {
+	const width = Math.max(...COMMANDS.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ""}`.length));
+	const commands = COMMANDS.map(
+		(c) => `  ${`/${c.name}${c.args ? ` ${c.args}` : ""}`.padEnd(width)}  ${c.description}`,
+	);
+	return [
+		"Keys",
+		...KEYS.map(([key, what]) => `  ${key.padEnd(22)}${what}`),
+		"Commands",
+		...commands,
+		`  ${"!cmd".padEnd(width)}  run a shell command; its output goes into the next message's context`,
+		`  ${"!!cmd".padEnd(width)}  run a shell command without adding it to the context`,
+	].join("\n");
+}
+
+const KEYS: readonly (readonly [string, string])[] = [
+	["Enter", "send (while a run goes on: steer after the current tool)"],
+	["Alt+Enter", "new line (while a run goes on: follow up when it ends)"],
+	["Shift+Enter, Ctrl+J", "new line"],
+	["↑ / ↓", "move between lines; on the first/last line walk the history"],
+	["↑ on an empty input", "pull back the last queued message"],
+	["Ctrl+R", "search the history (Enter takes it, Esc cancels)"],
+	["Ctrl+G", "edit the message in $EDITOR"],
+	["Tab", "complete a /command (otherwise: show/hide the inspector)"],
+	["Ctrl+←/→, Alt+B/F", "move by word"],
+	["Home/End, Ctrl+A/E", "start/end of the line"],
+	["Ctrl+W, Alt+Backspace", "delete the word before the cursor"],
+	["Ctrl+U / Ctrl+K", "delete to the start / end of the line"],
+	["Ctrl+_ / Ctrl+Y", "undo / redo"],
+	["Esc", "stop the run"],
+	["Ctrl+C", "clear the input, stop the run; twice to quit"],
+	["Ctrl+D", "quit on an empty input (otherwise delete forward)"],
+	["Ctrl+O", "expand the latest tool output or thinking"],
+	["PgUp/PgDn, Shift+↑/↓", "scroll the chat"],
+	["Ctrl+Z", "suspend (fg resumes)"],
+];

@@ -1,0 +1,183 @@
+import { describe, expect, it } from "vitest";
+import { EventChannel } from "../src/agent/channel.js";
+import type { AgentEvent } from "../src/agent/events.js";
+import type { Conversation } from "../src/conversation/conversation.js";
+import {
+	type CommandContext,
+	commandCompleter,
+	helpText,
+	modelNames,
+	osc52,
+	readyToRun,
+	runCommand,
+	runShellLine,
+} from "../src/ui/commands.js";
+import { InputModel } from "../src/ui/input-model.js";
+import { UiStore } from "../src/ui/store.js";
+import { initialView } from "../src/view/state.js";
+
+const source = { models: () => modelNames("gpt-5"), themes: () => ["dark", "light", "mono"] };
+const complete = commandCompleter(source);
+const values = (text: string) => complete(text)?.items.map((i) => i.value) ?? null;
+
+/** A conversation stand-in with the few levers commands use. */
+function harness(running = false) {
+	const channel = new EventChannel();
+	const events: AgentEvent[] = [];
+	channel.subscribe((e) => events.push(e));
+	const calls: string[] = [];
+	const conversation = {
+		running,
+		model: { provider: "openai", model: "gpt-5", contextWindow: 400_000 },
+		session: null,
+		newSession: () => calls.push("new"),
+		setModel: (_p: unknown, model: string) => calls.push(`model ${model}`),
+		runShell: async (command: string) => ({ content: `ran ${command}\n`, details: null, isError: false }),
+		addShellContext: (command: string) => calls.push(`context ${command}`),
+		compact: async (focus?: string) => calls.push(`compact ${focus}`),
+	} as unknown as Conversation;
+	const store = new UiStore(initialView({ provider: "openai", model: "gpt-5" }));
+	const written: string[] = [];
+	const ctx: CommandContext = {
+		setup: {
+			conversation,
+			channel,
+			providerFor: async (model) => ({ provider: { name: "openai" } as never, model, contextWindow: null }),
+		},
+		store,
+		input: new InputModel(),
+		exit: () => calls.push("exit"),
+		writeTerminal: (data) => written.push(data),
+	};
+	const notices = () => events.flatMap((e) => (e.type === "notice" ? [e.message] : []));
+	return { ctx, calls, store, written, notices };
+}
+
+describe("slash command completion", () => {
+	it("lists commands matching what is typed, each with a one-line description", () => {
+		expect(values("/")).toEqual([
+			"/help",
+			"/new",
+			"/model ",
+			"/theme ",
+			"/inspector",
+			"/name ",
+			"/label ",
+			"/session",
+			"/compact ",
+			"/copy",
+			"/quit",
+		]);
+		expect(values("/n")).toEqual(["/new", "/name "]);
+		expect(complete("/se")?.items).toEqual([
+			{ value: "/session", label: "/session", description: "this session's file, id, entries and cost" },
+		]);
+		expect(complete("/mo")?.items[0]?.label).toBe("/model NAME");
+		expect(values("/session")).toBeNull();
+		expect(values("/zzz")).toBeNull();
+		expect(values("hello")).toBeNull();
+		expect(values("//not a command")).toBeNull();
+	});
+
+	it("completes /model from the model table and /theme from the themes", () => {
+		expect(values("/model gpt-5-m")).toEqual(expect.arrayContaining(["gpt-5-mini"]));
+		expect(values("/model claude-son")?.every((m) => m.startsWith("claude-son"))).toBe(true);
+		expect(complete("/model claude-son")?.from).toBe("/model ".length);
+		expect(values("/model gpt-5")).toBeNull(); // a whole name: nothing left to complete
+		expect(values("/theme l")).toEqual(["light"]);
+		expect(values("/model ")).toBeNull();
+	});
+
+	it("accepting a completion through the input fills in the command; a command that needs an argument waits", () => {
+		const input = new InputModel();
+		input.completer = complete;
+		input.insert("/na");
+		expect(input.accept()).toBe("/name ");
+		expect(readyToRun("/name ")).toBe(false);
+		expect(readyToRun("/name fix parser")).toBe(true);
+		expect(readyToRun("/session")).toBe(true);
+		input.clear();
+		input.insert("/m");
+		input.insert("odel gpt-5-m");
+		input.select(1);
+		input.select(-1);
+		expect(input.accept()).toMatch(/^\/model gpt-5-m/);
+	});
+});
+
+describe("slash commands", () => {
+	it("/help lists every command and key", async () => {
+		const h = harness();
+		await runCommand("/help", h.ctx);
+		const text = h.notices()[0] ?? "";
+		for (const name of [
+			"/new",
+			"/model NAME",
+			"/theme NAME",
+			"/inspector",
+			"/name TEXT",
+			"/label TEXT",
+			"/session",
+			"/copy",
+			"/quit",
+			"!cmd",
+			"!!cmd",
+			"Ctrl+R",
+			"Ctrl+G",
+			"Shift+Enter",
+		]) {
+			expect(text).toContain(name);
+		}
+		expect(helpText()).toBe(text);
+	});
+
+	it("/model switches, /new starts over, /quit exits, /inspector toggles", async () => {
+		const h = harness();
+		await runCommand("/model gpt-5-mini", h.ctx);
+		await runCommand("/new", h.ctx);
+		await runCommand("/inspector", h.ctx);
+		await runCommand("/quit", h.ctx);
+		expect(h.calls).toEqual(["model gpt-5-mini", "new", "exit"]);
+		expect(h.store.inspector).toBe(false);
+		expect(h.notices()).toEqual(["model: openai/gpt-5-mini from the next message on", "new session (not saved)"]);
+	});
+
+	it("a command that must wait for the run goes back into the editor, so nothing typed is lost", async () => {
+		const h = harness(true);
+		await runCommand("/model gpt-5-mini", h.ctx);
+		expect(h.calls).toEqual([]);
+		expect(h.ctx.input.text).toBe("/model gpt-5-mini");
+		expect(h.notices()[0]).toContain("waits until the run ends");
+		await runCommand("/nope", h.ctx);
+		expect(h.notices()[1]).toContain("unknown command /nope");
+	});
+
+	it("/copy puts the last answer on the clipboard with OSC 52; /session tells what it can", async () => {
+		const h = harness();
+		await runCommand("/copy", h.ctx);
+		expect(h.written).toEqual([]);
+		h.store.view = {
+			...h.store.view,
+			items: [{ kind: "text", key: "t1", text: "the answer é", streaming: false }],
+		};
+		await runCommand("/copy", h.ctx);
+		expect(h.written).toEqual([osc52("the answer é")]);
+		expect(osc52("hi")).toBe("\x1b]52;c;aGk=\x07");
+		await runCommand("/session", h.ctx);
+		expect(h.notices().at(-1)).toBe("this conversation is not saved · cost $0.0000");
+		await runCommand("/theme light", h.ctx);
+		expect(h.notices().at(-1)).toContain("themes cannot be switched");
+		await runCommand("/compact the parser work", h.ctx);
+		await runCommand("/compact", h.ctx);
+		expect(h.calls).toEqual(["compact the parser work", "compact undefined"]);
+	});
+
+	it("!cmd adds the output to the context; !!cmd only shows it", async () => {
+		const h = harness();
+		await runShellLine("!echo hi", h.ctx);
+		expect(h.calls).toEqual(["context echo hi"]);
+		await runShellLine("!!ls", h.ctx);
+		expect(h.calls).toEqual(["context echo hi"]);
+		expect(h.notices()).toEqual(["$ ls\nran ls"]);
+	});
+});

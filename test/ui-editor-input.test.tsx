@@ -1,0 +1,228 @@
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { render } from "ink-testing-library";
+import { describe, expect, it } from "vitest";
+import { App, type AppInfo } from "../src/ui/App.js";
+import { editExternally } from "../src/ui/editor/external-editor.js";
+import { editorWork } from "../src/ui/editor/graphemes.js";
+import { historyFile, PromptHistory } from "../src/ui/editor/history.js";
+import { InputModel } from "../src/ui/input-model.js";
+import { createKeyHandler, type SendMode } from "../src/ui/keys.js";
+import { UiStore } from "../src/ui/store.js";
+import { initialView } from "../src/view/state.js";
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+function info(running: { value: boolean }): AppInfo {
+	return {
+		version: "0.1.0",
+		cwd: "~/project",
+		branch: null,
+		sessionId: () => null,
+		sessionName: () => undefined,
+		branches: () => 0,
+		running: () => running.value,
+	};
+}
+
+/** The app in ink-testing-library: keys go through Ink's own input parser, as in a terminal. */
+function app(size = { columns: 100, rows: 30 }) {
+	const store = new UiStore(initialView({ provider: "p", model: "m" }));
+	const input = new InputModel();
+	const sent: { text: string; mode: SendMode | undefined }[] = [];
+	const queued: string[] = [];
+	const running = { value: false };
+	const actions = {
+		submit: (text: string, mode?: SendMode) => sent.push({ text, mode }),
+		abort: () => {},
+		exit: () => {},
+		pullQueued: () => queued.pop(),
+	};
+	const r = render(<App store={store} input={input} info={info(running)} actions={actions} size={size} />);
+	const write = async (...chunks: string[]) => {
+		for (const chunk of chunks) {
+			r.stdin.write(chunk);
+			await tick();
+		}
+	};
+	return { ...r, store, input, sent, queued, running, write };
+}
+
+describe("the editor in the app", () => {
+	it("Shift+Enter (CSI u and modifyOtherKeys), Alt+Enter and Ctrl+J insert a newline; Enter sends", async () => {
+		const a = app();
+		await a.write("one", "\x1b[13;2u", "two", "\x1b[27;2;13~", "three", "\x1b\r", "four", "\n", "five");
+		expect(a.input.text).toBe("one\ntwo\nthree\nfour\nfive");
+		const frame = a.lastFrame() ?? "";
+		expect(frame).toContain("› one");
+		expect(frame).toMatch(/\n {2}five/);
+		await a.write("\r");
+		expect(a.sent).toEqual([{ text: "one\ntwo\nthree\nfour\nfive", mode: "send" }]);
+		a.unmount();
+	});
+
+	it("inserts a bracketed paste split across several reads as text, never sending it", async () => {
+		const a = app();
+		// The end marker split between reads: Ink passes "[20", then "1~".
+		await a.write("\x1b[200~first line\r", "second\rthi", "rd\r", "\x1b[20", "1~");
+		expect(a.input.text).toBe("first line\nsecond\nthird\n");
+		await a.write("\x1b[200~[2", "x\x1b", "[201~");
+		expect(a.sent).toEqual([]);
+		expect(a.input.text).toBe("first line\nsecond\nthird\n[2x");
+		a.unmount();
+	});
+
+	it("shows a 2,000-line paste as a placeholder and sends it expanded", async () => {
+		const a = app();
+		const lines = Array.from({ length: 2000 }, (_, i) => `row ${i}`);
+		const body = lines.join("\r");
+		await a.write("look: ", "\x1b[200~", body.slice(0, 5000), body.slice(5000), "\x1b[201~", " thanks");
+		expect(a.lastFrame()).toContain("› look: [pasted 2000 lines] thanks");
+		expect(a.sent).toEqual([]);
+		await a.write("\r");
+		expect(a.sent[0]?.text).toBe(`look: ${lines.join("\n")} thanks`);
+		a.unmount();
+	});
+
+	it("while a run goes on, Enter steers, Alt+Enter follows up, and ↑ on an empty input pulls a queued message back", async () => {
+		const a = app();
+		a.running.value = true;
+		await a.write("steer this", "\r", "then this", "\x1b\r");
+		expect(a.sent).toEqual([
+			{ text: "steer this", mode: "send" },
+			{ text: "then this", mode: "follow_up" },
+		]);
+		a.queued.push("then this");
+		await a.write("\x1b[A");
+		expect(a.input.text).toBe("then this");
+		a.unmount();
+	});
+
+	it("↑ and ↓ move between lines, then walk the history from the first and last line", async () => {
+		const a = app();
+		a.input.history = PromptHistory.memory(["older", "newer"]);
+		await a.write("draft", "\n", "two");
+		await a.write("\x1b[A");
+		expect(a.input.buffer.row).toBe(0);
+		await a.write("\x1b[A");
+		expect(a.input.text).toBe("newer");
+		await a.write("\x1b[A");
+		expect(a.input.text).toBe("older");
+		await a.write("\x1b[A");
+		expect(a.input.text).toBe("older");
+		await a.write("\x1b[B", "\x1b[B");
+		expect(a.input.text).toBe("draft\ntwo");
+		a.unmount();
+	});
+
+	it("Ctrl+R searches the history; Enter takes the match, Esc leaves the draft", async () => {
+		const a = app();
+		a.input.history = PromptHistory.memory(["fix the parser", "run the tests", "fix the lexer"]);
+		await a.write("\x12", "fix");
+		expect(a.lastFrame()).toContain("history search: fix");
+		expect(a.lastFrame()).toContain("fix the lexer");
+		await a.write("\x12");
+		expect(a.lastFrame()).toContain("fix the parser");
+		await a.write("\r");
+		expect(a.input.text).toBe("fix the parser");
+		expect(a.sent).toEqual([]);
+		a.input.clear();
+		await a.write("keep", "\x12", "tests", "\x1b");
+		await new Promise((r) => setTimeout(r, 50));
+		expect(a.input.text).toBe("keep");
+		a.unmount();
+	});
+
+	it("shows at most ten rows and scrolls with the cursor", async () => {
+		const a = app({ columns: 60, rows: 30 });
+		for (let i = 1; i <= 15; i++) await a.write(`line ${i}`, "\n");
+		const frame = a.lastFrame() ?? "";
+		expect(frame).not.toContain("line 5\n");
+		expect(frame).toContain("line 15");
+		expect(frame.split("\n").length).toBe(29);
+		a.unmount();
+	});
+});
+
+describe("typing after a huge paste", () => {
+	/** Work (grapheme characters examined) per key for 50 keys, through the handler and the input's layout. */
+	function workPerKey(paste: string | null): number {
+		const store = new UiStore(initialView({ provider: "p", model: "m" }));
+		const input = new InputModel();
+		input.width = 80;
+		const press = createKeyHandler({
+			store,
+			input,
+			running: () => false,
+			submit: () => {},
+			abort: () => {},
+			exit: () => {},
+			page: () => 20,
+		});
+		const key = {} as Parameters<typeof press>[1];
+		if (paste !== null) {
+			press("[200~", key);
+			press(paste, key);
+			press("[201~", key);
+		}
+		press("some words before ", key);
+		input.view();
+		input.getHeight();
+		const before = editorWork.chars;
+		for (let i = 0; i < 50; i++) {
+			press(i % 10 === 9 ? " " : "x", key);
+			// What a frame does with the input: its height and the rows on screen.
+			input.getHeight();
+			input.view();
+		}
+		return (editorWork.chars - before) / 50;
+	}
+
+	it("costs the same per key as typing in an empty editor (O(1), not O(paste))", () => {
+		const lines = (n: number) => Array.from({ length: n }, (_, i) => `pasted line number ${i}`).join("\r");
+		const empty = workPerKey(null);
+		const after5k = workPerKey(lines(5000));
+		const after50k = workPerKey(lines(50_000));
+		// Per key the editor looks at the line being typed (a placeholder is one grapheme in it), never at the paste.
+		expect(after5k).toBeLessThanOrEqual(empty * 2);
+		expect(Math.abs(after50k - after5k)).toBeLessThan(5);
+	});
+});
+
+describe("the prompt history file", () => {
+	it("keeps what was sent across runs, per project", () => {
+		const dir = mkdtempSync(join(tmpdir(), "gar-history-"));
+		const file = historyFile(dir, "/some/project");
+		expect(historyFile(dir, "/other/project")).not.toBe(file);
+		const first = PromptHistory.open(file);
+		expect(first.entries).toEqual([]);
+		first.add("fix the parser");
+		first.add("multi\nline");
+		first.add("multi\nline");
+		const second = PromptHistory.open(file);
+		expect(second.entries).toEqual(["fix the parser", "multi\nline"]);
+		second.add("third");
+		expect(PromptHistory.open(file).entries).toEqual(["fix the parser", "multi\nline", "third"]);
+		writeFileSync(file, `${readFileSync(file, "utf8")}{"torn\n`);
+		expect(PromptHistory.open(file).entries.length).toBe(3);
+	});
+});
+
+describe("Ctrl+G", () => {
+	it("round-trips the text through $EDITOR", () => {
+		const dir = mkdtempSync(join(tmpdir(), "gar-editor-"));
+		const script = join(dir, "fake-editor.sh");
+		writeFileSync(script, '#!/bin/sh\nprintf "%s" "$(cat "$1") and more\nsecond line\n" > "$1"\n');
+		chmodSync(script, 0o755);
+		const calls: string[] = [];
+		const result = editExternally("draft", {
+			env: { EDITOR: script },
+			before: () => calls.push("before"),
+			after: () => calls.push("after"),
+		});
+		expect(result).toEqual({ text: "draft and more\nsecond line" });
+		expect(calls).toEqual(["before", "after"]);
+		expect(editExternally("x", { editor: "false" })).toEqual({ error: "the editor (false) exited with 1" });
+	});
+});
