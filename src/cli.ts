@@ -85,6 +85,8 @@ type RootOptions = {
 	/** false with --no-stdin. */
 	stdin?: boolean;
 	maxStdin?: number;
+	/** --theme NAME for the full-screen app. */
+	theme?: string;
 };
 
 /** How main wants the root command built: `promptOnly` leaves the subcommands out (-p, or words after `--`). */
@@ -123,6 +125,7 @@ function buildProgram(run: (code: number) => void, mode: ProgramMode = { promptO
 		.option("--session-dir <dir>", "where sessions are saved")
 		.option("--no-stdin", "never read piped stdin (like < /dev/null)")
 		.option("--max-stdin <bytes>", "the most piped stdin gar reads (default 1048576, 1 MB)", positiveInt)
+		.option("--theme <name>", "colour theme of the full-screen app: dark, light, mono or your own (see [tui] theme)")
 		.addHelpText(
 			"after",
 			'\nAfter --, every word is the prompt, even one that starts with - or names a command: gar -p -- "-v is broken"',
@@ -141,10 +144,11 @@ function buildProgram(run: (code: number) => void, mode: ProgramMode = { promptO
 
 	subcommand(program, "demo")
 		.description("watch gar work: a scripted session in a temporary copy of a tiny project (no key needed)")
-		.action(async () => {
+		.option("--theme <name>", "colour theme: dark, light, mono or your own")
+		.action(async (o: { theme?: string }) => {
 			if (!process.stdout.isTTY || !process.stdin.isTTY) throw new UsageError("gar demo needs a terminal");
 			const { runTui } = await import("./ui/run.js");
-			run(await runTui({ cwd: process.cwd(), demo: true }));
+			run(await runTui({ cwd: process.cwd(), demo: true, ...(o.theme ? { theme: o.theme } : {}) }));
 		});
 
 	subcommand(program, "config")
@@ -196,6 +200,19 @@ function buildProgram(run: (code: number) => void, mode: ProgramMode = { promptO
 		.action(async (id: string, name: string) => {
 			const { nameCommand } = await import("./commands/sessions.js");
 			run(nameCommand(await sessionsContext(program), id, name));
+		});
+
+	subcommand(program, "compact <session>")
+		.description("summarize the older part of a session now (the file keeps everything; the next run sends less)")
+		.option("--focus <text>", "what the summary should keep in particular")
+		.option("--json", "print {ok, tokensBefore, tokensAfter, usage, costUsd, sessionId} as JSON")
+		.action(async (id: string, options: { focus?: string; json?: boolean; cwd?: string; sessionDir?: string }) => {
+			const { compactCommand } = await import("./commands/compact.js");
+			const merged = { ...program.opts<RootOptions>(), ...options };
+			const cwd = resolve(merged.cwd ?? process.cwd());
+			const io = { stdout: (t: string) => process.stdout.write(t), stderr: (t: string) => process.stderr.write(t) };
+			const own = { ...(options.focus ? { focus: options.focus } : {}), ...(options.json ? { json: true } : {}) };
+			run(await compactCommand(id, { ...configFlags(merged), cwd, ...own }, { ...io, env: process.env }));
 		});
 
 	subcommand(program, "trust [dir]")
@@ -345,7 +362,7 @@ async function runRoot(words: string[], o: RootOptions): Promise<number> {
 	}
 	if (!headless) {
 		const { runTui } = await import("./ui/run.js");
-		return runTui({ ...runFlags(o, cwd), prompt: words.join(" ") });
+		return runTui({ ...runFlags(o, cwd), prompt: words.join(" "), ...(o.theme ? { theme: o.theme } : {}) });
 	}
 	let prompt = words.join(" ").trim();
 	const piped = o.stdin === false ? "" : (await readStdin(prompt.length > 0, o.maxStdin ?? MAX_STDIN)).trim();

@@ -32,8 +32,9 @@ describe("defaults", () => {
 				loopGuard: true,
 			},
 			session: { dir: join(w.home, ".local", "share", "gar", "sessions") },
-			tui: { theme: "dark", inspector: true, mouse: true },
+			tui: { theme: "auto", inspector: true, mouse: true },
 			tools: { passEnv: [] },
+			context: { autoCompact: true, reserveTokens: 16_384, keepRecentTokens: 20_000, maxToolResultShare: 0.25 },
 		});
 		expect(sources.get("agent.max_turns")).toEqual({ kind: "default" });
 		expect(sources.has("model")).toBe(false);

@@ -27,7 +27,8 @@ function make(turns: ScriptedTurn[], extra: Partial<ConversationOptions> = {}) {
 		channel,
 		provider,
 		model: "m1",
-		contextWindow: 1000,
+		// Large enough that the tool definitions alone never make a compaction due (compaction-*.test.ts covers it).
+		contextWindow: 200_000,
 		system: SYSTEM,
 		tools: createTools({ cwd }),
 		session,

@@ -119,7 +119,7 @@ describe("the session tree", () => {
 
 	it("takes the model from the last model_change or assistant on the path", () => {
 		const writer = newWriter();
-		expect(buildContext(writer.session)).toEqual({ messages: [] });
+		expect(buildContext(writer.session)).toEqual({ messages: [], entryIds: [] });
 		writer.appendModelChange("openai", "gpt-5");
 		writer.appendUser("hi");
 		expect(buildContext(writer.session).model).toEqual({ provider: "openai", model: "gpt-5" });

@@ -27,6 +27,9 @@ export type SystemPart = {
 	tokens: number;
 };
 
+/** Why a compaction happened: the context neared the window, the person asked, or the provider said too long. */
+export type CompactionReason = "auto" | "manual" | "overflow";
+
 /** How one tool call ended. Every tool call of a reply gets exactly one `tool_end`. */
 export type ToolOutcome = "done" | "error" | "denied" | "skipped" | "not_run";
 
@@ -120,9 +123,32 @@ export type AgentEvent =
 	/** Messages waiting to be delivered (steers after the current tool, follow-ups when the run ends). */
 	| { type: "queue"; steers: string[]; followUps: string[] }
 	| { type: "model_change"; provider: string; model: string; contextWindow: number | null }
-	/** Reserved for compaction: the older context is being summarized. */
-	| { type: "compaction_start"; reason: "auto" | "manual" | "overflow"; tokensBefore: number }
-	| { type: "compaction_end"; ok: boolean; tokensBefore: number; tokensAfter: number; error?: string }
+	/** The older part of the context is being summarized (README "Long sessions"). */
+	| { type: "compaction_start"; reason: CompactionReason; tokensBefore: number; focus?: string }
+	/**
+	 * A compaction ended. When `ok`, the context sent from now on is `summary` followed by the messages from
+	 * `firstKeptEntryId` (the session entry; null: none; absent when the conversation is not saved). `usage` and
+	 * `costUsd` are those of the summary request, counted in the session's (and a running run's) totals.
+	 */
+	| {
+			type: "compaction_end";
+			ok: boolean;
+			tokensBefore: number;
+			tokensAfter: number;
+			error?: string;
+			reason?: CompactionReason;
+			/** The person (or a signal) aborted it; the context is unchanged. */
+			aborted?: boolean;
+			summary?: string;
+			firstKeptEntryId?: string | null;
+			focus?: string;
+			readFiles?: string[];
+			modifiedFiles?: string[];
+			provider?: string;
+			model?: string;
+			usage?: Usage;
+			costUsd?: number | null;
+	  }
 	/** Saving to the session file failed; the run goes on, but the person must be told. */
 	| { type: "session_error"; file: string; error: string }
 	/** Something the person should see that is not part of the conversation (a warning, a failed listener). */

@@ -36,6 +36,24 @@ export type ContextHook = (
 	info: { turn: number; signal: AbortSignal },
 ) => Message[] | Promise<Message[]>;
 
+/** What a compaction step did: the new history, or why there is none; the summary request's tokens and cost. */
+export type CompactStep =
+	| { ok: true; messages: Message[]; usage: Usage; costUsd: number | null }
+	| { ok: false; error: string; usage: Usage; costUsd: number | null };
+
+/**
+ * Compaction's seam. Called before each request with `reason: "auto"` (null: no compaction needed) and once after a
+ * request failed as too long (`"overflow"`); an ok step's messages replace the history. Must not mutate its input.
+ */
+export type CompactHook = (
+	history: readonly Message[],
+	info: { reason: "auto" | "overflow"; signal: AbortSignal },
+) => Promise<CompactStep | null>;
+
+/** Ends a run whose request is too long even after compacting: what the person can do about it. */
+export const OVERFLOW_ADVICE =
+	"the conversation does not fit the model's context window even after compacting; run /compact (or gar compact) with a focus, lower [context] keep_recent_tokens, or set a larger [context] window if the model allows it";
+
 export type AgentOptions = {
 	provider: Provider;
 	model: string;
@@ -57,6 +75,9 @@ export type AgentOptions = {
 	/** Stop a model stuck repeating one tool call (default on). */
 	loopGuard?: boolean;
 	transformContext?: ContextHook;
+	compact?: CompactHook;
+	/** Shortens a tool result before it enters the context (and its tool_end): no one result may flood it. */
+	limitToolResult?: (content: string, tool: string) => string;
 	now?: () => number;
 	newRunId?: () => string;
 };
@@ -165,6 +186,7 @@ export class Agent {
 			queue: this.queue,
 			push: (message) => this.history.push(message),
 			...(this.options.approval ? { approval: this.options.approval } : {}),
+			...(this.options.limitToolResult ? { limit: this.options.limitToolResult } : {}),
 		});
 		let usage = EMPTY_USAGE;
 		let cost: number | null = 0;
@@ -175,6 +197,21 @@ export class Agent {
 		let error: string | undefined;
 		let errorKind: ErrorKind | undefined;
 		let schemaAttempts = 0;
+		// Compaction: after a failed one, no more automatic ones this run; one retry per overflow; never twice in a row.
+		let autoFailed = false;
+		let overflowRetried = false;
+		let compacted = false;
+		const compact = async (reason: "auto" | "overflow"): Promise<CompactStep | null> => {
+			const step = (await this.options.compact?.(this.history, { reason, signal })) ?? null;
+			if (!step) return null;
+			usage = addUsage(usage, step.usage);
+			cost = cost === null || step.costUsd === null ? null : cost + step.costUsd;
+			if (step.ok) {
+				this.history = step.messages;
+				compacted = true;
+			} else autoFailed = true;
+			return step;
+		};
 
 		channel.emit({
 			type: "agent_start",
@@ -196,6 +233,13 @@ export class Agent {
 				error = `stopped after ${maxTurns} turns (the turn limit; raise it with --max-turns)`;
 				break;
 			}
+			if (this.options.compact && !autoFailed && !compacted) {
+				await compact("auto");
+				if (signal.aborted) {
+					stop = "aborted";
+					break;
+				}
+			}
 			turns++;
 			const forceSchema = schemaAttempts > 0 ? this.options.output : undefined;
 			const { message, cost: callCost } = await this.callModel(runId, turns, maxTurns, signal, forceSchema);
@@ -203,6 +247,22 @@ export class Agent {
 			usage = addUsage(usage, message.usage);
 			cost = cost === null || callCost === null ? null : cost + callCost;
 
+			if (message.stopReason === "error" && message.errorKind === "overflow" && this.options.compact) {
+				channel.emit({ type: "turn_end", turn: turns, stopReason: message.stopReason });
+				const step = overflowRetried || compacted ? null : await compact("overflow");
+				if (step?.ok) {
+					overflowRetried = true;
+					continue;
+				}
+				stop = signal.aborted ? "aborted" : "error";
+				error = step ? `the request was too long for the model and compacting failed: ${step.error}` : OVERFLOW_ADVICE;
+				errorKind = signal.aborted ? "aborted" : "overflow";
+				break;
+			}
+			if (message.stopReason !== "error" && message.stopReason !== "aborted") {
+				compacted = false;
+				overflowRetried = false;
+			}
 			if (message.stopReason === "aborted" || message.stopReason === "error" || message.stopReason === "refusal") {
 				channel.emit({ type: "turn_end", turn: turns, stopReason: message.stopReason });
 				stop = message.stopReason === "aborted" ? "aborted" : "error";

@@ -29,6 +29,8 @@ type RunnerOptions = {
 	approval?: Approval;
 	/** Appends a tool result to the context. */
 	push: (message: ToolResultMessage) => void;
+	/** Shortens a tool's result before it enters the context (a share of the window; see compaction/result-cap). */
+	limit?: (content: string, tool: string) => string;
 };
 
 /** An error result made by the loop itself (unknown tool, unparseable arguments, a skipped call). */
@@ -100,7 +102,8 @@ export class ToolRunner {
 			signal,
 			onUpdate: (progress) => channel.emit({ type: "tool_update", callId: call.id, name: call.name, progress }),
 		});
-		const content = guardNote ? `${result.content}\n\n${guardNote}` : result.content;
+		const limited = this.o.limit ? this.o.limit(result.content, call.name) : result.content;
+		const content = guardNote ? `${limited}\n\n${guardNote}` : limited;
 		this.end(call, result.isError ? "error" : "done", { ...result, content }, this.o.now() - started);
 	}
 

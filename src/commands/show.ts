@@ -40,6 +40,8 @@ function summary(node: NodeEntry): string {
 			return `${node.name}${node.isError ? " (error)" : ""}`;
 		case "model_change":
 			return `${node.provider} ${node.model}`;
+		case "compaction":
+			return `compacted (${node.reason}): ${node.tokensBefore} → ${node.tokensAfter} tokens`;
 		default:
 			return "(an entry this gar cannot read: from a newer gar, or damaged)";
 	}

@@ -38,6 +38,11 @@ export function configValues(config: GarConfig): [string, unknown][] {
 		["tui.inspector", config.tui.inspector],
 		["tui.mouse", config.tui.mouse],
 		["tools.pass_env", config.tools.passEnv],
+		["context.auto_compact", config.context.autoCompact],
+		["context.reserve_tokens", config.context.reserveTokens],
+		["context.keep_recent_tokens", config.context.keepRecentTokens],
+		["context.window", config.context.window],
+		["context.max_tool_result_share", config.context.maxToolResultShare],
 	);
 	return values.filter(([, value]) => value !== undefined).map(([key, value]) => [key, shown(key, value)]);
 }

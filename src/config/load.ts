@@ -132,9 +132,13 @@ function defaults(sessionsDir: string): Layer {
 		"agent.loop_guard": true,
 		"tools.pass_env": [],
 		"session.dir": sessionsDir,
-		"tui.theme": "dark",
+		"tui.theme": "auto",
 		"tui.inspector": true,
 		"tui.mouse": true,
+		"context.auto_compact": true,
+		"context.reserve_tokens": 16_384,
+		"context.keep_recent_tokens": 20_000,
+		"context.max_tool_result_share": 0.25,
 	};
 	return new Map(Object.entries(values).map(([key, value]) => [key, { value, source: { kind: "default" } }]));
 }
@@ -208,5 +212,12 @@ function build(m: Layer): GarConfig {
 		session: { dir: get("session.dir") },
 		tui: { theme: get("tui.theme"), inspector: get("tui.inspector"), mouse: get("tui.mouse") },
 		tools: { passEnv: get("tools.pass_env") },
+		context: {
+			autoCompact: get("context.auto_compact"),
+			reserveTokens: get("context.reserve_tokens"),
+			keepRecentTokens: get("context.keep_recent_tokens"),
+			...(typeof m.get("context.window")?.value === "number" ? { window: get<number>("context.window") } : {}),
+			maxToolResultShare: get("context.max_tool_result_share"),
+		},
 	};
 }

@@ -45,7 +45,9 @@ export function resolveRun(
 	};
 	if (baseUrl !== undefined) settings.baseUrl = baseUrl;
 	if (apiKey) settings.apiKey = apiKey;
-	if (table.contextWindow !== undefined) settings.contextWindow = table.contextWindow;
+	// One setting, two places: a provider's (or profile's) context_window wins over [context] window.
+	const contextWindow = table.contextWindow ?? config.context.window;
+	if (contextWindow !== undefined) settings.contextWindow = contextWindow;
 	if (table.thinkTags !== undefined) settings.thinkTags = table.thinkTags;
 	return settings;
 }

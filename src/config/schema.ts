@@ -4,6 +4,8 @@ import { z } from "zod";
 export const TOOL_NAMES = ["read", "write", "edit", "bash"] as const;
 export const PROVIDERS = ["anthropic", "openai"] as const;
 export const THINKING_LEVELS = ["off", "low", "medium", "high"] as const;
+/** A theme name: "auto", a built-in, or a user theme file's name (no path: letters, digits, - and _). */
+export const THEME_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
 function isHttpUrl(value: string): boolean {
 	try {
@@ -29,13 +31,18 @@ export const leaves = {
 	bash_timeout: z.number().gt(0),
 	thinking: z.enum(THINKING_LEVELS),
 	dir: z.string().min(1),
-	theme: z.string().min(1),
+	theme: z.string().regex(THEME_NAME),
 	inspector: z.boolean(),
 	mouse: z.boolean(),
 	idle_timeout: z.number().gt(0),
 	loop_guard: z.boolean(),
 	think_tags: z.boolean(),
 	pass_env: z.array(z.string().regex(/^[A-Za-z0-9_*]+$/)),
+	auto_compact: z.boolean(),
+	reserve_tokens: z.int().min(0),
+	keep_recent_tokens: z.int().min(1),
+	window: z.int().min(1),
+	max_tool_result_share: z.number().gt(0).max(1),
 };
 export type LeafName = keyof typeof leaves;
 
@@ -54,13 +61,19 @@ export const EXPECTED: Record<LeafName, string> = {
 	bash_timeout: "a number of seconds > 0",
 	thinking: 'one of "off", "low", "medium", "high"',
 	dir: "a path (a non-empty string)",
-	theme: "a theme name (a non-empty string)",
+	theme:
+		'"auto", "dark", "light", "mono" or the name of a theme file in ~/.config/gar/themes (letters, digits, - and _)',
 	inspector: "true or false",
 	mouse: "true or false",
 	idle_timeout: "a number of seconds > 0",
 	loop_guard: "true or false",
 	think_tags: "true or false",
 	pass_env: 'an array of environment variable names, "*" matching any text (such as ["GITHUB_TOKEN", "AWS_*"])',
+	auto_compact: "true or false",
+	reserve_tokens: "a whole number of tokens ≥ 0",
+	keep_recent_tokens: "a whole number of tokens ≥ 1",
+	window: "a whole number of tokens ≥ 1",
+	max_tool_result_share: "a number > 0 and ≤ 1 (a share of the context window, such as 0.25)",
 };
 
 const opt = <K extends LeafName>(key: K) => leaves[key].optional();
@@ -102,6 +115,13 @@ const providersTable = z.strictObject({ anthropic: providerTable.optional(), ope
 const sessionTable = z.strictObject({ dir: opt("dir") });
 const tuiTable = z.strictObject({ theme: opt("theme"), inspector: opt("inspector"), mouse: opt("mouse") });
 const toolsTable = z.strictObject({ pass_env: opt("pass_env") });
+const contextTable = z.strictObject({
+	auto_compact: opt("auto_compact"),
+	reserve_tokens: opt("reserve_tokens"),
+	keep_recent_tokens: opt("keep_recent_tokens"),
+	window: opt("window"),
+	max_tool_result_share: opt("max_tool_result_share"),
+});
 
 /** A whole config file. Unknown keys fail `strictObject`; the loader turns those issues into warnings. */
 export const fileSchema = z.strictObject({
@@ -115,6 +135,7 @@ export const fileSchema = z.strictObject({
 	session: sessionTable.optional(),
 	tui: tuiTable.optional(),
 	tools: toolsTable.optional(),
+	context: contextTable.optional(),
 });
 export type FileConfig = z.infer<typeof fileSchema>;
 
@@ -130,12 +151,13 @@ export function knownKeys(path: readonly PropertyKey[]): string[] {
 	if (head === "session") return Object.keys(sessionTable.shape);
 	if (head === "tui") return Object.keys(tuiTable.shape);
 	if (head === "tools") return Object.keys(toolsTable.shape);
+	if (head === "context") return Object.keys(contextTable.shape);
 	return [];
 }
 
 /** The table a leaf key belongs to when it is not a profile key, for "belongs in [agent]" hints. */
 export function homeTable(key: string): string | undefined {
-	for (const table of [[], ["agent"], ["session"], ["tui"], ["tools"], ["providers", "<name>"]]) {
+	for (const table of [[], ["agent"], ["session"], ["tui"], ["tools"], ["context"], ["providers", "<name>"]]) {
 		if (knownKeys(table).includes(key)) return table.length === 0 ? "" : table.join(".");
 	}
 	return undefined;

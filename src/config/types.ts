@@ -44,6 +44,17 @@ export type GarConfig = {
 	tui: { theme: string; inspector: boolean; mouse: boolean };
 	/** `passEnv`: variables (names or `*` globs) the tools get even though they look secret. */
 	tools: { passEnv: string[] };
+	/**
+	 * `[context]`: compaction and the window. `window` is the context window for any model; a provider table's or
+	 * profile's `context_window` (the same setting for one provider) wins over it; both win over the model table.
+	 */
+	context: {
+		autoCompact: boolean;
+		reserveTokens: number;
+		keepRecentTokens: number;
+		window?: number;
+		maxToolResultShare: number;
+	};
 };
 
 /** Command-line flags, already parsed by the CLI. Strings are accepted for numbers and validated here. */

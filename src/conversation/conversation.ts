@@ -1,9 +1,19 @@
 import type { EventChannel } from "../agent/channel.js";
-import { Agent, type ApprovalDecision, type ApprovalRequest, type ContextHook, type RunResult } from "../agent/loop.js";
+import {
+	Agent,
+	type ApprovalDecision,
+	type ApprovalRequest,
+	type CompactStep,
+	type ContextHook,
+	type RunResult,
+} from "../agent/loop.js";
 import { MessageQueue } from "../agent/queue.js";
 import { describeSystem, describeTools } from "../agent/request-info.js";
 import type { OutputSchema } from "../agent/structured.js";
-import type { Message, Provider, ThinkingLevel } from "../llm/types.js";
+import { type ContextSettings, DEFAULT_CONTEXT_SETTINGS } from "../compaction/accounting.js";
+import { type CompactOutcome, Compactor } from "../compaction/compact.js";
+import { capToolResult, maxResultChars } from "../compaction/result-cap.js";
+import type { Message, Provider, ThinkingLevel, Usage } from "../llm/types.js";
 import type { SystemPrompt } from "../prompt/system-prompt.js";
 import { buildContext, SessionRecorder, type SessionWriter } from "../session/index.js";
 import { runTool, toToolSpec } from "../tools/index.js";
@@ -38,9 +48,23 @@ export type ConversationOptions = {
 	loopGuard?: boolean;
 	output?: OutputSchema;
 	transformContext?: ContextHook;
+	/** `[context]`: automatic compaction, reserve, recent part kept, tool result share (defaults when absent). */
+	context?: ContextSettings;
 	/** The approval policy: whether mutating calls must ask, which tools never ask, and how to ask. */
 	approval: { required: boolean; autoApprove: readonly string[]; ask?: AskFn };
 	now?: () => number;
+};
+
+/** How a compaction went (`gar compact`, `/compact`); `usage`/`costUsd` are the summary request's. */
+export type CompactionResult = {
+	ok: boolean;
+	tokensBefore: number;
+	tokensAfter: number;
+	error?: string;
+	/** Aborted: the context (and the session) stay as they were. */
+	aborted?: boolean;
+	usage: Usage;
+	costUsd: number | null;
 };
 
 /** What a shell command run from the input (`!cmd`) is added to the context as. */
@@ -63,6 +87,7 @@ export class Conversation {
 	private controller: AbortController | null = null;
 	private readonly allowed = new Set<string>();
 	private modelInfo: { provider: string; model: string; contextWindow: number | null };
+	private readonly compactor: Compactor;
 
 	constructor(private readonly options: ConversationOptions) {
 		this.channel = options.channel;
@@ -70,6 +95,19 @@ export class Conversation {
 			this.channel.emit({ type: "queue", steers: [...steers], followUps: [...followUps] }),
 		);
 		this.modelInfo = { provider: options.provider.name, model: options.model, contextWindow: options.contextWindow };
+		const settings = options.context ?? DEFAULT_CONTEXT_SETTINGS;
+		const overhead = describeSystem(options.system).tokens + describeTools(options.tools.map(toToolSpec)).tokens;
+		this.compactor = new Compactor({
+			channel: options.channel,
+			settings,
+			model: () => ({
+				provider: this.agent.provider,
+				model: this.agent.model,
+				contextWindow: this.modelInfo.contextWindow,
+			}),
+			overhead: () => overhead,
+			session: () => this.writer,
+		});
 		this.agent = new Agent(
 			{
 				provider: options.provider,
@@ -80,11 +118,15 @@ export class Conversation {
 				queue: this.queue,
 				contextWindow: options.contextWindow,
 				approval: { needed: (tool) => this.mustAsk(tool), ask: (request, signal) => this.ask(request, signal) },
+				compact: (history, info) => this.compactStep(history, info),
+				limitToolResult: (content, tool) =>
+					capToolResult(content, tool, maxResultChars(this.modelInfo.contextWindow, settings.maxToolResultShare)),
 				...pick(options, ["maxTurns", "thinking", "maxTokens", "loopGuard", "output", "transformContext", "now"]),
 			},
 			options.history ?? [],
 		);
 		this.writer = options.session;
+		this.compactor.reset(this.agent.messages);
 		this.record();
 	}
 
@@ -103,6 +145,11 @@ export class Conversation {
 
 	get messages(): readonly Message[] {
 		return this.agent.messages;
+	}
+
+	/** How full the context is: the size of the next request in tokens, and the model's window (null: unknown). */
+	get context(): { tokens: number; window: number | null } {
+		return { tokens: this.compactor.tokens(this.agent.messages), window: this.modelInfo.contextWindow };
 	}
 
 	get tools(): readonly AnyTool[] {
@@ -163,6 +210,7 @@ export class Conversation {
 		if (!this.writer) throw new Error("this conversation is not saved, so it has no entries to move to");
 		this.writer.moveTo(entryId);
 		this.agent.replaceMessages(buildContext(this.writer.session, entryId).messages);
+		this.compactor.reset(this.agent.messages);
 	}
 
 	/** Starts over in a new session (or unsaved, when no session can be opened); forgets session-wide approvals. */
@@ -174,6 +222,7 @@ export class Conversation {
 		this.writer = this.options.openSession?.() ?? null;
 		this.record();
 		this.agent.replaceMessages([]);
+		this.compactor.reset([]);
 		this.allowed.clear();
 	}
 
@@ -181,6 +230,36 @@ export class Conversation {
 	replaceContext(messages: Message[]): void {
 		if (this.controller) throw new ConversationBusyError("replace the context");
 		this.agent.replaceMessages(messages);
+		this.compactor.reset(messages);
+	}
+
+	/**
+	 * Summarizes the older part of the context now (`/compact [focus]`, `gar compact`): the recent turns stay
+	 * verbatim, and a compaction node is saved. abort() (or `signal`) stops it and leaves everything as it was.
+	 * Rejects with ConversationBusyError during a run; otherwise never rejects.
+	 */
+	async compact(focus?: string, signal?: AbortSignal): Promise<CompactionResult> {
+		if (this.controller) throw new ConversationBusyError("compact");
+		const controller = new AbortController();
+		this.controller = controller;
+		const onAbort = () => controller.abort();
+		if (signal?.aborted) controller.abort();
+		signal?.addEventListener("abort", onAbort, { once: true });
+		try {
+			const topic = focus?.trim();
+			const outcome = await this.compactor.compact(this.agent.messages, {
+				reason: "manual",
+				signal: controller.signal,
+				...(topic ? { focus: topic } : {}),
+			});
+			if (outcome.ok) this.agent.replaceMessages(outcome.messages);
+			else if (!outcome.ok && outcome.nothing)
+				this.channel.emit({ type: "notice", level: "info", message: outcome.error });
+			return resultOf(outcome);
+		} finally {
+			signal?.removeEventListener("abort", onAbort);
+			this.controller = null;
+		}
 	}
 
 	/** Runs a shell command for the person (`!cmd`) with the bash tool; bounded output, never throws. */
@@ -212,6 +291,19 @@ export class Conversation {
 		this.detach?.();
 		this.detach = null;
 		this.writer?.close();
+	}
+
+	/** The loop's compaction seam: compacts when due ("auto") or after a too-long request ("overflow"). */
+	private async compactStep(
+		history: readonly Message[],
+		info: { reason: "auto" | "overflow"; signal: AbortSignal },
+	): Promise<CompactStep | null> {
+		if (info.reason === "auto" && !this.compactor.due(history)) return null;
+		const outcome = await this.compactor.compact(history, info);
+		const { usage, costUsd } = outcome;
+		if (outcome.ok) return { ok: true, messages: outcome.messages, usage, costUsd };
+		if (outcome.nothing && info.reason === "auto") return null;
+		return { ok: false, error: outcome.error, usage, costUsd };
 	}
 
 	private mustAsk(tool: string): boolean {
@@ -282,6 +374,20 @@ function untilAborted(decision: Promise<ApprovalDecision>, signal: AbortSignal):
 			},
 		);
 	});
+}
+
+function resultOf(outcome: CompactOutcome): CompactionResult {
+	const { ok, tokensBefore, usage, costUsd } = outcome;
+	if (outcome.ok) return { ok, tokensBefore, tokensAfter: outcome.tokensAfter, usage, costUsd };
+	return {
+		ok,
+		tokensBefore,
+		tokensAfter: tokensBefore,
+		error: outcome.error,
+		aborted: outcome.aborted,
+		usage,
+		costUsd,
+	};
 }
 
 /** The defined values of some keys of an object (for exactOptional-friendly spreading). */

@@ -17,6 +17,9 @@ export type PrintResult = {
 	costUsd: number | null;
 	durationMs: number;
 	sessionId: string | null;
+	/** How full the context is after the run: the next request's size in tokens, and the model's window. */
+	contextTokens?: number;
+	contextWindow?: number | null;
 	structured?: unknown;
 	error?: string;
 	errorKind?: RunResult["errorKind"];
@@ -30,7 +33,12 @@ export function roundCost(cost: number | null): number | null {
 }
 
 /** The result object of a run; a session that could not be saved makes an otherwise finished run fail. */
-export function toPrintResult(run: RunResult, sessionId: string | null, sessionError?: string): PrintResult {
+export function toPrintResult(
+	run: RunResult,
+	sessionId: string | null,
+	sessionError?: string,
+	context?: { tokens: number; window: number | null },
+): PrintResult {
 	const out: PrintResult = {
 		type: "result",
 		ok: run.stopReason === "done" && sessionError === undefined,
@@ -42,6 +50,10 @@ export function toPrintResult(run: RunResult, sessionId: string | null, sessionE
 		durationMs: run.durationMs,
 		sessionId,
 	};
+	if (context) {
+		out.contextTokens = context.tokens;
+		out.contextWindow = context.window;
+	}
 	if (run.structured !== undefined) out.structured = run.structured;
 	if (run.error !== undefined) out.error = run.error;
 	if (run.errorKind !== undefined) out.errorKind = run.errorKind;
@@ -89,7 +101,8 @@ export class PrintWriter {
 	/** The channel listener for stream-json; a no-op for the other formats. */
 	readonly onEvent = (event: AgentEvent): void => {
 		if (this.format !== "stream-json") return;
-		const shown = "costUsd" in event ? { ...event, costUsd: roundCost(event.costUsd) } : event;
+		const shown =
+			"costUsd" in event && event.costUsd !== undefined ? { ...event, costUsd: roundCost(event.costUsd) } : event;
 		const line = JSON.stringify(shown);
 		this.out.write(`${this.secrets.length > 0 ? maskSecrets(line, this.secrets) : line}\n`);
 	};

@@ -56,7 +56,8 @@ export async function runPrintMode(options: PrintOptions, io: Io): Promise<numbe
 		const running = conversation.run(options.prompt);
 		if (interrupted || outputClosed) conversation.abort();
 		const run = await running;
-		const result = toPrintResult(run, conversation.session?.session.header.id ?? null, sessionError);
+		const sessionId = conversation.session?.session.header.id ?? null;
+		const result = toPrintResult(run, sessionId, sessionError, conversation.context);
 		await writer.finish(result);
 		if (outputClosed) return 1;
 		return exitCodeOf(result, interrupted);

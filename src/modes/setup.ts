@@ -163,7 +163,8 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, options:
 	const provider =
 		override?.provider ??
 		(missingKey ? unconfiguredProvider(run.provider, missingKey) : await createProvider(run.provider, providerOptions));
-	const windowOf = (model: string) => run.contextWindow ?? findModel(model)?.contextWindow ?? null;
+	const windowOf = (model: string) =>
+		run.contextWindow ?? config.context.window ?? findModel(model)?.contextWindow ?? null;
 	// Masked in every session line and stream-json line: the key in use and any password in the base URL.
 	const secrets = [run.apiKey, ...userinfoOf(run.baseUrl)].filter((s): s is string => !!s);
 	const session = opened.open(secrets, options.lazySession);
@@ -198,6 +199,7 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, options:
 		maxTurns: config.agent.maxTurns,
 		thinking: config.agent.thinking,
 		loopGuard: config.agent.loopGuard,
+		context: config.context,
 		...(output ? { output } : {}),
 		approval: { required: config.agent.approve, autoApprove: config.agent.autoApprove, ...(ask ? { ask } : {}) },
 	});

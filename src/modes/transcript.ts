@@ -67,6 +67,14 @@ export function createTranscript(
 					line(`[${event.message.stopReason}: ${event.message.error ?? "no details"}]`);
 				} else if (!atLineStart) out("\n");
 				break;
+			case "compaction_end":
+				if (event.ok)
+					line(`[compacted: ${formatTokens(event.tokensBefore)} → ${formatTokens(event.tokensAfter)} tokens]`);
+				else
+					line(
+						event.aborted ? "[compaction aborted: the context is unchanged]" : `[compaction failed: ${event.error}]`,
+					);
+				break;
 			case "session_error":
 				line(`[warning: could not save to ${event.file}: ${event.error}]`);
 				break;

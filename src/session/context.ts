@@ -1,10 +1,35 @@
 import { normalizeHistory } from "../llm/transform.js";
 import type { AssistantBlock, AssistantMessage, Message } from "../llm/types.js";
-import type { AssistantEntry, NodeEntry } from "./format.js";
+import type { AssistantEntry, CompactionEntry, NodeEntry } from "./format.js";
 import type { Session } from "./session.js";
 
 export type ModelRef = { provider: string; model: string };
-export type SessionContext = { messages: Message[]; model?: ModelRef };
+/**
+ * The messages to send and the model in use. `entryIds[i]` is the entry `messages[i]` came from (null for a
+ * compaction summary and for a synthetic tool result); `compaction` is the newest compaction on the path, if any.
+ */
+export type SessionContext = {
+	messages: Message[];
+	model?: ModelRef;
+	entryIds: (string | null)[];
+	compaction?: CompactionEntry;
+};
+
+/** The line before a compaction summary, so the model knows what it is reading. */
+export const SUMMARY_PREFACE =
+	"The conversation so far was compacted to save context. This is the summary of the earlier part; the messages after it follow on verbatim.";
+
+/** The user message a compaction summary is sent as, at the head of the rebuilt context. */
+export function summaryMessage(summary: string): Message {
+	return { role: "user", content: `${SUMMARY_PREFACE}\n\n<summary>\n${summary}\n</summary>` };
+}
+
+/** The summary text when `message` is a compaction summary (see summaryMessage), else undefined. */
+export function summaryOf(message: Message | undefined): string | undefined {
+	if (message?.role !== "user" || !message.content.startsWith(SUMMARY_PREFACE)) return undefined;
+	const match = /<summary>\n([\s\S]*)\n<\/summary>$/.exec(message.content);
+	return match?.[1];
+}
 
 export { INTERRUPTED_RESULT as INTERRUPTED, NOT_RUN_RESULT as NOT_RUN } from "../llm/transform.js";
 
@@ -32,34 +57,55 @@ export function assistantMessageOf(entry: AssistantEntry): AssistantMessage {
  * The model history for the path from the root to `leafId` (default: the current leaf): user, assistant and tool
  * results in path order, made acceptable to every provider by `normalizeHistory` (the one rule: every tool call
  * answered, "gar stopped while this call was running" for a call whose start was recorded without a result,
- * "Not run" for one that never started). `model` is the last model_change or assistant on the path.
+ * "Not run" for one that never started). The newest compaction on the path replaces what came before its first
+ * kept entry by its summary (compaction nodes themselves are never sent). `model` is the last model_change or
+ * assistant on the path.
  */
 export function buildContext(session: Session, leafId: string | null = session.leafId): SessionContext {
-	const messages: Message[] = [];
+	const path = session.pathTo(leafId);
 	let model: ModelRef | undefined;
-	for (const entry of session.pathTo(leafId)) {
-		switch (entry.type) {
-			case "model_change":
-				model = { provider: entry.provider, model: entry.model };
-				break;
-			case "user":
-				messages.push({ role: "user", content: entry.content });
-				break;
-			case "assistant":
-				model = { provider: entry.provider, model: entry.model };
-				messages.push(assistantMessageOf(entry));
-				break;
-			case "tool_result": {
-				const { callId, name, content, isError } = entry;
-				messages.push({ role: "tool_result", callId, name, content, isError });
-				break;
-			}
-			case "unknown":
-				break;
+	let compaction: CompactionEntry | undefined;
+	let from = 0;
+	for (const [index, entry] of path.entries()) {
+		if (entry.type === "model_change" || entry.type === "assistant") {
+			model = { provider: entry.provider, model: entry.model };
+		} else if (entry.type === "compaction") {
+			compaction = entry;
+			const kept = entry.firstKeptEntryId === null ? -1 : path.findIndex((e) => e.id === entry.firstKeptEntryId);
+			// A first kept entry that is not on the path (a damaged file): keep only what follows the summary.
+			from = kept >= 0 && kept < index ? kept : index + 1;
 		}
 	}
-	const normalized = normalizeHistory(messages, { started: session.startedCalls });
-	return model ? { messages: normalized, model } : { messages: normalized };
+	const raw: Message[] = [];
+	const ids = new Map<Message, string>();
+	for (const entry of path.slice(from)) {
+		const message = messageOf(entry);
+		if (!message) continue;
+		raw.push(message);
+		ids.set(message, entry.id);
+	}
+	const normalized = normalizeHistory(raw, { started: session.startedCalls });
+	const messages = compaction ? [summaryMessage(compaction.summary), ...normalized] : normalized;
+	const context: SessionContext = { messages, entryIds: messages.map((m) => ids.get(m) ?? null) };
+	if (model) context.model = model;
+	if (compaction) context.compaction = compaction;
+	return context;
+}
+
+/** The message a node stands for; undefined for nodes that are not sent (model changes, compactions, unknown). */
+function messageOf(entry: NodeEntry): Message | undefined {
+	switch (entry.type) {
+		case "user":
+			return { role: "user", content: entry.content };
+		case "assistant":
+			return assistantMessageOf(entry);
+		case "tool_result": {
+			const { callId, name, content, isError } = entry;
+			return { role: "tool_result", callId, name, content, isError };
+		}
+		default:
+			return undefined;
+	}
 }
 
 /**

@@ -1,8 +1,9 @@
 import { customAlphabet } from "nanoid";
 import { z } from "zod";
 import { nestsDeeperThan } from "../agent/depth.js";
-import type { RunStopReason, SystemPart, ToolOutcome, UserSource } from "../agent/events.js";
+import type { CompactionReason, RunStopReason, SystemPart, ToolOutcome, UserSource } from "../agent/events.js";
 
+export type { CompactionReason };
 export { nestsDeeperThan };
 
 import type { AssistantMessage, ErrorKind, StopReason, ThinkingLevel, Usage } from "../llm/types.js";
@@ -64,6 +65,27 @@ export type ToolResultEntry = Base &
 		durationMs?: number;
 	};
 export type ModelChangeEntry = Base & { type: "model_change"; provider: string; model: string };
+/**
+ * A tree node (not metadata: it changes what is sent): from here on the context is `summary` followed by the path
+ * from `firstKeptEntryId` (null: nothing before this node is kept), compaction nodes skipped. The entries before
+ * stay in the file and the tree; only what is sent changes. `usage`/`costUsd` are those of the summary request.
+ */
+export type CompactionEntry = Base &
+	InRun & {
+		type: "compaction";
+		reason: CompactionReason;
+		summary: string;
+		firstKeptEntryId: string | null;
+		tokensBefore: number;
+		tokensAfter: number;
+		focus?: string;
+		readFiles?: string[];
+		modifiedFiles?: string[];
+		provider?: string;
+		model?: string;
+		usage?: Usage;
+		costUsd?: number | null;
+	};
 /** Metadata: sets (or with `label: null` clears) the label of `target`. */
 export type LabelEntry = Base & { type: "label"; target: string; label: string | null };
 /** Metadata: names the session; the latest wins. */
@@ -140,7 +162,7 @@ export type ToolStartEntry = Meta & { type: "tool_start"; callId: string; name: 
 export type UnknownEntry = Base & { type: "unknown"; meta: boolean; raw: Record<string, unknown> };
 
 /** Entries that form the conversation path and advance the leaf. */
-export type ConversationEntry = UserEntry | AssistantEntry | ToolResultEntry | ModelChangeEntry;
+export type ConversationEntry = UserEntry | AssistantEntry | ToolResultEntry | ModelChangeEntry | CompactionEntry;
 export type RecordEntry = SystemPromptEntry | RequestEntry | RunEntry | ToolStartEntry;
 export type MetadataEntry = LabelEntry | NameEntry | LeafEntry | RecordEntry;
 export type KnownEntry = ConversationEntry | MetadataEntry;
@@ -220,6 +242,16 @@ const entrySchemas: { [K in KnownEntry["type"]]: z.ZodType<Extract<KnownEntry, {
 		durationMs: z.number().optional(),
 	}),
 	model_change: z.looseObject({ ...base, type: z.literal("model_change"), provider: z.string(), model: z.string() }),
+	compaction: z.looseObject({
+		...base,
+		type: z.literal("compaction"),
+		reason: z.string(),
+		summary: z.string(),
+		firstKeptEntryId: z.string().nullable(),
+		tokensBefore: z.number(),
+		tokensAfter: z.number(),
+		usage: usageSchema.optional(),
+	}) as z.ZodType as z.ZodType<CompactionEntry>,
 	system_prompt: z.looseObject({
 		...base,
 		type: z.literal("system_prompt"),

@@ -7,10 +7,15 @@ export {
 	type ModelRef,
 	NOT_RUN,
 	type SessionContext,
+	SUMMARY_PREFACE,
+	summaryMessage,
+	summaryOf,
 } from "./context.js";
 export { type ForkOptions, forkSession } from "./fork.js";
 export {
 	type AssistantEntry,
+	type CompactionEntry,
+	type CompactionReason,
 	type ConversationEntry,
 	FORMAT_VERSION,
 	isConversation,

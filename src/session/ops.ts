@@ -20,6 +20,13 @@ export type SessionInfo = {
 	messages: number;
 	/** The first user message, whitespace collapsed, at most ~80 characters. */
 	firstPrompt?: string;
+	/**
+	 * Tokens of the context as of the last request (its reported input, cache and output) or of the last compaction
+	 * after it; absent before any request.
+	 */
+	contextTokens?: number;
+	/** The model's context window in the last run (null: unknown); absent before any run. */
+	contextWindow?: number | null;
 };
 
 export type ListOptions = { onWarning?: (message: string) => void };
@@ -28,6 +35,7 @@ const PREFIX = Buffer.from('{"type":"');
 const QUOTE = 34;
 const CLOSE_BRACE = 125;
 const PROMPT_CHARS = 80;
+const FAILED_REQUEST = Buffer.from('"stopReason":"error"');
 
 /**
  * An entry line's type without parsing the line when it starts the way gar writes it (`{"type":"…"` first and
@@ -57,6 +65,9 @@ export function readSessionInfo(file: string): SessionInfo {
 	let messages = 0;
 	let name: string | undefined;
 	let firstPrompt: string | undefined;
+	// Copies of the last request (or compaction) and run lines, parsed once at the end: both are small.
+	let lastContext: Buffer | undefined;
+	let lastRun: Buffer | undefined;
 	scanLines(file, (buf, start, end) => {
 		if (!header) {
 			header = parseHeader(parseJson(buf.toString("utf8", start, end)), file);
@@ -66,6 +77,10 @@ export function readSessionInfo(file: string): SessionInfo {
 		if (type === undefined) return;
 		entries++;
 		if (type === "user" || type === "assistant") messages++;
+		// A failed request reports no usage: the context is then the one before it.
+		const failed = type === "request" && buf.subarray(start, end).includes(FAILED_REQUEST);
+		if ((type === "request" && !failed) || type === "compaction") lastContext = Buffer.from(buf.subarray(start, end));
+		else if (type === "run") lastRun = Buffer.from(buf.subarray(start, end));
 		if ((type === "name" || (type === "user" && firstPrompt === undefined)) && end - start < 1 << 20) {
 			const entry = parseEntry(parseJson(buf.toString("utf8", start, end)));
 			if (entry?.type === "name") name = entry.name;
@@ -75,6 +90,13 @@ export function readSessionInfo(file: string): SessionInfo {
 	});
 	if (!header) throw new SessionError(`${file} is empty: not a gar session`, "bad_header");
 	const stat = statSync(file);
+	const context = lastContext && parseEntry(parseJson(lastContext.toString("utf8")));
+	const run = lastRun && parseEntry(parseJson(lastRun.toString("utf8")));
+	let contextTokens: number | undefined;
+	if (context?.type === "request") {
+		const { input, output, cacheRead, cacheWrite } = context.usage;
+		contextTokens = input + output + cacheRead + cacheWrite;
+	} else if (context?.type === "compaction") contextTokens = context.tokensAfter;
 	return {
 		id: header.id,
 		file,
@@ -85,6 +107,8 @@ export function readSessionInfo(file: string): SessionInfo {
 		entries,
 		messages,
 		...(firstPrompt === undefined ? {} : { firstPrompt }),
+		...(contextTokens === undefined ? {} : { contextTokens }),
+		...(run?.type === "run" ? { contextWindow: run.contextWindow ?? null } : {}),
 	};
 }
 

@@ -12,7 +12,7 @@ export type WriteFailure = (file: string, error: string) => void;
 /**
  * Turns the agent's events into session entries: user_message → user (written before the model is called:
  * delivery is synchronous), message_end → assistant plus a request record, tool_start → a tool_start record,
- * tool_end → tool_result, agent_end → a run record; agent_start and model_change → model_change when the model
+ * tool_end → tool_result, compaction_end (ok) → a compaction node, agent_end → a run record; agent_start and model_change → model_change when the model
  * differs from the one chosen on the current path. Entries of a run carry its runId. A failed write is reported
  * to `onFailure` once per run (the next entries are still tried), never thrown into the loop.
  */
@@ -109,6 +109,10 @@ export class SessionRecorder {
 					...(runId ? { runId } : {}),
 				});
 				break;
+			case "compaction_end":
+				// Only a compaction that knows its first kept entry is saved (see Compactor): failed ones change nothing.
+				if (event.ok && event.firstKeptEntryId !== undefined) this.compaction(event, runId);
+				break;
 			case "agent_end":
 				this.runId = undefined;
 				w.appendRecord<RunEntry>({
@@ -127,6 +131,26 @@ export class SessionRecorder {
 			default:
 				break;
 		}
+	}
+
+	private compaction(event: Extract<AgentEvent, { type: "compaction_end" }>, runId: string | undefined): void {
+		const { reason, summary, firstKeptEntryId, tokensBefore, tokensAfter, focus, readFiles, modifiedFiles } = event;
+		const { provider, model, usage, costUsd } = event;
+		this.writer.appendCompaction({
+			...(runId ? { runId } : {}),
+			reason: reason ?? "manual",
+			summary: summary ?? "",
+			firstKeptEntryId: firstKeptEntryId ?? null,
+			tokensBefore,
+			tokensAfter,
+			...(focus === undefined ? {} : { focus }),
+			...(readFiles === undefined ? {} : { readFiles }),
+			...(modifiedFiles === undefined ? {} : { modifiedFiles }),
+			...(provider === undefined ? {} : { provider }),
+			...(model === undefined ? {} : { model }),
+			...(usage === undefined ? {} : { usage }),
+			...(costUsd === undefined ? {} : { costUsd }),
+		});
 	}
 
 	private modelChange(provider: string, model: string): void {

@@ -5,6 +5,7 @@ import { toolDetailsOf } from "../tools/details-of.js";
 import { assistantMessageOf, type ModelRef } from "./context.js";
 import type {
 	AssistantEntry,
+	CompactionEntry,
 	NodeEntry,
 	RequestEntry,
 	RunEntry,
@@ -136,6 +137,32 @@ function* toolEvents(entry: ToolResultEntry, args: Record<string, unknown>): Gen
 	yield { event: { type: "tool_end", callId, name, outcome, content, details, isError, durationMs }, ts: entry.ts };
 }
 
+/** The events of a compaction where it happened: its start (when the previous entry ended) and its end. */
+function* compactionEvents(entry: CompactionEntry, startTs: string): Generator<ReplayEvent> {
+	const { reason, tokensBefore, tokensAfter, summary, firstKeptEntryId, focus, readFiles, modifiedFiles } = entry;
+	yield {
+		event: { type: "compaction_start", reason, tokensBefore, ...(focus === undefined ? {} : { focus }) },
+		ts: startTs,
+	};
+	const event: AgentEvent = {
+		type: "compaction_end",
+		ok: true,
+		reason,
+		tokensBefore,
+		tokensAfter,
+		summary,
+		firstKeptEntryId,
+		...(focus === undefined ? {} : { focus }),
+		...(readFiles === undefined ? {} : { readFiles }),
+		...(modifiedFiles === undefined ? {} : { modifiedFiles }),
+		...(entry.provider === undefined ? {} : { provider: entry.provider }),
+		...(entry.model === undefined ? {} : { model: entry.model }),
+		usage: entry.usage ?? EMPTY_USAGE,
+		costUsd: entry.costUsd ?? null,
+	};
+	yield { event, ts: entry.ts };
+}
+
 /** The model for a run's agent_start: the one in effect, else the next reply's. */
 function modelAhead(path: readonly NodeEntry[], from: number, current: ModelRef | undefined): ModelRef {
 	if (current) return current;
@@ -161,7 +188,7 @@ function startsRun(entry: UserEntry, run: Run | undefined): boolean {
  * Re-emits the conversation on the path to `leafId` (default: the current leaf) as the events the agent loop
  * emitted, without calling a model: per run agent_start, user_message, then per reply turn_start, request (when
  * recorded), message_start, one delta per block, message_end, tool_start/tool_end per result, turn_end, and
- * agent_end. Run boundaries, stop reasons and timings come from the run and request records; sessions written
+ * agent_end; a compaction node gives compaction_start and compaction_end where it happened. Run boundaries, stop reasons and timings come from the run and request records; sessions written
  * before those existed fall back to a heuristic. Live-only events (tool_update, approvals, queue) are not replayed.
  */
 export function* replayEvents(session: Session, leafId: string | null = session.leafId): Generator<ReplayEvent> {
@@ -252,6 +279,17 @@ export function* replayEvents(session: Session, leafId: string | null = session.
 			}
 			case "tool_result":
 				yield* toolEvents(entry, calls.get(entry.callId) ?? {});
+				break;
+			case "compaction":
+				// One asked for between runs ends the run before it; one made during a run counts in its totals.
+				if (run && entry.runId !== run.id) yield* endRun();
+				yield* closeTurn();
+				yield* compactionEvents(entry, lastTs);
+				if (run) {
+					run.usage = addUsage(run.usage, entry.usage ?? EMPTY_USAGE);
+					const cost = entry.costUsd ?? null;
+					run.costUsd = run.costUsd === null || cost === null ? null : run.costUsd + cost;
+				}
 				break;
 			case "unknown":
 				break;

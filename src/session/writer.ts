@@ -5,6 +5,7 @@ import type { AssistantMessage } from "../llm/types.js";
 import { makeDirs } from "../tools/make-dirs.js";
 import {
 	type AssistantEntry,
+	type CompactionEntry,
 	FORMAT_VERSION,
 	isNode,
 	type LabelEntry,
@@ -283,6 +284,11 @@ export class SessionWriter {
 			this.promptHashes.add(prompt.hash);
 		}
 		return prompt.hash;
+	}
+
+	/** Appends a compaction node as a child of the current leaf (it changes what is sent from here on). */
+	appendCompaction(fields: Omit<Fresh<CompactionEntry>, "type">): CompactionEntry {
+		return this.appendNew<CompactionEntry>({ type: "compaction", ...fields });
 	}
 
 	appendModelChange(provider: string, model: string): ModelChangeEntry {

@@ -195,19 +195,31 @@ export function reduce(state: ViewState, event: AgentEvent, at: number): ViewSta
 			state.queue = { steers: event.steers, followUps: event.followUps };
 			break;
 		case "compaction_start":
+			state.index.beforeCompaction = state.activity;
 			state.activity = { kind: "compacting", since: at };
 			break;
 		case "compaction_end": {
-			const { ok, tokensBefore, tokensAfter } = event;
+			const { ok, tokensBefore, tokensAfter, reason, aborted } = event;
 			push(state, {
 				kind: "compaction",
 				ok,
 				tokensBefore,
 				tokensAfter,
 				...(event.error ? { error: event.error } : {}),
+				...(reason ? { reason } : {}),
+				...(aborted ? { aborted } : {}),
 			});
 			if (ok) state.context = { ...state.context, tokens: tokensAfter };
-			state.activity = { kind: "idle" };
+			// The summary request costs like any call; during a run it counts in the run's totals too.
+			const before = state.index.beforeCompaction ?? { kind: "idle" };
+			const inRun = before.kind !== "idle" && before.kind !== "error";
+			if (event.usage) {
+				const costUsd = event.costUsd ?? null;
+				state.session = add(state.session, event.usage, costUsd);
+				if (inRun) state.run = add(state.run, event.usage, costUsd);
+			}
+			state.index.beforeCompaction = null;
+			state.activity = inRun ? { kind: "waiting", since: at } : { kind: "idle" };
 			break;
 		}
 		case "session_error":

@@ -1,4 +1,4 @@
-import type { RunStopReason, ToolOutcome, UserSource } from "../agent/events.js";
+import type { CompactionReason, RunStopReason, ToolOutcome, UserSource } from "../agent/events.js";
 import { EMPTY_USAGE, type ErrorKind, type Usage } from "../llm/types.js";
 import type { ToolDetails, ToolPreview, ToolProgress } from "../tools/types.js";
 
@@ -42,7 +42,17 @@ export type ChatItem =
 	  }
 	| { kind: "error"; key: string; message: string; errorKind?: ErrorKind }
 	| { kind: "notice"; key: string; level: "info" | "warning" | "error"; message: string }
-	| { kind: "compaction"; key: string; ok: boolean; tokensBefore: number; tokensAfter: number; error?: string }
+	| {
+			kind: "compaction";
+			key: string;
+			ok: boolean;
+			tokensBefore: number;
+			tokensAfter: number;
+			error?: string;
+			reason?: CompactionReason;
+			/** Stopped by the person: nothing changed. */
+			aborted?: boolean;
+	  }
 	| {
 			kind: "run_end";
 			key: string;
@@ -92,7 +102,14 @@ export type ViewState = {
 	toolCounts: Readonly<Record<string, number>>;
 	queue: { steers: readonly string[]; followUps: readonly string[] };
 	/** Indexes for O(1) updates: item index by content index of the reply streaming now, and by tool call id. */
-	index: { blocks: Map<number, number>; calls: Map<string, number>; streamChars: number; firstTokenAt: number | null };
+	index: {
+		blocks: Map<number, number>;
+		calls: Map<string, number>;
+		streamChars: number;
+		firstTokenAt: number | null;
+		/** What the agent was doing when a compaction started (restored, as waiting or idle, when it ends). */
+		beforeCompaction?: Activity | null;
+	};
 };
 
 /** An empty view for a conversation with this model. */

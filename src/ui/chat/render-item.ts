@@ -117,8 +117,11 @@ function rows(item: Exclude<ChatItem, { kind: "text" | "tool" }>, width: number,
 		case "compaction": {
 			const what = item.ok
 				? `compacted: ${formatTokens(item.tokensBefore)} → ${formatTokens(item.tokensAfter)} tokens`
-				: `compaction failed: ${clean(item.error ?? "unknown error").replace(/\s+/g, " ")}`;
-			return [fitSpans([{ text: `── ${what} ──`, color: item.ok ? theme.border : theme.error }], width)];
+				: item.aborted
+					? "compaction aborted: the context is unchanged"
+					: `compaction failed: ${clean(item.error ?? "unknown error").replace(/\s+/g, " ")}`;
+			const color = item.ok ? theme.border : item.aborted ? theme.muted : theme.error;
+			return [fitSpans([{ text: `── ${what} ──`, color }], width)];
 		}
 		case "run_end":
 			return runEndRows(item, width, theme);

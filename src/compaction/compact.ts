@@ -1,0 +1,164 @@
+import type { EventChannel } from "../agent/channel.js";
+import type { CompactionReason } from "../agent/events.js";
+import { normalizeHistory } from "../llm/transform.js";
+import { EMPTY_USAGE, type Message, type Provider, type Usage } from "../llm/types.js";
+import { buildContext, type SessionWriter, summaryMessage, summaryOf } from "../session/index.js";
+import { type ContextSettings, contextTokens, estimateMessages, limitsFor } from "./accounting.js";
+import { findCut } from "./cut-point.js";
+import { filesTouched, fitChars, formatFiles, parseFiles, serializeMessages, withoutFiles } from "./serialize.js";
+import { summarize } from "./summarize.js";
+
+/** What the compactor needs from its owner, read at each use (the model and the session can change). */
+export type CompactorDeps = {
+	channel: EventChannel;
+	settings: ContextSettings;
+	model: () => { provider: Provider; model: string; contextWindow: number | null };
+	/** Estimated tokens of the system prompt and the tool definitions. */
+	overhead: () => number;
+	session: () => SessionWriter | null;
+};
+
+/** How a compaction went. `messages` is the new context; `usage`/`costUsd` are the summary request's. */
+export type CompactOutcome =
+	| { ok: true; messages: Message[]; tokensBefore: number; tokensAfter: number; usage: Usage; costUsd: number | null }
+	| {
+			ok: false;
+			error: string;
+			aborted: boolean;
+			/** Nothing could be compacted (no events were emitted). */
+			nothing?: boolean;
+			tokensBefore: number;
+			usage: Usage;
+			costUsd: number | null;
+	  };
+
+const SUMMARY_MAX_TOKENS = 8192;
+
+/**
+ * Context accounting and compaction for one conversation: knows how full the context is, summarizes its older
+ * part with the current model, and says (through compaction_start/compaction_end, which the session recorder
+ * turns into a compaction node) what it did. Never throws; never touches the history it is given.
+ */
+export class Compactor {
+	/** Replies before this index were counted against a context a compaction replaced: their usage is stale. */
+	private freshFrom = 0;
+
+	constructor(private readonly deps: CompactorDeps) {}
+
+	get settings(): ContextSettings {
+		return this.deps.settings;
+	}
+
+	/** Call when the history is replaced (a branch, a resumed session): a summary at its head makes usage stale. */
+	reset(messages: readonly Message[]): void {
+		this.freshFrom = summaryOf(messages[0]) === undefined ? 0 : messages.length;
+	}
+
+	/** The size of the next request, in tokens (see contextTokens). */
+	tokens(messages: readonly Message[]): number {
+		return contextTokens(messages, this.deps.overhead(), this.freshFrom);
+	}
+
+	/** Whether the next request would not fit the window minus the reserve (and auto compaction is on). */
+	due(messages: readonly Message[]): boolean {
+		const window = this.deps.model().contextWindow;
+		if (!this.deps.settings.autoCompact || window === null) return false;
+		return this.tokens(messages) > limitsFor(window, this.deps.settings).threshold;
+	}
+
+	/**
+	 * Summarizes the older part of `history` and returns the new context: the summary, then the recent messages
+	 * verbatim. Emits compaction_start and compaction_end (unless there is nothing to compact).
+	 */
+	async compact(
+		history: readonly Message[],
+		options: { reason: CompactionReason; signal: AbortSignal; focus?: string },
+	): Promise<CompactOutcome> {
+		const { channel, settings } = this.deps;
+		const { reason, signal, focus } = options;
+		const { provider, model, contextWindow } = this.deps.model();
+		const tokensBefore = this.tokens(history);
+		const messages = normalizeHistory(history);
+		const previous = summaryOf(messages[0]);
+		const start = previous === undefined ? 0 : 1;
+		const limits = limitsFor(contextWindow ?? Number.MAX_SAFE_INTEGER, settings);
+		const cut = findCut(messages, start, limits.keepRecent);
+		if (cut === undefined) {
+			const error = "nothing to compact yet: the conversation has no older turn to summarize";
+			return { ok: false, error, aborted: false, nothing: true, tokensBefore, usage: EMPTY_USAGE, costUsd: 0 };
+		}
+		channel.emit({ type: "compaction_start", reason, tokensBefore, ...(focus ? { focus } : {}) });
+		const older = messages.slice(start, cut);
+		const files = filesTouched(older, previous === undefined ? undefined : parseFiles(previous));
+		// The answer fits the reserve (what the window keeps free beyond the threshold).
+		const reserve = contextWindow === null ? SUMMARY_MAX_TOKENS : contextWindow - limits.threshold;
+		const maxTokens = Math.min(SUMMARY_MAX_TOKENS, Math.max(1024, reserve));
+		// Room for the summary request itself: the window less the answer, at a cautious 3 characters per token.
+		const room = contextWindow === null ? Number.MAX_SAFE_INTEGER : Math.max(4000, (contextWindow - maxTokens) * 3);
+		const answer = await summarize({
+			provider,
+			model,
+			conversation: fitChars(serializeMessages(older), room - (previous?.length ?? 0)),
+			...(previous === undefined ? {} : { previous: withoutFiles(previous) }),
+			...(focus ? { focus } : {}),
+			maxTokens,
+			signal,
+		});
+		const { usage, costUsd } = answer;
+		if (!answer.ok) {
+			const error = answer.overflow
+				? `the summary request was itself too long for the model (${answer.error}); lower [context] keep_recent_tokens or start a new session`
+				: answer.error;
+			const failure = { ok: false as const, tokensBefore, usage, costUsd, reason };
+			channel.emit({ type: "compaction_end", ...failure, tokensAfter: tokensBefore, error, aborted: answer.aborted });
+			return { ...failure, error, aborted: answer.aborted };
+		}
+		const listed = formatFiles(files);
+		const summary = listed ? `${answer.summary}\n\n${listed}` : answer.summary;
+		const next = [summaryMessage(summary), ...messages.slice(cut)];
+		const tokensAfter = this.deps.overhead() + estimateMessages(next);
+		const firstKeptEntryId = this.keptEntry(messages, cut);
+		channel.emit({
+			type: "compaction_end",
+			ok: true,
+			reason,
+			tokensBefore,
+			tokensAfter,
+			summary,
+			...(firstKeptEntryId === undefined ? {} : { firstKeptEntryId }),
+			...(focus ? { focus } : {}),
+			readFiles: files.read,
+			modifiedFiles: files.modified,
+			provider: provider.name,
+			model,
+			usage,
+			costUsd,
+		});
+		if (firstKeptEntryId === undefined && this.deps.session()) {
+			const message =
+				"the compaction could not be saved (the session file misses entries); a resumed session will not have it";
+			channel.emit({ type: "notice", level: "warning", message });
+		}
+		this.freshFrom = next.length;
+		return { ok: true, messages: next, tokensBefore, tokensAfter, usage, costUsd };
+	}
+
+	/**
+	 * The session entry of the first kept message (null: none kept), found by rebuilding the session's context,
+	 * which must be the same as the conversation's; undefined without a session or when they differ.
+	 */
+	private keptEntry(messages: readonly Message[], cut: number): string | null | undefined {
+		const writer = this.deps.session();
+		if (!writer) return undefined;
+		let context: ReturnType<typeof buildContext>;
+		try {
+			context = buildContext(writer.session, writer.leafId);
+		} catch {
+			return undefined; // a leaf the tree does not know: not saved rather than saved wrong
+		}
+		if (context.messages.length !== messages.length) return undefined;
+		if (cut >= messages.length) return null;
+		if (context.messages[cut]?.role !== messages[cut]?.role) return undefined;
+		return context.entryIds[cut] ?? undefined;
+	}
+}
