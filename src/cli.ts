@@ -147,8 +147,9 @@ function buildProgram(run: (code: number) => void, mode: ProgramMode = { promptO
 		.option("--theme <name>", "colour theme: dark, light, mono or your own")
 		.action(async (o: { theme?: string }) => {
 			if (!process.stdout.isTTY || !process.stdin.isTTY) throw new UsageError("gar demo needs a terminal");
+			const background = await askBackground(o.theme);
 			const { runTui } = await import("./ui/run.js");
-			run(await runTui({ cwd: process.cwd(), demo: true, ...(o.theme ? { theme: o.theme } : {}) }));
+			run(await runTui({ cwd: process.cwd(), demo: true, ...(o.theme ? { theme: o.theme } : {}), ...background }));
 		});
 
 	subcommand(program, "config")
@@ -361,8 +362,14 @@ async function runRoot(words: string[], o: RootOptions): Promise<number> {
 		return runLineMode({ ...runFlags(o, cwd), prompt: words.join(" ") });
 	}
 	if (!headless) {
+		const background = await askBackground(o.theme);
 		const { runTui } = await import("./ui/run.js");
-		return runTui({ ...runFlags(o, cwd), prompt: words.join(" "), ...(o.theme ? { theme: o.theme } : {}) });
+		return runTui({
+			...runFlags(o, cwd),
+			prompt: words.join(" "),
+			...(o.theme ? { theme: o.theme } : {}),
+			...background,
+		});
 	}
 	let prompt = words.join(" ").trim();
 	const piped = o.stdin === false ? "" : (await readStdin(prompt.length > 0, o.maxStdin ?? MAX_STDIN)).trim();
@@ -373,6 +380,13 @@ async function runRoot(words: string[], o: RootOptions): Promise<number> {
 		{ ...runFlags(o, cwd), prompt, output: o.output },
 		{ stdout: process.stdout, stderr: process.stderr, env: process.env },
 	);
+}
+
+/** Asks the terminal for its background before the app's code loads, so the answer arrives meanwhile. */
+async function askBackground(theme: string | undefined) {
+	const { earlyBackgroundQuery } = await import("./ui/terminal-background.js");
+	const background = earlyBackgroundQuery(theme, process.env);
+	return background ? { background } : {};
 }
 
 function runFlags(o: RootOptions, cwd: string) {

@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { App, type AppInfo } from "../src/ui/App.js";
 import { editExternally } from "../src/ui/editor/external-editor.js";
 import { editorWork } from "../src/ui/editor/graphemes.js";
-import { historyFile, PromptHistory } from "../src/ui/editor/history.js";
+import { PromptHistory } from "../src/ui/editor/history.js";
+import { historyFile } from "../src/ui/editor/history-file.js";
 import { InputModel } from "../src/ui/input-model.js";
 import { createKeyHandler, type SendMode } from "../src/ui/keys.js";
 import { UiStore } from "../src/ui/store.js";
@@ -59,6 +60,16 @@ describe("the editor in the app", () => {
 		expect(frame).toMatch(/\n {2}five/);
 		await a.write("\r");
 		expect(a.sent).toEqual([{ text: "one\ntwo\nthree\nfour\nfive", mode: "send" }]);
+		a.unmount();
+	});
+
+	it("drops a terminal's late answer to the start-up background query instead of typing it", async () => {
+		const a = app();
+		await a.write("a", "\x1b]11;rgb:ffff/ffff/ffff\x1b\\", "\x1b[?62;22c", "\x1b]11;rgb:1e/1e/1e\x07\x1b[?1;2c", "b");
+		expect(a.input.text).toBe("ab");
+		// The same characters typed one by one, and a "]" on its own, are text.
+		await a.write("[", "?", "1", "c", "]", "]", "x");
+		expect(a.input.text).toBe("ab[?1c]]x");
 		a.unmount();
 	});
 

@@ -8,6 +8,7 @@ import { InputBox, inputTextWidth } from "./InputBox.js";
 import { Inspector } from "./Inspector.js";
 import type { InputModel } from "./input-model.js";
 import { createKeyHandler, type KeyDeps } from "./keys.js";
+import { withoutLateReplies } from "./late-reply.js";
 import { StatusBar } from "./StatusBar.js";
 import type { UiStore } from "./store.js";
 import { useTheme } from "./theme-context.js";
@@ -92,13 +93,15 @@ export function App({ store, input, info, actions, size: fixed }: AppProps) {
 	page.rows = chatHeight;
 	const handler = useMemo(
 		() =>
-			createKeyHandler({
-				store,
-				input,
-				running: info.running,
-				page: () => page.rows,
-				...actions,
-			}),
+			withoutLateReplies(
+				createKeyHandler({
+					store,
+					input,
+					running: info.running,
+					page: () => page.rows,
+					...actions,
+				}),
+			),
 		[store, input, info, actions, page],
 	);
 	useInput(handler);

@@ -7,13 +7,13 @@ import { initialView } from "../view/state.js";
 import { App, type AppInfo } from "./App.js";
 import { type CommandContext, commandCompleter, modelNames, runCommand, runShellLine } from "./commands.js";
 import type { Connected } from "./connect.js";
-import { editExternally } from "./editor/external-editor.js";
-import { historyFile, PromptHistory } from "./editor/history.js";
+import { PromptHistory } from "./editor/history.js";
 import { expandPastes } from "./editor/paste.js";
 import { InputModel } from "./input-model.js";
 import type { SendMode } from "./keys.js";
 import { UiStore } from "./store.js";
 import { Screen } from "./terminal.js";
+import type { Background } from "./terminal-background.js";
 import { StoreTheme } from "./theme-context.js";
 import { startTheme } from "./theme-start.js";
 
@@ -26,6 +26,8 @@ export type TuiOptions = RunFlags & {
 	demo?: boolean;
 	/** --theme NAME: overrides `[tui] theme` (and NO_COLOR, and the terminal's background). */
 	theme?: string;
+	/** The terminal's background, asked before this module loaded (terminal-background.ts earlyBackgroundQuery). */
+	background?: Promise<Background | undefined>;
 };
 
 function shownPath(path: string): string {
@@ -74,7 +76,7 @@ function submitter(setup: Setup, ctx: CommandContext) {
  */
 export async function runTui(options: TuiOptions): Promise<number> {
 	// Asked first, so the terminal's answer (OSC 11) arrives while the rest is set up; awaited before Ink reads stdin.
-	const themed = startTheme(options.theme, process.env, process.stdin, process.stdout);
+	const themed = startTheme(options.theme, process.env, process.stdin, process.stdout, options.background);
 	const store = new UiStore(initialView({ provider: options.provider ?? "", model: options.model ?? "" }));
 	const ask = (request: ApprovalRequest): Promise<ApprovalDecision> =>
 		new Promise((resolve) => {
@@ -135,7 +137,9 @@ export async function runTui(options: TuiOptions): Promise<number> {
 		abort: () => setup?.conversation.abort(),
 		exit,
 		suspend,
-		externalEditor: () => {
+		// Ctrl+G: node:child_process and the editor module load only when it is used.
+		externalEditor: async () => {
+			const { editExternally } = await import("./editor/external-editor.js");
 			const result = editExternally(expandPastes(input.text), {
 				before: () => {
 					screen.restore();
@@ -214,7 +218,10 @@ export async function runTui(options: TuiOptions): Promise<number> {
 		models: () => modelNames(conversation.model.model),
 		themes: () => themeNames(configDir),
 	});
-	const { configPaths } = await import("../config/paths.js");
+	const [{ configPaths }, { historyFile }] = await Promise.all([
+		import("../config/paths.js"),
+		import("./editor/history-file.js"),
+	]);
 	input.history = PromptHistory.open(historyFile(configPaths(homedir(), process.env).dataDir, connected.cwd));
 	channel.subscribe((event) => {
 		if (event.type === "agent_end" && conversation.queue.size > 0)

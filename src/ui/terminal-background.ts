@@ -67,6 +67,8 @@ export function queryBackground(
 			settled = true;
 			clearTimeout(timer);
 			stdin.off("readable", onReadable);
+			// What is already read but not yet handled (the answer may be here): never left for Ink to read as keys.
+			for (let chunk = stdin.read(); chunk !== null; chunk = stdin.read()) received += String(chunk);
 			const rgb = parseBackgroundReply(received);
 			const rest = received.replace(OSC11_REPLY, "").replace(DA1_REPLY, "");
 			try {
@@ -82,7 +84,9 @@ export function queryBackground(
 			for (let chunk = stdin.read(); chunk !== null; chunk = stdin.read()) received += String(chunk);
 			if (DA1_REPLY.test(received)) finish();
 		};
-		const timer = setTimeout(finish, timeoutMs);
+		// On time out, one more turn of the event loop first: a timer that fires late because start-up kept the loop
+		// busy must not beat an answer that arrived meanwhile (I/O is handled after timers, before setImmediate).
+		const timer = setTimeout(() => setImmediate(finish), timeoutMs);
 		try {
 			stdin.setRawMode?.(true);
 			stdin.on("readable", onReadable);
@@ -91,4 +95,16 @@ export function queryBackground(
 			finish();
 		}
 	});
+}
+
+/**
+ * The query the first frame waits for, started as early as possible: cli.ts calls this before the app's code loads,
+ * so the terminal answers meanwhile. None when a theme is named (`--theme`) or NO_COLOR is set (see theme-start.ts).
+ */
+export function earlyBackgroundQuery(
+	theme: string | undefined,
+	env: NodeJS.ProcessEnv,
+): Promise<Background | undefined> | undefined {
+	if (theme || (env.NO_COLOR ?? "") !== "") return undefined;
+	return queryBackground(process.stdin, process.stdout);
 }

@@ -1,4 +1,4 @@
-import { colorFgBgHint, queryBackground } from "./terminal-background.js";
+import { type Background, colorFgBgHint, queryBackground } from "./terminal-background.js";
 import { builtinTheme, darkTheme, lightTheme, monoTheme, noColor, type Theme } from "./theme.js";
 
 /** How long the first frame waits at most for the terminal to say its background colour. */
@@ -14,6 +14,8 @@ export async function startTheme(
 	env: NodeJS.ProcessEnv,
 	stdin: NodeJS.ReadStream,
 	stdout: NodeJS.WriteStream,
+	/** The query cli.ts already started (earlyBackgroundQuery); else it is asked here. */
+	asked?: Promise<Background | undefined>,
 ): Promise<{ theme: Theme; warning?: string }> {
 	if (flag) {
 		const builtin = builtinTheme(flag);
@@ -22,7 +24,7 @@ export async function startTheme(
 		return loadTheme(flag, { configDir: userConfigDir(env) });
 	}
 	if (noColor(env)) return { theme: monoTheme };
-	const background = (await queryBackground(stdin, stdout, BACKGROUND_TIMEOUT_MS)) ?? colorFgBgHint(env);
+	const background = (await (asked ?? queryBackground(stdin, stdout, BACKGROUND_TIMEOUT_MS))) ?? colorFgBgHint(env);
 	return { theme: background === "light" ? lightTheme : darkTheme };
 }
 

@@ -1,6 +1,5 @@
-import { createHash } from "node:crypto";
 import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname } from "node:path";
 
 /** Entries kept in memory and in the file (older ones are dropped when the file is rewritten). */
 const KEEP = 1000;
@@ -8,12 +7,6 @@ const KEEP = 1000;
 const READ_LIMIT = 2 * 1024 * 1024;
 /** Messages longer than this are not kept (a huge paste would make every later start slower). */
 const ENTRY_LIMIT = 256 * 1024;
-
-/** The history file of a project: one per working directory, under the data dir (`…/gar/history/`). */
-export function historyFile(dataDir: string, cwd: string): string {
-	const key = createHash("sha256").update(resolve(cwd)).digest("hex").slice(0, 16);
-	return join(dataDir, "history", `${key}.jsonl`);
-}
 
 /**
  * The prompts a person sent in a project, oldest first, kept across sessions: a JSONL file of strings, appended one
