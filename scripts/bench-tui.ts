@@ -24,7 +24,7 @@ const PROMPT = "Write a long story.";
 const POLL_MS = 10;
 const KEY_POLL_MS = 2;
 const STALL_MS = 20_000;
-const GAR = new URL("../bin/gar.js", import.meta.url).pathname;
+const GAR = process.env.BENCH_GAR ?? new URL("../bin/gar.js", import.meta.url).pathname;
 
 /** What the first usable screen shows: the full-screen app's input hint (its welcome text also says Ctrl+D quits). */
 const READY: Array<{ pattern: RegExp; mode: string }> = [{ pattern: /Enter send/, mode: "full-screen app" }];
@@ -336,6 +336,53 @@ export async function benchTui(): Promise<string[]> {
 	}
 }
 
+/**
+ * `--first-frames N [gar args…]`: only the start-up, N launches of the baseline and the app interleaved, each
+ * figure printed (for comparing two builds or flags quickly, e.g. `--first-frames 15 --theme dark`).
+ */
+async function firstFrames(n: number, extra: string[]): Promise<string[]> {
+	const dir = mkdtempSync(join(tmpdir(), "gar-bench-tui-"));
+	const server = await startServer();
+	const bench = new TuiBench(dir, server.url);
+	try {
+		await bench.start();
+		const base: number[] = [];
+		const app: number[] = [];
+		// BENCH_GAR_B: a second build launched right after each launch of the first, for an A/B comparison.
+		const other = process.env.BENCH_GAR_B;
+		const appB: number[] = [];
+		for (let i = 0; i <= n; i++) {
+			const b = await bench.launch(bench.baselineArgv(), BASELINE_READY);
+			await bench.quit(b);
+			const a = await bench.launch(bench.garArgv(["--no-session", ...extra]), READY);
+			await bench.quit(a);
+			const a2 = other
+				? await bench.launch([process.execPath, other, ...bench.garArgv(["--no-session"]).slice(2)], READY)
+				: null;
+			if (a2) await bench.quit(a2);
+			if (i === 0) continue; // the uncounted warm-up launch
+			base.push(b.readyMs);
+			app.push(a.readyMs);
+			if (a2) appB.push(a2.readyMs);
+		}
+		const ms = (values: number[]) => values.map((v) => v.toFixed(0)).join(" ");
+		const line = (name: string, values: number[]) =>
+			`${name} ${ms(values)}  median ${median(values).toFixed(0)} ms  ${(median(values) / median(base)).toFixed(2)}×`;
+		return [
+			`baseline ${ms(base)}  median ${median(base).toFixed(0)} ms`,
+			line("app     ", app),
+			...(other ? [line("app B   ", appB)] : []),
+		];
+	} finally {
+		await bench.tmux.stop();
+		await server.close();
+		rmSync(dir, { recursive: true, force: true });
+	}
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-	for (const line of await benchTui()) console.log(line);
+	const at = process.argv.indexOf("--first-frames");
+	const lines =
+		at >= 0 ? await firstFrames(Number(process.argv[at + 1] ?? 9), process.argv.slice(at + 2)) : await benchTui();
+	for (const line of lines) console.log(line);
 }
