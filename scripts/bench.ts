@@ -17,8 +17,14 @@ const HAS_GNU_TIME = existsSync("/usr/bin/time");
 
 type Sample = { ms: number; cpuMs: number | null; rssMb: number | null };
 
+/**
+ * The environment every measured process gets: the bench's own, without what makes every node start slower
+ * (extra CA certificates are read at start-up, 35–60 ms here), which would hide gar's cost in the ratios.
+ */
+const { NODE_EXTRA_CA_CERTS: _certs, NODE_OPTIONS: _options, ...CLEAN_ENV } = process.env;
+
 /** Runs a command once; wall time from spawn to exit, CPU time and peak RSS from GNU time when it is installed. */
-function measure(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env, cwd = ROOT): Promise<Sample> {
+function measure(cmd: string, args: string[], env: NodeJS.ProcessEnv = CLEAN_ENV, cwd = ROOT): Promise<Sample> {
 	return new Promise((resolve, reject) => {
 		const argv = HAS_GNU_TIME ? ["-f", "GAR_BENCH_RSS %M GAR_BENCH_CPU %U %S", cmd, ...args] : args;
 		const started = performance.now();
@@ -75,7 +81,7 @@ async function main() {
 	const work = mkdtempSync(join(tmpdir(), "gar-bench-"));
 	writeFileSync(join(work, "notes.txt"), "hello from the bench\n");
 	const env = {
-		...process.env,
+		...CLEAN_ENV,
 		HOME: work,
 		XDG_CONFIG_HOME: join(work, "config"),
 		XDG_DATA_HOME: join(work, "data"),

@@ -193,6 +193,11 @@ thinking = "low"
 		expect(r.sources.get("profile")).toEqual({ kind: "flag" });
 	});
 
+	it("names every profile's model, with its provider, for /model completion", () => {
+		w.write(w.userFile, profiles);
+		expect(load().profileModels).toEqual([{ model: "qwen2.5-coder", provider: "openai" }, { model: "claude-haiku" }]);
+	});
+
 	it("yields to env and flags", () => {
 		w.write(w.userFile, profiles);
 		const r = load({ GAR_MODEL: "env-model" }, { maxTurns: 9 });

@@ -88,6 +88,14 @@ describe("slash command completion", () => {
 		expect(values("/model ")).toBeNull();
 	});
 
+	it("offers the models the config's profiles name, after the one in use", () => {
+		const names = modelNames("gpt-5", ["qwen2.5-coder", "gpt-5"]);
+		expect(names.slice(0, 2)).toEqual(["gpt-5", "qwen2.5-coder"]);
+		expect(names.filter((n) => n === "gpt-5")).toHaveLength(1);
+		const withProfiles = commandCompleter({ models: () => names, themes: () => [] });
+		expect(withProfiles("/model qw")?.items.map((i) => i.value)).toEqual(["qwen2.5-coder"]);
+	});
+
 	it("accepting a completion through the input fills in the command; a command that needs an argument waits", () => {
 		const input = new InputModel();
 		input.completer = complete;

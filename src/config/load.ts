@@ -97,7 +97,21 @@ export function loadConfig(options: LoadOptions): LoadResult {
 		home,
 		ignored,
 		secretVars: secretVars(files),
+		profileModels: profileModels(files),
 	};
+}
+
+/** The `model` of every profile in every file (the project file's profiles too: they only name models). */
+function profileModels(files: readonly FileLayer[]): LoadResult["profileModels"] {
+	const out: LoadResult["profileModels"] = [];
+	for (const file of files) {
+		for (const profile of file.profiles.values()) {
+			const model = profile.get("model")?.value;
+			const provider = profile.get("provider")?.value;
+			if (typeof model === "string") out.push({ model, ...(typeof provider === "string" ? { provider } : {}) });
+		}
+	}
+	return out;
 }
 
 /** The built-in key variables and every `api_key_env` that was applied, in any file or profile. */

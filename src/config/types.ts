@@ -87,6 +87,8 @@ export type LoadResult = {
 	ignored: IgnoredKey[];
 	/** Variables gar reads API keys from: the built-in names and every `api_key_env` in any file or profile. */
 	secretVars: string[];
+	/** The models the profiles of every file name, with the profile's provider when it sets one (for `/model`). */
+	profileModels: { model: string; provider?: string }[];
 };
 
 /** A project-file setting left out because it could loosen safety or redirect credentials. */

@@ -41,6 +41,8 @@ export type Setup = {
 	/** Secret values in use (the API key, a base URL's password): masked in every saved or printed event. */
 	secrets: string[];
 	warnings: string[];
+	/** Models the config's profiles name for this provider (what `/model` offers besides the model table). */
+	profileModels: string[];
 	provider: string;
 	model: string;
 	/** Set when no API key was found and `allowMissingKey` was given: what to set, in words. */
@@ -209,6 +211,9 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, options:
 		config,
 		secrets,
 		warnings: [...loaded.warnings, ...opened.warnings],
+		profileModels: loaded.profileModels
+			.filter((p) => (p.provider ?? run.provider) === run.provider)
+			.map((p) => p.model),
 		...(missingKey ? { missingKey } : {}),
 		provider: provider.name,
 		model: run.model,

@@ -165,9 +165,9 @@ export function commandCompleter(source: CompletionSource): Completer {
 	};
 }
 
-/** Model names to complete `/model` with: the model table's, the configured model's first. */
-export function modelNames(current: string): string[] {
-	return [...new Set([current, ...MODELS.map((m) => m.id)].filter(Boolean))];
+/** Model names to complete `/model` with: the model in use, those the config's profiles name, then the model table's. */
+export function modelNames(current: string, fromProfiles: readonly string[] = []): string[] {
+	return [...new Set([current, ...fromProfiles, ...MODELS.map((m) => m.id)].filter(Boolean))];
 }
 
 /** Whether a completed command line is ready to run (no argument missing). */

@@ -215,7 +215,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	const { switchTheme, themeNames, userConfigDir } = await import("./themes.js");
 	const configDir = userConfigDir();
 	input.completer = commandCompleter({
-		models: () => modelNames(conversation.model.model),
+		models: () => modelNames(conversation.model.model, connected.setup.profileModels),
 		themes: () => themeNames(configDir),
 	});
 	const [{ configPaths }, { historyFile }] = await Promise.all([
