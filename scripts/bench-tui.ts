@@ -18,6 +18,7 @@ const ROWS = 40;
 const DELTAS = 20_000;
 const MARKER = "TBEND7F3A";
 const LONG_ENTRIES = 10_000;
+const PASTE_LINES = 5_000;
 const KEYS = 20;
 const PRIMER = "qz"; // typed first, so "the typed text is on screen" cannot match anything else on it
 const PROMPT = "Write a long story.";
@@ -219,6 +220,15 @@ class TuiBench {
 		return latencies;
 	}
 
+	/** Pastes `lines` lines as a bracketed paste and waits for the input's placeholder (Ctrl+U clears it). */
+	async paste(session: string, lines: number): Promise<void> {
+		const file = join(this.dir, "paste.txt");
+		writeFileSync(file, Array.from({ length: lines }, (_, i) => `const line${i} = ${i}; // pasted`).join("\n"));
+		await this.tmux.command(`load-buffer -b bench ${tmuxQuote(file)}`);
+		await this.tmux.command(`paste-buffer -p -d -b bench -t ${tmuxQuote(session)}`);
+		await this.waitFor(session, (s) => s.includes(`[pasted ${lines} lines]`), POLL_MS, 10_000, "the paste placeholder");
+	}
+
 	/** Sends the prompt, times Enter → marker on screen: tree CPU, RSS every 50 ms, bytes written to the terminal. */
 	async stream(launch: Launch, run: number): Promise<StreamFigures> {
 		const target = tmuxQuote(launch.session);
@@ -267,8 +277,10 @@ async function oneRun(bench: TuiBench, longFile: string, run: number): Promise<R
 		await sleep(5000);
 		const idleCpuS = treeCpuSeconds(app.pid) - idle0;
 		const keysEmpty = await bench.typeKeys(app.session);
+		await bench.paste(app.session, PASTE_LINES);
+		const keysPaste = await bench.typeKeys(app.session);
 		const stream = await bench.stream(app, run);
-		figures = { firstFrameMs: app.readyMs, mode: app.mode, idleCpuS, keysEmpty, stream };
+		figures = { firstFrameMs: app.readyMs, mode: app.mode, idleCpuS, keysEmpty, keysPaste, stream };
 	} finally {
 		await bench.quit(app);
 	}
