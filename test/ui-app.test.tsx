@@ -35,7 +35,7 @@ function info(over: Partial<AppInfo> = {}): AppInfo {
 		branch: "main",
 		sessionId: () => "k3v9q0x2m7ab",
 		sessionName: () => "fix parser",
-		branches: () => 1,
+		sessionBranch: () => "1 of 1",
 		running: () => false,
 		...over,
 	};

@@ -22,7 +22,7 @@ function info(running: { value: boolean }): AppInfo {
 		branch: null,
 		sessionId: () => null,
 		sessionName: () => undefined,
-		branches: () => 0,
+		sessionBranch: () => "–",
 		running: () => running.value,
 	};
 }

@@ -28,7 +28,7 @@ const info: AppInfo = {
 	branch: "main",
 	sessionId: () => "k3v9q0x2m7ab",
 	sessionName: () => undefined,
-	branches: () => 1,
+	sessionBranch: () => "1 of 1",
 	running: () => false,
 };
 const noop = { submit: () => {}, abort: () => {}, exit: () => {} };

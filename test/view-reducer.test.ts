@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../src/agent/events.js";
-import { formatCost, formatDuration, formatTokens, toolSummary } from "../src/view/format.js";
+import { branchLabel, formatCost, formatDuration, formatTokens, toolSummary } from "../src/view/format.js";
 import { reduce } from "../src/view/reducer.js";
 import { type ChatItem, initialView, type ToolItem, type ViewState } from "../src/view/state.js";
 import { MODEL, PROVIDER, twoTurnRun } from "./fixtures/session/run.js";
@@ -173,6 +173,14 @@ describe("the event-to-view reducer", () => {
 });
 
 describe("view formatting", () => {
+	it("says which branch of the session the conversation is on", () => {
+		expect(branchLabel([], null)).toBe("–");
+		expect(branchLabel(["a"], "a")).toBe("1 of 1");
+		expect(branchLabel(["a", "b", "c"], "b")).toBe("2 of 3");
+		expect(branchLabel(["a", "b"], "x")).toBe("new (2 others)");
+		expect(branchLabel(["a"], "x")).toBe("new (1 other)");
+	});
+
 	it("formats tokens, costs and durations the way the inspector shows them", () => {
 		expect([950, 12_400, 128_000, 1_234_567].map(formatTokens)).toEqual(["950", "12.4k", "128k", "1.2M"]);
 		expect([null, 0, 0.0042, 0.042, 3.5].map(formatCost)).toEqual(["unknown", "$0.00", "$0.0042", "$0.042", "$3.50"]);

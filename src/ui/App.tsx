@@ -24,7 +24,8 @@ export type AppInfo = {
 	branch: string | null;
 	sessionId: () => string | null;
 	sessionName: () => string | undefined;
-	branches: () => number;
+	/** Which of the session's branches the conversation is on ("2 of 3"; view/format.ts branchLabel). */
+	sessionBranch: () => string;
 	running: () => boolean;
 };
 
@@ -133,7 +134,7 @@ export function App({ store, input, info, actions, size: fixed }: AppProps) {
 							width={INSPECTOR_WIDTH}
 							version={store.getVersion()}
 							sessionId={info.sessionId()}
-							branches={info.branches()}
+							sessionBranch={info.sessionBranch()}
 						/>
 					</Box>
 				) : null}

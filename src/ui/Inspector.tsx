@@ -12,7 +12,7 @@ export type InspectorProps = {
 	/** Distinct versions of the view, so the memo re-renders when it changed. */
 	version: number;
 	sessionId: string | null;
-	branches: number;
+	sessionBranch: string;
 };
 
 /** Output speed of the reply streaming now (estimated from characters), else the last call's. */
@@ -45,7 +45,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /** The inspector: live state, turn, tokens, cost, context fill, speed, tool counts, model and session. */
-export const Inspector = memo(function Inspector({ view, width, sessionId, branches }: InspectorProps) {
+export const Inspector = memo(function Inspector({ view, width, sessionId, sessionBranch }: InspectorProps) {
 	const theme = useTheme();
 	const busy = isBusy(view.activity);
 	const now = useNow(busy);
@@ -95,7 +95,7 @@ export const Inspector = memo(function Inspector({ view, width, sessionId, branc
 				{view.provider}/{view.model}
 			</Row>
 			<Row label="session">{sessionId ?? "not saved"}</Row>
-			<Row label="branches">{String(branches)}</Row>
+			<Row label="branch">{sessionBranch}</Row>
 		</Box>
 	);
 });

@@ -3,6 +3,7 @@ import { render } from "ink";
 import type { ApprovalDecision, ApprovalRequest } from "../agent/loop.js";
 import type { RunFlags, Setup } from "../modes/setup.js";
 import { gitBranch } from "../prompt/system-prompt.js";
+import { branchLabel } from "../view/format.js";
 import { initialView } from "../view/state.js";
 import { App, type AppInfo } from "./App.js";
 import { type CommandContext, commandCompleter, modelNames, runCommand, runShellLine } from "./commands.js";
@@ -106,14 +107,14 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	};
 	process.on("warning", onWarning);
 	const input = new InputModel();
-	let branches = 0;
+	let sessionBranch = "–";
 	const info: AppInfo = {
 		version: VERSION,
 		cwd: shownPath(options.cwd),
 		branch: gitBranch(options.cwd),
 		sessionId: () => setup?.conversation.session?.session.header.id ?? null,
 		sessionName: () => setup?.conversation.session?.session.name,
-		branches: () => branches,
+		sessionBranch: () => sessionBranch,
 		running: () => setup?.conversation.running ?? false,
 	};
 
@@ -206,9 +207,18 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	screen.setMouse(setup.config.tui.mouse);
 	info.cwd = shownPath(connected.cwd);
 	info.branch = gitBranch(connected.cwd);
-	branches = conversation.session?.session.leaves().length ?? 0;
+	const whereInTree = () => {
+		const writer = conversation.session;
+		sessionBranch = writer
+			? branchLabel(
+					writer.session.leaves().map((leaf) => leaf.id),
+					writer.leafId,
+				)
+			: "–";
+	};
+	whereInTree();
 	channel.subscribe((event) => {
-		if (event.type === "agent_end") branches = conversation.session?.session.leaves().length ?? 0;
+		if (event.type === "agent_end") whereInTree();
 	});
 	for (const message of pendingWarnings) channel.emit({ type: "notice", level: "warning", message });
 	// The editor: /command completion, the project's prompt history, and queued messages a run left undelivered.

@@ -122,3 +122,15 @@ export function previewBody(preview: ToolPreview): string[] {
 			return preview.message.split("\n");
 	}
 }
+
+/**
+ * Where the conversation is in the session's tree, for the inspector: "2 of 3" (the second of three branches,
+ * oldest first), "new (2 others)" after moving back to an entry that has later ones, "–" before the
+ * first entry.
+ */
+export function branchLabel(leafIds: readonly string[], current: string | null): string {
+	if (current === null || leafIds.length === 0) return "–";
+	const at = leafIds.indexOf(current);
+	if (at >= 0) return `${at + 1} of ${leafIds.length}`;
+	return `new (${leafIds.length} other${leafIds.length === 1 ? "" : "s"})`;
+}
