@@ -218,7 +218,8 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	};
 	whereInTree();
 	channel.subscribe((event) => {
-		if (event.type === "agent_end") whereInTree();
+		// At the start too: the person's message may have started a new branch.
+		if (event.type === "agent_start" || event.type === "agent_end") whereInTree();
 	});
 	for (const message of pendingWarnings) channel.emit({ type: "notice", level: "warning", message });
 	// The editor: /command completion, the project's prompt history, and queued messages a run left undelivered.
