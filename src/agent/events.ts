@@ -30,6 +30,23 @@ export type SystemPart = {
 /** Why a compaction happened: the context neared the window, the person asked, or the provider said too long. */
 export type CompactionReason = "auto" | "manual" | "overflow";
 
+/**
+ * What a compaction produced, as both its `compaction_end` event and its session entry carry it: the summary sent
+ * instead of the older messages, the first entry sent verbatim after it (null: none), what it focused on, the files
+ * read and modified (computed from the tool calls), and the summary request's model, tokens and cost.
+ */
+export type CompactionProduct = {
+	summary: string;
+	firstKeptEntryId: string | null;
+	focus?: string;
+	readFiles?: string[];
+	modifiedFiles?: string[];
+	provider?: string;
+	model?: string;
+	usage?: Usage;
+	costUsd?: number | null;
+};
+
 /** How one tool call ended. Every tool call of a reply gets exactly one `tool_end`. */
 export type ToolOutcome = "done" | "error" | "denied" | "skipped" | "not_run";
 
@@ -130,7 +147,7 @@ export type AgentEvent =
 	 * `firstKeptEntryId` (the session entry; null: none; absent when the conversation is not saved). `usage` and
 	 * `costUsd` are those of the summary request, counted in the session's (and a running run's) totals.
 	 */
-	| {
+	| ({
 			type: "compaction_end";
 			ok: boolean;
 			tokensBefore: number;
@@ -139,16 +156,7 @@ export type AgentEvent =
 			reason?: CompactionReason;
 			/** The person (or a signal) aborted it; the context is unchanged. */
 			aborted?: boolean;
-			summary?: string;
-			firstKeptEntryId?: string | null;
-			focus?: string;
-			readFiles?: string[];
-			modifiedFiles?: string[];
-			provider?: string;
-			model?: string;
-			usage?: Usage;
-			costUsd?: number | null;
-	  }
+	  } & Partial<CompactionProduct>)
 	/** Saving to the session file failed; the run goes on, but the person must be told. */
 	| { type: "session_error"; file: string; error: string }
 	/** Something the person should see that is not part of the conversation (a warning, a failed listener). */

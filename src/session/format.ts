@@ -1,7 +1,14 @@
 import { customAlphabet } from "nanoid";
 import { z } from "zod";
 import { nestsDeeperThan } from "../agent/depth.js";
-import type { CompactionReason, RunStopReason, SystemPart, ToolOutcome, UserSource } from "../agent/events.js";
+import type {
+	CompactionProduct,
+	CompactionReason,
+	RunStopReason,
+	SystemPart,
+	ToolOutcome,
+	UserSource,
+} from "../agent/events.js";
 
 export type { CompactionReason };
 export { nestsDeeperThan };
@@ -71,21 +78,8 @@ export type ModelChangeEntry = Base & { type: "model_change"; provider: string; 
  * stay in the file and the tree; only what is sent changes. `usage`/`costUsd` are those of the summary request.
  */
 export type CompactionEntry = Base &
-	InRun & {
-		type: "compaction";
-		reason: CompactionReason;
-		summary: string;
-		firstKeptEntryId: string | null;
-		tokensBefore: number;
-		tokensAfter: number;
-		focus?: string;
-		readFiles?: string[];
-		modifiedFiles?: string[];
-		provider?: string;
-		model?: string;
-		usage?: Usage;
-		costUsd?: number | null;
-	};
+	InRun &
+	CompactionProduct & { type: "compaction"; reason: CompactionReason; tokensBefore: number; tokensAfter: number };
 /** Metadata: sets (or with `label: null` clears) the label of `target`. */
 export type LabelEntry = Base & { type: "label"; target: string; label: string | null };
 /** Metadata: names the session; the latest wins. */

@@ -3,6 +3,7 @@ import type { Key } from "ink";
 type Handler = (input: string, key: Key) => void;
 
 /** The parts of a late OSC 11 answer as Ink passes them on: "]", "11;rgb:…" (BEL-ended or not), then "\". */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the answer may end in BEL (0x07).
 const OSC_BODY = /^1[01];rgba?:[0-9a-f/]+(\x07)?$/i;
 /** A DA1 answer as Ink passes it on: "[?62;22c". */
 const DA1 = /^\[\?[\d;]*c$/;
