@@ -301,6 +301,26 @@ describe("manual compaction", () => {
 		expect(events.find((e) => e.type === "compaction_end")).toMatchObject({ ok: false, aborted: true });
 	});
 
+	it("summarizes the older half of a short conversation that fits keep_recent_tokens whole", async () => {
+		const { server, conversation } = await setup(
+			[reply("done one", 100), reply("done two", 100), reply("done three", 100), { text: "SUMMARY" }, reply("ok", 1)],
+			{ window: null },
+		);
+		// Three turns of ~25 tokens: far under keep_recent_tokens (600), yet /compact should free something.
+		for (const task of ["task one", "task two", "task three"]) await conversation.run(task);
+		expect(await conversation.compact()).toMatchObject({ ok: true });
+		await conversation.run("task four");
+		const summarized = sent(server.requests[3]?.body).join("");
+		expect(summarized).toContain("task one");
+		expect(summarized).toContain("task two");
+		expect(summarized).not.toContain("task three");
+		const after = sent(server.requests[4]?.body).join("");
+		expect(after).toContain("SUMMARY");
+		expect(after).not.toContain("task one");
+		expect(after).not.toContain("task two");
+		expect(after).toContain("task three");
+	});
+
 	it("says there is nothing to compact in a fresh conversation", async () => {
 		const { conversation, events, server } = await setup([], { window: null });
 		const result = await conversation.compact();

@@ -82,7 +82,13 @@ export class Compactor {
 		const previous = summaryOf(messages[0]);
 		const start = previous === undefined ? 0 : 1;
 		const limits = limitsFor(contextWindow ?? Number.MAX_SAFE_INTEGER, settings);
-		const cut = findCut(messages, start, limits.keepRecent);
+		// Asked for by the person (/compact), it frees room even when the whole context would fit keep_recent_tokens:
+		// at most half of the messages' tokens stay verbatim.
+		const keepRecent =
+			reason === "manual"
+				? Math.min(limits.keepRecent, Math.floor(estimateMessages(messages, start) / 2))
+				: limits.keepRecent;
+		const cut = findCut(messages, start, keepRecent);
 		if (cut === undefined) {
 			const error = "nothing to compact yet: the conversation has no older turn to summarize";
 			return { ok: false, error, aborted: false, nothing: true, tokensBefore, usage: EMPTY_USAGE, costUsd: 0 };
