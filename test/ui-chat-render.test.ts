@@ -227,6 +227,19 @@ describe("renderItem: other items", () => {
 		]);
 	});
 
+	it("wraps a notice laid out in columns (the /help tables) under its second column", () => {
+		const message =
+			"Keys\n  Ctrl+R      search the history, Enter takes it and Esc cancels\nplain words that just wrap around here and there";
+		expect(text(render({ kind: "notice", key: "n", level: "info", message }, 40))).toEqual([
+			"• Keys",
+			"    Ctrl+R      search the history,",
+			"                Enter takes it and Esc",
+			"                cancels",
+			"  plain words that just wrap around",
+			"  here and there",
+		]);
+	});
+
 	it("renders retry, compaction, run end, errors and thinking as compact lines", () => {
 		const retry: ChatItem = {
 			kind: "retry",

@@ -20,6 +20,17 @@ function labelled(label: Span, spans: Span[], width: number): Rows {
 	return prefixRows(wrapSpans(spans, width - indent), [label], [{ text: " ".repeat(indent) }]);
 }
 
+/** Where a two-column line's second column starts (text, 2+ spaces, text): its wrapped rows align under it. */
+const COLUMN = /^(\s*\S.*?\s{2,})\S/;
+
+/** One line of a notice, wrapped; a line laid out in columns (the /help tables) wraps under its second column. */
+function hanging(line: string, color: string, width: number): Rows {
+	const hang = COLUMN.exec(line)?.[1]?.length ?? 0;
+	if (hang === 0 || hang > width / 2) return wrapSpans([{ text: line, color }], width);
+	const rows = wrapSpans([{ text: line, color }], width, width - hang);
+	return rows.map((row, i) => (i === 0 ? row : [{ text: " ".repeat(hang) }, ...row]));
+}
+
 const USER_LABELS: Partial<Record<UserSource, string>> = {
 	prompt: "you › ",
 	steer: "you (steer) › ",
@@ -112,7 +123,10 @@ function rows(item: Exclude<ChatItem, { kind: "text" | "tool" }>, width: number,
 			);
 		case "notice": {
 			const color = item.level === "error" ? theme.error : item.level === "warning" ? theme.warning : theme.muted;
-			return labelled({ text: "• ", color }, [{ text: clean(item.message), color }], width);
+			const rows = clean(item.message)
+				.split("\n")
+				.flatMap((line) => hanging(line, color, width - 2));
+			return prefixRows(rows, [{ text: "• ", color }], [{ text: "  " }]);
 		}
 		case "compaction": {
 			const what = item.ok
