@@ -235,8 +235,8 @@ describe("renderItem: other items", () => {
 			"    Ctrl+R      search the history,",
 			"                Enter takes it and Esc",
 			"                cancels",
-			"  plain words that just wrap around",
-			"  here and there",
+			"  plain words that just wrap around here",
+			"  and there",
 		]);
 	});
 
