@@ -34,9 +34,12 @@ function app(size = { columns: 100, rows: 30 }) {
 	const sent: { text: string; mode: SendMode | undefined }[] = [];
 	const queued: string[] = [];
 	const running = { value: false };
+	const counts = { aborted: 0 };
 	const actions = {
 		submit: (text: string, mode?: SendMode) => sent.push({ text, mode }),
-		abort: () => {},
+		abort: () => {
+			counts.aborted++;
+		},
 		exit: () => {},
 		pullQueued: () => queued.pop(),
 	};
@@ -47,7 +50,18 @@ function app(size = { columns: 100, rows: 30 }) {
 			await tick();
 		}
 	};
-	return { ...r, store, input, sent, queued, running, write };
+	return {
+		...r,
+		store,
+		input,
+		sent,
+		queued,
+		running,
+		write,
+		get aborted() {
+			return counts.aborted;
+		},
+	};
 }
 
 describe("the editor in the app", () => {
@@ -60,6 +74,20 @@ describe("the editor in the app", () => {
 		expect(frame).toMatch(/\n {2}five/);
 		await a.write("\r");
 		expect(a.sent).toEqual([{ text: "one\ntwo\nthree\nfour\nfive", mode: "send" }]);
+		a.unmount();
+	});
+
+	it("understands the kitty keyboard protocol's keys (Shift+Enter, Alt+Enter, Ctrl+C, Ctrl+U, Esc)", async () => {
+		const a = app();
+		await a.write("one", "\x1b[13;2u", "two", "\x1b[13;3u", "three");
+		expect(a.input.text).toBe("one\ntwo\nthree");
+		await a.write("\x1b[99;5u");
+		expect(a.input.text).toBe("");
+		await a.write("abc", "\x1b[117;5u");
+		expect(a.input.text).toBe("");
+		a.running.value = true;
+		await a.write("\x1b[27u");
+		expect(a.aborted).toBe(1);
 		a.unmount();
 	});
 

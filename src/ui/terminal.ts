@@ -11,8 +11,22 @@ const SHOW_CURSOR = "\x1b[?25h";
 // Ctrl+C, Esc and the rest stay as they are. xterm and tmux (`extended-keys on`) honour it; others ignore it.
 const KEYS_ON = "\x1b[>4;1m";
 const KEYS_OFF = "\x1b[>4m";
+// The kitty keyboard protocol ("disambiguate" only), pushed on enter and popped on restore, in the terminals known
+// to speak it (kitty, WezTerm, ghostty), where modifyOtherKeys is not honoured. Ink parses its keys either way.
+const KITTY_PUSH = "\x1b[>1u";
+const KITTY_POP = "\x1b[<u";
 
-export type ScreenOptions = { mouse: boolean; out?: NodeJS.WriteStream };
+/** Whether the terminal is one known to speak the kitty keyboard protocol (Shift+Enter reported as such). */
+export function speaksKittyKeys(env: NodeJS.ProcessEnv): boolean {
+	return (
+		"KITTY_WINDOW_ID" in env ||
+		env.TERM === "xterm-kitty" ||
+		env.TERM_PROGRAM === "WezTerm" ||
+		env.TERM_PROGRAM === "ghostty"
+	);
+}
+
+export type ScreenOptions = { mouse: boolean; out?: NodeJS.WriteStream; env?: NodeJS.ProcessEnv };
 
 /**
  * The full-screen session's terminal state: the alternate screen, bracketed paste and (optionally) SGR mouse
@@ -30,7 +44,8 @@ export class Screen {
 	enter(): void {
 		if (this.active) return;
 		this.active = true;
-		this.write(`${ENTER_ALT}${PASTE_ON}${KEYS_ON}${this.options.mouse ? MOUSE_ON : ""}`);
+		const kitty = speaksKittyKeys(this.options.env ?? process.env) ? KITTY_PUSH : "";
+		this.write(`${ENTER_ALT}${PASTE_ON}${KEYS_ON}${kitty}${this.options.mouse ? MOUSE_ON : ""}`);
 	}
 
 	/** Turns mouse reporting on or off (the config that decides it loads after the first frame). */
@@ -43,7 +58,8 @@ export class Screen {
 	restore(): void {
 		if (!this.active) return;
 		this.active = false;
-		this.write(`${this.options.mouse ? MOUSE_OFF : ""}${KEYS_OFF}${PASTE_OFF}${SHOW_CURSOR}${LEAVE_ALT}`);
+		const kitty = speaksKittyKeys(this.options.env ?? process.env) ? KITTY_POP : "";
+		this.write(`${this.options.mouse ? MOUSE_OFF : ""}${kitty}${KEYS_OFF}${PASTE_OFF}${SHOW_CURSOR}${LEAVE_ALT}`);
 	}
 
 	/** Synchronous, so it lands even from an exit handler or right before a suspend. */
