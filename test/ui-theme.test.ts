@@ -143,19 +143,22 @@ describe("loadTheme", () => {
 });
 
 describe("the start-up theme", () => {
-	const notTty = new PassThrough() as unknown as NodeJS.ReadStream;
-	const out = new PassThrough() as unknown as NodeJS.WriteStream;
-
 	it("NO_COLOR (not empty) gives mono unless --theme names one", async () => {
-		expect((await startTheme(undefined, { NO_COLOR: "1" }, notTty, out)).theme).toBe(monoTheme);
-		expect((await startTheme(undefined, { NO_COLOR: "" }, notTty, out)).theme).toBe(darkTheme);
-		expect((await startTheme("light", { NO_COLOR: "1" }, notTty, out)).theme).toBe(lightTheme);
+		expect((await startTheme(undefined, { NO_COLOR: "1" })).theme).toBe(monoTheme);
+		expect((await startTheme(undefined, { NO_COLOR: "" })).theme).toBe(darkTheme);
+		expect((await startTheme("light", { NO_COLOR: "1" })).theme).toBe(lightTheme);
+	});
+
+	it("follows the terminal's answer to the background query, which beats COLORFGBG", async () => {
+		expect((await startTheme(undefined, {}, Promise.resolve("light"))).theme).toBe(lightTheme);
+		expect((await startTheme(undefined, { COLORFGBG: "0;15" }, Promise.resolve("dark"))).theme).toBe(darkTheme);
+		expect((await startTheme(undefined, { COLORFGBG: "0;15" }, Promise.resolve(undefined))).theme).toBe(lightTheme);
 	});
 
 	it("without an answer from the terminal, COLORFGBG hints, else dark", async () => {
-		expect((await startTheme(undefined, { COLORFGBG: "0;15" }, notTty, out)).theme).toBe(lightTheme);
-		expect((await startTheme(undefined, { COLORFGBG: "15;default;0" }, notTty, out)).theme).toBe(darkTheme);
-		expect((await startTheme(undefined, {}, notTty, out)).theme).toBe(darkTheme);
+		expect((await startTheme(undefined, { COLORFGBG: "0;15" })).theme).toBe(lightTheme);
+		expect((await startTheme(undefined, { COLORFGBG: "15;default;0" })).theme).toBe(darkTheme);
+		expect((await startTheme(undefined, {})).theme).toBe(darkTheme);
 		expect(colorFgBgHint({ COLORFGBG: "7;x" })).toBeUndefined();
 		expect(colorFgBgHint({ COLORFGBG: "0;7" })).toBe("light");
 		expect(colorFgBgHint({ COLORFGBG: "15;8" })).toBe("dark");
@@ -166,8 +169,8 @@ describe("the start-up theme", () => {
 		mkdirSync(join(xdg, "gar", "themes"), { recursive: true });
 		writeFileSync(join(xdg, "gar", "themes", "mine.json"), JSON.stringify({ extends: "light", accent: "blue" }));
 		const env = { XDG_CONFIG_HOME: xdg };
-		expect((await startTheme("mine", env, notTty, out)).theme.accent).toBe("blue");
-		expect(await startTheme("nope", env, notTty, out)).toMatchObject({ theme: darkTheme, warning: /no theme "nope"/ });
+		expect((await startTheme("mine", env)).theme.accent).toBe("blue");
+		expect(await startTheme("nope", env)).toMatchObject({ theme: darkTheme, warning: /no theme "nope"/ });
 	});
 
 	it("[tui] theme applies after the config loads unless --theme was given or it says auto", async () => {

@@ -76,8 +76,8 @@ function submitter(setup: Setup, ctx: CommandContext) {
  * load (connect.ts): what is typed meanwhile waits for them. Returns the exit code once the person quits.
  */
 export async function runTui(options: TuiOptions): Promise<number> {
-	// Asked first, so the terminal's answer (OSC 11) arrives while the rest is set up; awaited before Ink reads stdin.
-	const themed = startTheme(options.theme, process.env, process.stdin, process.stdout, options.background);
+	// The terminal's answer (OSC 11, asked by cli.ts) is awaited before Ink reads stdin.
+	const themed = startTheme(options.theme, process.env, options.background);
 	const store = new UiStore(initialView({ provider: options.provider ?? "", model: options.model ?? "" }));
 	const ask = (request: ApprovalRequest): Promise<ApprovalDecision> =>
 		new Promise((resolve) => {

@@ -43,6 +43,11 @@ export function colorFgBgHint(env: NodeJS.ProcessEnv): Background | undefined {
 	return bg === 7 || bg >= 9 ? "light" : "dark";
 }
 
+/** Whether NO_COLOR asks for no colour: set and not empty (no-color.org). */
+export function noColor(env: NodeJS.ProcessEnv): boolean {
+	return (env.NO_COLOR ?? "") !== "";
+}
+
 type QueryStdin = NodeJS.ReadStream & { setRawMode?: (mode: boolean) => unknown };
 
 /**
@@ -105,6 +110,6 @@ export function earlyBackgroundQuery(
 	theme: string | undefined,
 	env: NodeJS.ProcessEnv,
 ): Promise<Background | undefined> | undefined {
-	if (theme || (env.NO_COLOR ?? "") !== "") return undefined;
+	if (theme || noColor(env)) return undefined;
 	return queryBackground(process.stdin, process.stdout);
 }

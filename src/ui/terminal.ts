@@ -29,37 +29,40 @@ export function speaksKittyKeys(env: NodeJS.ProcessEnv): boolean {
 export type ScreenOptions = { mouse: boolean; out?: NodeJS.WriteStream; env?: NodeJS.ProcessEnv };
 
 /**
- * The full-screen session's terminal state: the alternate screen, bracketed paste and (optionally) SGR mouse
- * reporting. `restore` puts the terminal back as it was — idempotent, synchronous, safe in an exit handler — and
+ * The full-screen session's terminal state: the alternate screen, bracketed paste, the keyboard modes that report
+ * Shift+Enter, and (optionally) SGR mouse reporting. `restore` puts the terminal back as it was — idempotent, synchronous, safe in an exit handler — and
  * runs on normal exit, a crash, SIGTERM/SIGHUP and before a suspend (Ctrl+Z), with `enter` again on `fg`.
  */
 export class Screen {
 	private active = false;
 	private readonly out: NodeJS.WriteStream;
+	private readonly kitty: boolean;
+	private mouse: boolean;
 
-	constructor(private options: ScreenOptions) {
+	constructor(options: ScreenOptions) {
 		this.out = options.out ?? process.stdout;
+		this.kitty = speaksKittyKeys(options.env ?? process.env);
+		this.mouse = options.mouse;
 	}
 
 	enter(): void {
 		if (this.active) return;
 		this.active = true;
-		const kitty = speaksKittyKeys(this.options.env ?? process.env) ? KITTY_PUSH : "";
-		this.write(`${ENTER_ALT}${PASTE_ON}${KEYS_ON}${kitty}${this.options.mouse ? MOUSE_ON : ""}`);
+		this.write(`${ENTER_ALT}${PASTE_ON}${KEYS_ON}${this.kitty ? KITTY_PUSH : ""}${this.mouse ? MOUSE_ON : ""}`);
 	}
 
 	/** Turns mouse reporting on or off (the config that decides it loads after the first frame). */
 	setMouse(on: boolean): void {
-		if (on === this.options.mouse) return;
+		if (on === this.mouse) return;
 		if (this.active) this.write(on ? MOUSE_ON : MOUSE_OFF);
-		this.options.mouse = on;
+		this.mouse = on;
 	}
 
 	restore(): void {
 		if (!this.active) return;
 		this.active = false;
-		const kitty = speaksKittyKeys(this.options.env ?? process.env) ? KITTY_POP : "";
-		this.write(`${this.options.mouse ? MOUSE_OFF : ""}${kitty}${KEYS_OFF}${PASTE_OFF}${SHOW_CURSOR}${LEAVE_ALT}`);
+		const kitty = this.kitty ? KITTY_POP : "";
+		this.write(`${this.mouse ? MOUSE_OFF : ""}${kitty}${KEYS_OFF}${PASTE_OFF}${SHOW_CURSOR}${LEAVE_ALT}`);
 	}
 
 	/** Synchronous, so it lands even from an exit handler or right before a suspend. */

@@ -1,8 +1,5 @@
-import { type Background, colorFgBgHint, queryBackground } from "./terminal-background.js";
-import { builtinTheme, darkTheme, lightTheme, monoTheme, noColor, type Theme } from "./theme.js";
-
-/** How long the first frame waits at most for the terminal to say its background colour. */
-const BACKGROUND_TIMEOUT_MS = 100;
+import { type Background, colorFgBgHint, noColor } from "./terminal-background.js";
+import { builtinTheme, darkTheme, lightTheme, monoTheme, type Theme } from "./theme.js";
 
 /**
  * The theme of the first frame. `--theme NAME` wins (a user theme loads its file; a bad one gives dark and a
@@ -12,9 +9,7 @@ const BACKGROUND_TIMEOUT_MS = 100;
 export async function startTheme(
 	flag: string | undefined,
 	env: NodeJS.ProcessEnv,
-	stdin: NodeJS.ReadStream,
-	stdout: NodeJS.WriteStream,
-	/** The query cli.ts already started (earlyBackgroundQuery); else it is asked here. */
+	/** The terminal's answer to the query cli.ts started before the app loaded (earlyBackgroundQuery), if asked. */
 	asked?: Promise<Background | undefined>,
 ): Promise<{ theme: Theme; warning?: string }> {
 	if (flag) {
@@ -24,7 +19,7 @@ export async function startTheme(
 		return loadTheme(flag, { configDir: userConfigDir(env) });
 	}
 	if (noColor(env)) return { theme: monoTheme };
-	const background = (await (asked ?? queryBackground(stdin, stdout, BACKGROUND_TIMEOUT_MS))) ?? colorFgBgHint(env);
+	const background = (await asked) ?? colorFgBgHint(env);
 	return { theme: background === "light" ? lightTheme : darkTheme };
 }
 

@@ -83,8 +83,3 @@ export const BUILTIN_THEMES: Readonly<Record<string, Theme>> = { dark: darkTheme
 export function builtinTheme(name: string): Theme | undefined {
 	return Object.hasOwn(BUILTIN_THEMES, name) ? BUILTIN_THEMES[name] : undefined;
 }
-
-/** Whether NO_COLOR asks for no colour: set and not empty (no-color.org). */
-export function noColor(env: NodeJS.ProcessEnv): boolean {
-	return (env.NO_COLOR ?? "") !== "";
-}
