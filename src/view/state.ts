@@ -1,4 +1,4 @@
-import type { CompactionReason, RunStopReason, ToolOutcome, UserSource } from "../agent/events.js";
+import type { AgentEvent, RunStopReason, ToolOutcome, UserSource } from "../agent/events.js";
 import { EMPTY_USAGE, type ErrorKind, type Usage } from "../llm/types.js";
 import type { ToolDetails, ToolPreview, ToolProgress } from "../tools/types.js";
 
@@ -42,17 +42,10 @@ export type ChatItem =
 	  }
 	| { kind: "error"; key: string; message: string; errorKind?: ErrorKind }
 	| { kind: "notice"; key: string; level: "info" | "warning" | "error"; message: string }
-	| {
-			kind: "compaction";
-			key: string;
-			ok: boolean;
-			tokensBefore: number;
-			tokensAfter: number;
-			error?: string;
-			reason?: CompactionReason;
-			/** Stopped by the person: nothing changed. */
-			aborted?: boolean;
-	  }
+	| ({ kind: "compaction"; key: string } & Pick<
+			Extract<AgentEvent, { type: "compaction_end" }>,
+			"ok" | "tokensBefore" | "tokensAfter" | "error" | "reason" | "aborted"
+	  >)
 	| {
 			kind: "run_end";
 			key: string;
