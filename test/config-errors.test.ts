@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../src/config/index.js";
-import { makeWorld, type World } from "./fixtures/config/world.js";
+import { loadConfig } from "../src/config/index.js";
+import { configProblem, makeWorld, type World } from "./fixtures/config/world.js";
 
 let w: World;
 beforeEach(() => {
@@ -10,16 +10,7 @@ afterEach(() => w.cleanup());
 
 const load = (env: NodeJS.ProcessEnv = {}, flags = {}) => loadConfig({ cwd: w.project, env, flags, home: w.home });
 
-/** The ConfigError message thrown by `fn`. */
-function problem(fn: () => unknown): string {
-	try {
-		fn();
-	} catch (error) {
-		expect(error).toBeInstanceOf(ConfigError);
-		return (error as ConfigError).message;
-	}
-	throw new Error("expected a ConfigError");
-}
+const problem = configProblem;
 
 describe("TOML syntax errors", () => {
 	it("name the file, line and column", () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ConfigError, loadConfig, resolveRun } from "../src/config/index.js";
-import { makeWorld, type World } from "./fixtures/config/world.js";
+import { loadConfig, resolveRun } from "../src/config/index.js";
+import { configProblem, makeWorld, type World } from "./fixtures/config/world.js";
 
 let w: World;
 beforeEach(() => {
@@ -11,15 +11,7 @@ afterEach(() => w.cleanup());
 const load = (env: NodeJS.ProcessEnv = {}, flags = {}) => loadConfig({ cwd: w.project, env, flags, home: w.home });
 const run = (env: NodeJS.ProcessEnv = {}, flags = {}) =>
 	resolveRun(load({ OPENAI_API_KEY: "k", ...env }, flags).config, { OPENAI_API_KEY: "k" }, () => "m");
-const problem = (env: NodeJS.ProcessEnv = {}, flags = {}): string => {
-	try {
-		load(env, flags);
-	} catch (error) {
-		if (error instanceof ConfigError) return error.message;
-		throw error;
-	}
-	throw new Error("expected a ConfigError");
-};
+const problem = (env: NodeJS.ProcessEnv = {}, flags = {}) => configProblem(() => load(env, flags));
 
 describe("idle_timeout", () => {
 	it("defaults to 300 s", () => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ConfigError, formatConfig, formatConfigJson, loadConfig } from "../src/config/index.js";
+import { formatConfig, formatConfigJson, loadConfig } from "../src/config/index.js";
 import { maskExcerpt, stripUserinfo } from "../src/config/mask.js";
-import { makeWorld, type World } from "./fixtures/config/world.js";
+import { configProblem, makeWorld, type World } from "./fixtures/config/world.js";
 
 let w: World;
 beforeEach(() => {
@@ -11,15 +11,7 @@ afterEach(() => w.cleanup());
 
 const KEY = "sk-proj-SECRETSECRETSECRET0123456789";
 const load = (env: NodeJS.ProcessEnv = {}, flags = {}) => loadConfig({ cwd: w.project, env, flags, home: w.home });
-const problem = (env: NodeJS.ProcessEnv = {}, flags = {}): string => {
-	try {
-		load(env, flags);
-	} catch (error) {
-		if (error instanceof ConfigError) return error.message;
-		throw error;
-	}
-	throw new Error("expected a ConfigError");
-};
+const problem = (env: NodeJS.ProcessEnv = {}, flags = {}) => configProblem(() => load(env, flags));
 
 describe("syntax errors", () => {
 	it.each([

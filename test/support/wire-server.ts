@@ -248,15 +248,13 @@ function formatOf(path: string): Format | undefined {
 }
 
 /**
- * Starts a server on 127.0.0.1 (port 0). Each request to `/v1/messages` (Anthropic) or `/v1/chat/completions`
- * (OpenAI; `/chat/completions` too) consumes the next turn; an `http` fault answers with its status `times`
- * times (default 1) before the turn is served. `url` has no `/v1` suffix.
+ * A loopback HTTP server that reads and records every request (JSON bodies parsed, the query left out of `path`),
+ * then lets `respond` answer it; it counts the replies the client broke off (`disconnects`).
  */
-export async function startWireServer(script: Script): Promise<WireServer> {
+async function recordingServer(
+	respond: (recorded: RecordedRequest, res: http.ServerResponse) => Promise<void>,
+): Promise<WireServer> {
 	const requests: RecordedRequest[] = [];
-	const turns = new Map<number, WireTurn | undefined>();
-	const httpFaults = new Map<number, number>();
-	let served = 0;
 	let disconnects = 0;
 	const server = http.createServer((req, res) => {
 		res.on("error", () => {}); // the client may go away mid-reply; that is what some tests do
@@ -278,8 +276,37 @@ export async function startWireServer(script: Script): Promise<WireServer> {
 		const path = (req.url ?? "/").split("?")[0] ?? "/";
 		const recorded: RecordedRequest = { method: req.method ?? "GET", path, headers: req.headers, body };
 		requests.push(recorded);
+		await respond(recorded, res);
+	}
+	server.listen(0, "127.0.0.1");
+	await once(server, "listening");
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://127.0.0.1:${port}`,
+		requests,
+		get disconnects() {
+			return disconnects;
+		},
+		close: async () => {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}
+
+/**
+ * Starts a server on 127.0.0.1 (port 0). Each request to `/v1/messages` (Anthropic) or `/v1/chat/completions`
+ * (OpenAI; `/chat/completions` too) consumes the next turn; an `http` fault answers with its status `times`
+ * times (default 1) before the turn is served. `url` has no `/v1` suffix.
+ */
+export async function startWireServer(script: Script): Promise<WireServer> {
+	const turns = new Map<number, WireTurn | undefined>();
+	const httpFaults = new Map<number, number>();
+	let served = 0;
+	return recordingServer(async (recorded, res) => {
+		const { path, method, body } = recorded;
 		const format = formatOf(path);
-		if (!format || req.method !== "POST") {
+		if (!format || method !== "POST") {
 			res.writeHead(404, { "content-type": "application/json" }).end('{"error":"not found"}');
 			return;
 		}
@@ -302,24 +329,9 @@ export async function startWireServer(script: Script): Promise<WireServer> {
 		served++;
 		const model = (body as { model?: unknown })?.model;
 		await serveStream(res, format, turn, typeof model === "string" ? model : "wire-model");
-	}
-	server.listen(0, "127.0.0.1");
-	await once(server, "listening");
-	const { port } = server.address() as AddressInfo;
-	return {
-		url: `http://127.0.0.1:${port}`,
-		requests,
-		get disconnects() {
-			return disconnects;
-		},
-		close: async () => {
-			server.closeAllConnections();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
-		},
-	};
+	});
 }
 
-/** Drains a provider stream; returns every event and the final message (asserting there is exactly one done). */
 export async function collect(
 	provider: Provider,
 	request: Partial<ModelRequest> = {},
@@ -353,23 +365,7 @@ export function joined(events: StreamEvent[], type: "text_delta" | "thinking_del
  * into `pieceBytes`-byte writes, each flushed before the next. For replaying recordings byte for byte.
  */
 export async function startReplayServer(body: Buffer, pieceBytes?: number): Promise<WireServer> {
-	const requests: RecordedRequest[] = [];
-	let disconnects = 0;
-	const server = http.createServer(async (req, res) => {
-		res.on("error", () => {});
-		res.on("close", () => {
-			if (!res.writableFinished) disconnects++;
-		});
-		const chunks: Buffer[] = [];
-		for await (const chunk of req) chunks.push(chunk as Buffer);
-		const raw = Buffer.concat(chunks).toString("utf8");
-		let parsed: unknown = raw;
-		try {
-			parsed = JSON.parse(raw);
-		} catch {
-			// Keep the raw text.
-		}
-		requests.push({ method: req.method ?? "GET", path: req.url ?? "/", headers: req.headers, body: parsed });
+	return recordingServer(async (_recorded, res) => {
 		res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
 		if (!pieceBytes) {
 			res.end(body);
@@ -380,18 +376,4 @@ export async function startReplayServer(body: Buffer, pieceBytes?: number): Prom
 		}
 		res.end();
 	});
-	server.listen(0, "127.0.0.1");
-	await once(server, "listening");
-	const { port } = server.address() as AddressInfo;
-	return {
-		url: `http://127.0.0.1:${port}`,
-		requests,
-		get disconnects() {
-			return disconnects;
-		},
-		close: async () => {
-			server.closeAllConnections();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
-		},
-	};
 }
