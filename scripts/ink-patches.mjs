@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const STUB = fileURLToPath(new URL("./stubs/react-devtools-core.mjs", import.meta.url));
+const NOT_IN_CI = fileURLToPath(new URL("./stubs/not-in-ci.mjs", import.meta.url));
 const STRING_WIDTH = fileURLToPath(new URL("../src/term/string-width.ts", import.meta.url));
 /** Entries kept by each text cache before it starts over (Ink's own caches never evict). */
 const CACHE_LIMIT = 4096;
@@ -115,7 +116,7 @@ const PATCHED = /(ink[\\/]build[\\/](log-update|output|measure-text|wrap-text)|y
 
 /**
  * The esbuild plugin: the devtools stub, one string-width for every package (gar's own, without the 26 ms emoji
- * regex, and replacing wrap-ansi's slow private copy), and the patches above.
+ * regex, and replacing wrap-ansi's slow private copy), Ink never in its CI mode, and the patches above.
  */
 export const inkPatches = {
 	name: "ink-patches",
@@ -126,6 +127,7 @@ export const inkPatches = {
 			/ink[\\/]build/.test(args.importer) ? { path: STUB } : undefined,
 		);
 		build.onResolve({ filter: /^string-width$/ }, () => ({ path: STRING_WIDTH }));
+		build.onResolve({ filter: /^is-in-ci$/ }, () => ({ path: NOT_IN_CI }));
 		build.onLoad({ filter: PATCHED }, (args) => {
 			let text = readFileSync(args.path, "utf8");
 			const path = args.path.replaceAll("\\", "/");

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 // @ts-expect-error: a plain .mjs build script without type declarations
 import { inkPatches } from "../scripts/ink-patches.mjs";
 
@@ -28,7 +28,8 @@ export async function frames(screens) {
 	return written;
 }`;
 
-async function bundle(name: string, patched: boolean): Promise<(screens: unknown) => Promise<string>> {
+/** Bundles the app; `ci` is the CI variable while the bundle loads (Ink reads it once, at import). */
+async function bundle(name: string, patched: boolean, ci: string): Promise<(screens: unknown) => Promise<string>> {
 	const entry = join(dir, `${name}-entry.mjs`);
 	writeFileSync(entry, APP);
 	const outfile = join(dir, `${name}.mjs`);
@@ -48,6 +49,8 @@ async function bundle(name: string, patched: boolean): Promise<(screens: unknown
 			? { plugins: [inkPatches] }
 			: { alias: { "react-devtools-core": join(process.cwd(), "scripts/stubs/react-devtools-core.mjs") } }),
 	});
+	vi.stubEnv("CI", ci);
+	vi.stubEnv("CONTINUOUS_INTEGRATION", "false");
 	return (await import(pathToFileURL(outfile).href)).frames;
 }
 
@@ -62,8 +65,12 @@ const SCREENS = [
 ];
 
 describe("the build's Ink patches", () => {
+	afterEach(() => vi.unstubAllEnvs());
+
 	it("write the same frames as stock Ink (styles, wide characters, rows that change and change back)", async () => {
-		const [stock, patched] = await Promise.all([bundle("stock", false), bundle("patched", true)]);
+		// The patched bundle loads with CI=true: stock Ink would then draw only the last frame, at exit.
+		const stock = await bundle("stock", false, "false");
+		const patched = await bundle("patched", true, "true");
 		const expected = await stock(SCREENS);
 		expect(expected).toContain("中文");
 		expect(await patched(SCREENS)).toBe(expected);
