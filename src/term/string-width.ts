@@ -1,5 +1,6 @@
 import { eastAsianWidth } from "get-east-asian-width";
 import stripAnsi from "strip-ansi";
+import { segmentGraphemes } from "./graphemes.js";
 
 /**
  * Terminal column width of a string: the same answers as the `string-width` package for the text a terminal app
@@ -20,8 +21,6 @@ const PICTOGRAPHIC = /\p{Extended_Pictographic}/gu;
 const VS16 = 0xfe0f;
 const ZWJ = 0x200d;
 const KEYCAP = 0x20e3;
-
-let segmenter: Intl.Segmenter | undefined;
 
 const isRegionalIndicator = (cp: number) => cp >= 0x1f1e6 && cp <= 0x1f1ff;
 const isSkinTone = (cp: number) => cp >= 0x1f3fb && cp <= 0x1f3ff;
@@ -66,9 +65,8 @@ export default function stringWidth(input: string, options: WidthOptions = {}): 
 	if (!options.countAnsiEscapeCodes && (text.includes("\u001b") || text.includes("\u009b"))) text = stripAnsi(text);
 	if (PRINTABLE_ASCII.test(text)) return text.length;
 	const ambiguousAsWide = options.ambiguousIsNarrow === false;
-	segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
 	let width = 0;
-	for (const { segment } of segmenter.segment(text)) {
+	for (const { segment } of segmentGraphemes(text)) {
 		const code = segment.charCodeAt(0);
 		width += segment.length === 1 && code >= 0x20 && code < 0x7f ? 1 : clusterWidth(segment, ambiguousAsWide);
 	}

@@ -1,3 +1,4 @@
+import { segmentGraphemes } from "../../term/graphemes.js";
 import { sanitizeForTerminal } from "../../term/sanitize.js";
 import stringWidth from "../../term/string-width.js";
 
@@ -54,16 +55,13 @@ export function spansWidth(spans: readonly Span[]): number {
 	return width;
 }
 
-let segmenter: Intl.Segmenter | undefined;
-
 /** The grapheme clusters of `text` (an emoji with modifiers or a letter with combining marks stays whole). O(n). */
 export function graphemes(text: string): string[] {
 	if (PRINTABLE_ASCII.test(text)) return text.split("");
-	segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
 	const out: string[] = [];
 	for (let start = 0; start < text.length; ) {
 		const end = Math.min(text.length, start + WINDOW);
-		const parts = Array.from(segmenter.segment(text.slice(start, end)));
+		const parts = Array.from(segmentGraphemes(text.slice(start, end)));
 		// The window's last cluster may continue past it: segment it again with the next window.
 		const keep = end < text.length && parts.length > 1 ? parts.length - 1 : parts.length;
 		for (let i = 0; i < keep; i++) out.push((parts[i] as Intl.SegmentData).segment);

@@ -1,6 +1,6 @@
+import { segmentGraphemes } from "../../term/graphemes.js";
 import stringWidth from "../../term/string-width.js";
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 /** A grapheme cluster longer than this (in UTF-16 units) is split; real ones (ZWJ families, flags) are shorter. */
 const WINDOW = 64;
 
@@ -11,7 +11,7 @@ export const editorWork = { chars: 0 };
 export function graphemes(text: string): string[] {
 	editorWork.chars += text.length;
 	if (/^[\x20-\x7e]*$/.test(text)) return text.split("");
-	return Array.from(segmenter.segment(text), (s) => s.segment);
+	return Array.from(segmentGraphemes(text), (s) => s.segment);
 }
 
 /** The index of the grapheme boundary before `at` in `line` (0 at the start). O(1): looks at a bounded window. */
@@ -23,7 +23,7 @@ export function prevBoundary(line: string, at: number): number {
 	const from = Math.max(0, at - WINDOW);
 	editorWork.chars += at - from;
 	let last = from;
-	for (const { index } of segmenter.segment(line.slice(from, at))) last = from + index;
+	for (const { index } of segmentGraphemes(line.slice(from, at))) last = from + index;
 	return last;
 }
 
@@ -32,8 +32,7 @@ export function nextBoundary(line: string, at: number): number {
 	if (at >= line.length) return line.length;
 	const code = line.charCodeAt(at);
 	if (code < 0x7f && code >= 0x20 && (at + 1 >= line.length || line.charCodeAt(at + 1) < 0x7f)) return at + 1;
-	const first = segmenter
-		.segment(line.slice(at, at + WINDOW))
+	const first = segmentGraphemes(line.slice(at, at + WINDOW))
 		[Symbol.iterator]()
 		.next();
 	return first.done ? line.length : at + first.value.segment.length;
