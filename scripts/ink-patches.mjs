@@ -3,9 +3,9 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-const STUB = fileURLToPath(new URL("./stubs/react-devtools-core.mjs", import.meta.url));
 const NOT_IN_CI = fileURLToPath(new URL("./stubs/not-in-ci.mjs", import.meta.url));
 const STRING_WIDTH = fileURLToPath(new URL("../src/term/string-width.ts", import.meta.url));
+const GRAPHEMES = fileURLToPath(new URL("../src/term/graphemes.ts", import.meta.url));
 /** Entries kept by each text cache before it starts over (Ink's own caches never evict). */
 const CACHE_LIMIT = 4096;
 const bounded = (map) => `if (${map}.size >= ${CACHE_LIMIT}) ${map}.clear();`;
@@ -106,26 +106,58 @@ function rowString(cells, y) {
 	],
 	[
 		"yoga-layout/dist/binaries/yoga-wasm-base64-esm.js",
-		'return w||"function"!=typeof fetch?',
-		"return true?",
-		// The wasm is inlined as base64; fetching that data: URL made Node load undici (25–60 ms at start-up).
+		'(function(){return w||"function"!=typeof WebAssembly.instantiateStreaming||ua(H)||"function"!=typeof fetch?c(b):',
+		"(function(){return a(new WebAssembly.Instance(new WebAssembly.Module(wa()),d)),Promise.resolve();",
+		// The inlined wasm is compiled and instantiated at once, in step: no fetch of its data: URL (that loaded
+		// undici, 25–60 ms at start-up) and no promise to await, so yoga loads in a CommonJS bundle (ui/vendor.ts).
 	],
+	["yoga-layout/dist/binaries/yoga-wasm-base64-esm.js", "var _scriptDir = import.meta.url;", "var _scriptDir;"],
+	[
+		"yoga-layout/dist/binaries/yoga-wasm-base64-esm.js",
+		"var b=xa(a.slice(37)),c=new Uint8Array(b.length);for(a=0;a<b.length;++a)c[a]=b.charCodeAt(a);var d=c}",
+		'var d=Buffer.from(a.slice(37),"base64")}',
+		// Node decodes the base64 natively: ~3 ms less than atob and a loop over 90 KB.
+	],
+	[
+		"yoga-layout/dist/src/index.js",
+		"const Yoga = wrapAssembly(await loadYoga());",
+		"const yogaModule = {};\nloadYoga(yogaModule);\nconst Yoga = wrapAssembly(yogaModule);",
+		// Emscripten fills in the object it is given; with the instantiation above it is complete on return.
+	],
+	[
+		"ink/build/reconciler.js",
+		"await import('./devtools.js');",
+		"void 0;",
+		// Ink's React DevTools bridge (DEV=true only): never wanted, and a top-level await has no CommonJS form.
+	],
+	["ink/build/reconciler.js", "? await loadPackageJson()", "? { name: undefined, version: undefined }"],
+	[
+		"@alcalzone/ansi-tokenize/build/tokenize.js",
+		'const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });',
+		`import { graphemeSegmenter as segmenter } from ${JSON.stringify(GRAPHEMES)};`,
+		// Both ANSI tokenizers made an Intl.Segmenter at import: 9 ms of ICU set-up before the first frame, for text
+		// that is nearly always split per unit (src/term/graphemes.ts; its segmenter is made on first need).
+	],
+	[
+		"slice-ansi/tokenize-ansi.js",
+		"const GRAPHEME_SEGMENTER = new Intl.Segmenter(undefined, {granularity: 'grapheme'});",
+		`import { graphemeSegmenter as GRAPHEME_SEGMENTER } from ${JSON.stringify(GRAPHEMES)};`,
+	],
+	["ink/build/reconciler.js", "fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')", "'{}'"],
 ];
 
-const PATCHED = /(ink[\\/]build[\\/](log-update|output|measure-text|wrap-text)|yoga-wasm-base64-esm)\.js$/;
+/** The files PATCHES touch: each suffix with either path separator. */
+const PATCHED = new RegExp(
+	`(${[...new Set(PATCHES.map(([suffix]) => suffix.replaceAll(".", "\\.").replaceAll("/", "[\\\\/]")))].join("|")})$`,
+);
 
 /**
- * The esbuild plugin: the devtools stub, one string-width for every package (gar's own, without the 26 ms emoji
+ * The esbuild plugin: one string-width for every package (gar's own, without the 26 ms emoji
  * regex, and replacing wrap-ansi's slow private copy), Ink never in its CI mode, and the patches above.
  */
 export const inkPatches = {
 	name: "ink-patches",
 	setup(build) {
-		build.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: STUB }));
-		// Ink loads its devtools bridge (and through it the ws package) only with DEV=true: never bundled.
-		build.onResolve({ filter: /^\.\/devtools\.js$/ }, (args) =>
-			/ink[\\/]build/.test(args.importer) ? { path: STUB } : undefined,
-		);
 		build.onResolve({ filter: /^string-width$/ }, () => ({ path: STRING_WIDTH }));
 		build.onResolve({ filter: /^is-in-ci$/ }, () => ({ path: NOT_IN_CI }));
 		build.onLoad({ filter: PATCHED }, (args) => {

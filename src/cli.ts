@@ -1,5 +1,6 @@
 import { existsSync, fstatSync, statSync } from "node:fs";
 import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { nearCommand, promptIntent } from "./commands/words.js";
 import { isUsageError, UsageError } from "./errors.js";
@@ -147,8 +148,7 @@ function buildProgram(run: (code: number) => void, mode: ProgramMode = { promptO
 		.option("--theme <name>", "colour theme: dark, light, mono or your own")
 		.action(async (o: { theme?: string }) => {
 			if (!process.stdout.isTTY || !process.stdin.isTTY) throw new UsageError("gar demo needs a terminal");
-			const background = await askBackground(o.theme);
-			const { runTui } = await import("./ui/run.js");
+			const { runTui, background } = await loadTui(o.theme);
 			run(await runTui({ cwd: process.cwd(), demo: true, ...(o.theme ? { theme: o.theme } : {}), ...background }));
 		});
 
@@ -362,8 +362,7 @@ async function runRoot(words: string[], o: RootOptions): Promise<number> {
 		return runLineMode({ ...runFlags(o, cwd), prompt: words.join(" ") });
 	}
 	if (!headless) {
-		const background = await askBackground(o.theme);
-		const { runTui } = await import("./ui/run.js");
+		const { runTui, background } = await loadTui(o.theme);
 		return runTui({
 			...runFlags(o, cwd),
 			prompt: words.join(" "),
@@ -382,11 +381,19 @@ async function runRoot(words: string[], o: RootOptions): Promise<number> {
 	);
 }
 
-/** Asks the terminal for its background before the app's code loads, so the answer arrives meanwhile. */
-async function askBackground(theme: string | undefined) {
-	const { earlyBackgroundQuery } = await import("./ui/terminal-background.js");
-	const background = earlyBackgroundQuery(theme, process.env);
-	return background ? { background } : {};
+/**
+ * The full-screen app's code. The terminal is asked for its background first, so the answer arrives while the code
+ * loads; React and Ink come from dist/ui-vendor.cjs next to this file, through a V8 code cache (ui/vendor.ts).
+ */
+async function loadTui(theme: string | undefined) {
+	const [{ earlyBackgroundQuery }, { defaultCacheDir, locateVendor }] = await Promise.all([
+		import("./ui/terminal-background.js"),
+		import("./ui/vendor.js"),
+	]);
+	const asked = earlyBackgroundQuery(theme, process.env);
+	locateVendor(fileURLToPath(new URL("./ui-vendor.cjs", import.meta.url)), defaultCacheDir(process.env));
+	const { runTui } = await import("./ui/run.js");
+	return { runTui, background: asked ? { background: asked } : {} };
 }
 
 function runFlags(o: RootOptions, cwd: string) {

@@ -3,12 +3,14 @@
 import { build, type Metafile } from "esbuild";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs build script without type declarations
-import { buildOptions } from "../scripts/build.mjs";
+import { buildOptions, vendorBuildOptions } from "../scripts/build.mjs";
 
-const result = await build({ ...buildOptions, write: false, metafile: true, logLevel: "silent" });
-const meta = result.metafile as Metafile; // asked for with metafile: true
-
-const outputs = meta.outputs;
+const metafile = async (options: object) =>
+	(await build({ ...options, write: false, metafile: true, logLevel: "silent" })).metafile as Metafile;
+const [meta, vendorMeta] = await Promise.all([metafile(buildOptions), metafile(vendorBuildOptions)]);
+const outputs = (meta as Metafile).outputs;
+/** dist/ui-vendor.cjs: React, Ink and yoga, loaded through the code cache (src/ui/vendor.ts). */
+const vendorInputs = Object.values((vendorMeta as Metafile).outputs).flatMap((o) => Object.keys(o.inputs));
 
 /** The output that holds `source` (a path under src/). */
 function chunkOf(source: string): string {
@@ -54,26 +56,33 @@ describe("bundle", () => {
 		expect(loaded).toEqual(expect.not.arrayContaining(["@anthropic-ai/sdk", "openai", ...UI]));
 	});
 
-	it("the full-screen app's first frame loads Ink and React but no SDK, zod, config, session, marked or lowlight", () => {
+	it("the full-screen app's first frame loads Ink and React (from the vendor file) but no SDK, zod, config, session, marked or lowlight", () => {
 		const inputs = staticInputs(chunkOf("src/ui/run.tsx"));
 		const loaded = packages(inputs);
-		expect(loaded).toEqual(expect.arrayContaining(["ink", "react"]));
-		expect(loaded).toEqual(
-			expect.not.arrayContaining([
-				"@anthropic-ai/sdk",
-				"openai",
-				"zod",
-				"smol-toml",
-				"marked",
-				"lowlight",
-				"highlight.js",
-			]),
-		);
+		// gar's `ink` and `react` imports are handed out by the vendor loader; no copy of either is in the chunks.
+		expect(inputs).toContain("src/ui/vendor.ts");
+		expect(loaded).toEqual(expect.not.arrayContaining(UI));
+		expect(loaded).toEqual(expect.not.arrayContaining(["@anthropic-ai/sdk", "openai", "zod", "smol-toml", "lowlight"]));
+		expect(loaded).not.toContain("highlight.js");
 		const own = inputs.filter((i) => /^src\/(config|session|modes|tools|llm\/(anthropic|openai))/.test(i));
 		expect(own).toEqual([]);
-		// The string-width every package measures with is gar's (no 26 ms emoji regex at the first frame).
-		expect(inputs).toContain("src/term/string-width.ts");
-		expect(inputs.filter((i) => i.includes("node_modules/string-width/"))).toEqual([]);
+	});
+
+	it("the vendor file holds React, Ink and yoga, measuring with gar's string-width and splitting graphemes with gar's", () => {
+		expect(vendorBuildOptions.format).toBe("cjs");
+		expect(vendorBuildOptions.minify).toBe(true);
+		expect(packages(vendorInputs)).toEqual(expect.arrayContaining(["ink", "react", "react-reconciler", "yoga-layout"]));
+		expect(packages(vendorInputs)).toEqual(
+			expect.not.arrayContaining(["@anthropic-ai/sdk", "openai", "zod", "marked"]),
+		);
+		// No 26 ms emoji regex and no Intl.Segmenter made at import before the first frame.
+		expect(vendorInputs).toContain("src/term/string-width.ts");
+		expect(vendorInputs).toContain("src/term/graphemes.ts");
+		expect(vendorInputs.filter((i) => i.includes("node_modules/string-width/"))).toEqual([]);
+		// gar's own modules stay out of it (they would exist twice, with their state).
+		expect(vendorInputs.filter((i) => i.startsWith("src/") && !i.startsWith("src/term/"))).toEqual([
+			"src/ui/vendor-entry.ts",
+		]);
 	});
 
 	it("each adapter loads only its own SDK", () => {

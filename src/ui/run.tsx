@@ -17,6 +17,7 @@ import { Screen } from "./terminal.js";
 import type { Background } from "./terminal-background.js";
 import { StoreTheme } from "./theme-context.js";
 import { startTheme } from "./theme-start.js";
+import { saveVendorCache } from "./vendor.js";
 
 declare const GAR_VERSION: string;
 const VERSION = typeof GAR_VERSION === "string" ? GAR_VERSION : "0.0.0-dev";
@@ -173,6 +174,8 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	);
 	// A render that throws ends the app like any crash: the screen restored and the error shown.
 	ink.waitUntilExit().catch(crash);
+	// The first frame is drawn: the libraries' code cache can now hold the functions it compiled.
+	setImmediate(saveVendorCache);
 	const onContinue = () => {
 		process.stdin.setRawMode?.(true);
 		screen.enter();
