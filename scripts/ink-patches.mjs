@@ -139,6 +139,35 @@ function rowString(cells, y) {
 		// that is nearly always split per unit (src/term/graphemes.ts; its segmenter is made on first need).
 	],
 	[
+		"@alcalzone/ansi-tokenize/build/styledChars.js",
+		"styles: [...codes],",
+		"styles: codes,",
+		// One style array per run of same-styled characters instead of one per character (style arrays are never
+		// changed in place: each ANSI code makes a new one), so the row serializer below can compare them by identity.
+	],
+	[
+		"@alcalzone/ansi-tokenize/build/styledChars.js",
+		`        else {
+            ret += ansiCodesToString(diffAnsiCodes(chars[i - 1].styles, char.styles));
+        }`,
+		`        else if (!sameStyles(chars[i - 1].styles, char.styles)) {
+            ret += ansiCodesToString(diffAnsiCodes(chars[i - 1].styles, char.styles));
+        }`,
+		// The style diff (three Sets per cell) ran for every cell of every changed row; between cells of the same
+		// style it is empty.
+	],
+	[
+		"@alcalzone/ansi-tokenize/build/styledChars.js",
+		"if (i === chars.length - 1) {",
+		"if (i === chars.length - 1 && char.styles.length > 0) {",
+	],
+	[
+		"@alcalzone/ansi-tokenize/build/styledChars.js",
+		"export function styledCharsToString(chars) {",
+		`const sameStyles = (a, b) => a === b || (a.length === 0 && b.length === 0);
+export function styledCharsToString(chars) {`,
+	],
+	[
 		"slice-ansi/tokenize-ansi.js",
 		"const GRAPHEME_SEGMENTER = new Intl.Segmenter(undefined, {granularity: 'grapheme'});",
 		`import { graphemeSegmenter as GRAPHEME_SEGMENTER } from ${JSON.stringify(GRAPHEMES)};`,

@@ -51,6 +51,7 @@ async function bundle(name: string, patched: boolean, ci: string): Promise<(scre
 	});
 	vi.stubEnv("CI", ci);
 	vi.stubEnv("CONTINUOUS_INTEGRATION", "false");
+	vi.stubEnv("FORCE_COLOR", "3"); // chalk would otherwise see no terminal here and write no styles at all
 	return (await import(pathToFileURL(outfile).href)).frames;
 }
 
@@ -73,6 +74,7 @@ describe("the build's Ink patches", () => {
 		const patched = await bundle("patched", true, "true");
 		const expected = await stock(SCREENS);
 		expect(expected).toContain("中文");
+		expect(expected).toContain("\u001b[32mhello"); // green, as the app asked
 		expect(await patched(SCREENS)).toBe(expected);
 	});
 });
