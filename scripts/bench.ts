@@ -113,15 +113,18 @@ async function main() {
 		];
 		return measure(process.execPath, args, env, work);
 	};
-	const [node, version, ...oneShots] = await interleaved([
+	const [node, version, help, ...oneShots] = await interleaved([
 		() => measure(process.execPath, ["-e", "0"]),
 		() => measure(process.execPath, [GAR, "--version"]),
+		// Answered by the bundle, not the start script: what every other light command costs to start.
+		() => measure(process.execPath, [GAR, "--help"], env, work),
 		oneShot(0),
 		oneShot(1),
 	]);
-	if (!node || !version) throw new Error("bench: missing samples");
+	if (!node || !version || !help) throw new Error("bench: missing samples");
 	console.log(`node -e 0                     ${fmt(node)}`);
 	console.log(`gar --version                 ${fmt(version, node)}   (target ≤ 1.3×)`);
+	console.log(`gar --help                    ${fmt(help, node)}`);
 	for (const [i, sample] of oneShots.entries()) {
 		console.log(
 			`gar -p one tool call (${(providers[i] ?? "").padEnd(9)})${fmt(sample, node)}   (target ≤ 3×, ≤ 80 MiB)`,

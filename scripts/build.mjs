@@ -1,9 +1,8 @@
-// Bundles src/cli.ts into dist/ with esbuild: minified, self-contained (every dependency is bundled, so a user's
-// install needs none), dist/ emptied first. Code splitting keeps each provider SDK and the UI in chunks of their own,
-// loaded by dynamic import only when used (test/llm-bundle.test.ts checks it over the metafile). React, Ink and yoga
-// are a CommonJS file of their own, dist/ui-vendor.cjs, for the V8 code cache (src/ui/vendor.ts).
+// Bundles gar into dist/ with esbuild, dist/ emptied first. All of gar is one minified, self-contained CommonJS file,
+// dist/gar.cjs (every dependency bundled, so a user's install needs none); dist/cli.js, built from src/boot.ts, runs
+// it through a V8 code cache. Modules reached only by dynamic import (each provider SDK, the UI, the commands) stay
+// unevaluated until used (test/llm-bundle.test.ts checks the import graph).
 import { readFileSync, renameSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { inkPatches } from "./ink-patches.mjs";
@@ -29,86 +28,72 @@ const zodEnglishOnly = {
 		}));
 	},
 };
-const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
-
-/** The packages that live in dist/ui-vendor.cjs, with the key each has in its exports (src/ui/vendor-entry.ts). */
-const VENDORED = { ink: "ink", react: "react", "react/jsx-runtime": "jsxRuntime" };
-const LOADER = fileURLToPath(new URL("../src/ui/vendor.ts", import.meta.url));
-const require = createRequire(import.meta.url);
-
-/** Every name a vendored package exports, read from the package itself. */
-async function exportNames(spec) {
-	const names = spec === "ink" ? Object.keys(await import("ink")) : Object.keys(require(spec));
-	return names.filter((name) => name !== "default" && /^[A-Za-z_$][\w$]*$/.test(name));
-}
+const HEADERS = fileURLToPath(new URL("../src/llm/headers.ts", import.meta.url));
 
 /**
- * In the main bundle, `ink`, `react` and `react/jsx-runtime` are small modules that hand out what
- * dist/ui-vendor.cjs exports (one React for gar's components and Ink's reconciler alike).
+ * In Node 20 the first touch of the global `Headers` or `FormData` loads undici (~20 ms and several MB of a
+ * `gar -p`), which gar's own fetch (src/llm/http-fetch.ts) exists to avoid. The SDKs build every request's headers
+ * with `Headers` and test every body with `instanceof FormData`; in the bundle their `Headers` is gar's
+ * (src/llm/headers.ts) and the body test reads the body's own tag.
  */
-const fromVendor = {
-	name: "from-ui-vendor",
+const sdkGlobals = {
+	name: "sdk-globals",
 	setup(build) {
-		const filter = new RegExp(`^(${Object.keys(VENDORED).join("|").replaceAll("/", "\\/")})$`);
-		build.onResolve({ filter }, (args) => ({ path: args.path, namespace: "ui-vendor" }));
-		build.onLoad({ filter: /.*/, namespace: "ui-vendor" }, async (args) => {
-			const names = await exportNames(args.path);
-			return {
-				contents: [
-					`import { vendor } from ${JSON.stringify(LOADER)};`,
-					`const m = vendor().${VENDORED[args.path]};`,
-					`export const { ${names.join(", ")} } = m;`,
-					"export default m;",
-				].join("\n"),
-				loader: "js",
-				resolveDir: ROOT,
-			};
+		build.onLoad({ filter: /node_modules[\\/](openai|@anthropic-ai[\\/]sdk)[\\/].*\.mjs$/ }, (args) => {
+			const text = readFileSync(args.path, "utf8");
+			let patched = text.replaceAll(
+				"body instanceof FormData",
+				'Object.prototype.toString.call(body) === "[object FormData]"',
+			);
+			if (/\b(new|instanceof) Headers\b/.test(patched)) {
+				patched = `import { Headers } from ${JSON.stringify(HEADERS)};\n${patched}`;
+			}
+			return patched === text ? undefined : { contents: patched, loader: "js" };
 		});
 	},
 };
 
-const shared = {
+const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+
+const define = { "process.env.NODE_ENV": '"production"', GAR_VERSION: JSON.stringify(pkg.version) };
+
+/** dist/gar.cjs: all of gar (the bundle test reads its import graph from a split build with these same options). */
+export const buildOptions = {
 	absWorkingDir: ROOT,
+	entryPoints: { gar: "src/cli.ts" },
+	outdir: "dist",
+	outExtension: { ".js": ".cjs" },
 	bundle: true,
+	format: "cjs",
+	platform: "node",
+	target: "node20",
+	minify: true,
+	// Error and SDK class names stay readable: gar classifies SDK errors by their class.
+	keepNames: true,
+	sourcemap: "linked",
+	legalComments: "none",
+	logLevel: "warning",
+	plugins: [inkPatches, zodEnglishOnly, sdkGlobals],
+	define,
+};
+
+/** dist/cli.js: the start script (src/boot.ts), Node built-ins only. */
+export const bootOptions = {
+	absWorkingDir: ROOT,
+	entryPoints: { cli: "src/boot.ts" },
+	outdir: "dist",
+	bundle: true,
+	format: "esm",
 	platform: "node",
 	target: "node20",
 	minify: true,
 	legalComments: "none",
 	logLevel: "warning",
-	define: { "process.env.NODE_ENV": '"production"' },
-};
-
-/** dist/ui-vendor.cjs: React, Ink and yoga in one CommonJS file, loaded with a V8 code cache (src/ui/vendor.ts). */
-export const vendorBuildOptions = {
-	...shared,
-	entryPoints: { "ui-vendor": "src/ui/vendor-entry.ts" },
-	outdir: "dist",
-	outExtension: { ".js": ".cjs" },
-	format: "cjs",
-	plugins: [inkPatches],
-};
-
-/** The esbuild options of the shipped bundle (the bundle test builds with the same ones). */
-export const buildOptions = {
-	...shared,
-	entryPoints: { cli: "src/cli.ts" },
-	outdir: "dist",
-	splitting: true,
-	format: "esm",
-	// Error and SDK class names stay readable: gar classifies SDK errors by their class.
-	keepNames: true,
-	sourcemap: "linked",
-	chunkNames: "chunks/[name]-[hash]",
-	plugins: [fromVendor, inkPatches, zodEnglishOnly],
-	define: { ...shared.define, GAR_VERSION: JSON.stringify(pkg.version) },
-	// Some bundled dependencies are CommonJS and call require() for Node built-ins.
-	banner: {
-		js: 'import { createRequire as __garRequire } from "node:module"; const require = __garRequire(import.meta.url);',
-	},
+	define,
 };
 
 /**
- * Builds a fresh dist/ (no stale chunks from an earlier build): into a temporary folder first, then swapped in, so a
+ * Builds a fresh dist/ (no stale files from an earlier build): into a temporary folder first, then swapped in, so a
  * CLI started meanwhile (another test run) never finds dist/ half-built.
  */
 export async function buildDist() {
@@ -116,7 +101,7 @@ export async function buildDist() {
 	const next = `${dist}.next-${process.pid}`;
 	rmSync(next, { recursive: true, force: true });
 	try {
-		await build({ ...vendorBuildOptions, outdir: next });
+		await build({ ...bootOptions, outdir: next });
 		const result = await build({ ...buildOptions, outdir: next });
 		rmSync(dist, { recursive: true, force: true });
 		renameSync(next, dist);

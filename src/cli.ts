@@ -1,6 +1,6 @@
 import { existsSync, fstatSync, statSync } from "node:fs";
+import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { nearCommand, promptIntent } from "./commands/words.js";
 import { isUsageError, UsageError } from "./errors.js";
@@ -271,7 +271,6 @@ async function loadFor(program: Command) {
 
 async function trustContext(cwd: string | undefined) {
 	const { configPaths } = await import("./config/index.js");
-	const { homedir } = await import("node:os");
 	return {
 		configDir: configPaths(homedir(), process.env).configDir,
 		cwd: resolve(cwd ?? process.cwd()),
@@ -381,17 +380,10 @@ async function runRoot(words: string[], o: RootOptions): Promise<number> {
 	);
 }
 
-/**
- * The full-screen app's code. The terminal is asked for its background first, so the answer arrives while the code
- * loads; React and Ink come from dist/ui-vendor.cjs next to this file, through a V8 code cache (ui/vendor.ts).
- */
+/** The full-screen app's code; the terminal is asked for its background first, so the answer arrives meanwhile. */
 async function loadTui(theme: string | undefined) {
-	const [{ earlyBackgroundQuery }, { defaultCacheDir, locateVendor }] = await Promise.all([
-		import("./ui/terminal-background.js"),
-		import("./ui/vendor.js"),
-	]);
+	const { earlyBackgroundQuery } = await import("./ui/terminal-background.js");
 	const asked = earlyBackgroundQuery(theme, process.env);
-	locateVendor(fileURLToPath(new URL("./ui-vendor.cjs", import.meta.url)), defaultCacheDir(process.env));
 	const { runTui } = await import("./ui/run.js");
 	return { runTui, background: asked ? { background: asked } : {} };
 }
@@ -442,7 +434,8 @@ export async function main(argv: string[]): Promise<number> {
 	}
 }
 
-const code = await main(process.argv.slice(2));
-process.exitCode = code;
-// Output was flushed before main resolved; exit now so that nothing left open (a socket, a timer) keeps us alive.
-process.exit(code);
+main(process.argv.slice(2)).then((code) => {
+	process.exitCode = code;
+	// Output was flushed before main resolved; exit now so that nothing left open (a socket, a timer) keeps us alive.
+	process.exit(code);
+});

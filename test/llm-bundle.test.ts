@@ -1,16 +1,24 @@
-// The shipped bundle, built in memory with scripts/build.mjs's own options: what each path loads, read from
-// esbuild's metafile. Static imports load with their chunk; dynamic imports load only when that code runs.
+// The shipped bundle, built in memory with scripts/build.mjs's own options. dist/gar.cjs is one CommonJS file, where
+// esbuild wraps each module reached only through import() and runs it when that import runs; so what each path runs
+// is its static import closure. That closure is read from esbuild's metafile of a split build of the same source and
+// options: static imports load with their chunk, dynamic imports only when that code runs.
 import { build, type Metafile } from "esbuild";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs build script without type declarations
-import { buildOptions, vendorBuildOptions } from "../scripts/build.mjs";
+import { bootOptions, buildOptions } from "../scripts/build.mjs";
 
 const metafile = async (options: object) =>
 	(await build({ ...options, write: false, metafile: true, logLevel: "silent" })).metafile as Metafile;
-const [meta, vendorMeta] = await Promise.all([metafile(buildOptions), metafile(vendorBuildOptions)]);
-const outputs = (meta as Metafile).outputs;
-/** dist/ui-vendor.cjs: React, Ink and yoga, loaded through the code cache (src/ui/vendor.ts). */
-const vendorInputs = Object.values((vendorMeta as Metafile).outputs).flatMap((o) => Object.keys(o.inputs));
+const split = {
+	...buildOptions,
+	format: "esm",
+	splitting: true,
+	outExtension: {},
+	chunkNames: "chunks/[name]-[hash]",
+	banner: { js: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);' },
+};
+const [shipped, graph, boot] = await Promise.all([metafile(buildOptions), metafile(split), metafile(bootOptions)]);
+const outputs = (graph as Metafile).outputs;
 
 /** The output that holds `source` (a path under src/). */
 function chunkOf(source: string): string {
@@ -40,10 +48,22 @@ const packages = (inputs: string[]) =>
 const UI = ["ink", "react", "react-reconciler", "ink-text-input", "yoga-layout", "marked"];
 
 describe("bundle", () => {
-	it("is minified and bundles every dependency (nothing left external but node: built-ins)", () => {
+	it("is one minified CommonJS file bundling every dependency, started by a script of built-ins only", () => {
 		expect(buildOptions.minify).toBe(true);
-		const external = Object.values(outputs).flatMap((o) => o.imports.filter((i) => i.external).map((i) => i.path));
+		expect(buildOptions.format).toBe("cjs");
+		const files = Object.keys((shipped as Metafile).outputs).filter((name) => !name.endsWith(".map"));
+		expect(files).toEqual(["dist/gar.cjs"]);
+		const external = Object.values((shipped as Metafile).outputs).flatMap((o) =>
+			o.imports.filter((i) => i.external).map((i) => i.path),
+		);
 		expect(external.filter((p) => !p.startsWith("node:") && !/^[a-z_]+$/.test(p))).toEqual([]);
+		// Inside vm.Script with a code cache, Node 20 has no loader for import(): built-ins are imported statically.
+		const dynamic = Object.values((shipped as Metafile).outputs).flatMap((o) =>
+			o.imports.filter((i) => i.kind === "dynamic-import").map((i) => i.path),
+		);
+		expect(dynamic).toEqual([]);
+		const start = Object.values((boot as Metafile).outputs).flatMap((o) => Object.keys(o.inputs));
+		expect(start).toEqual(["src/boot.ts"]);
 	});
 
 	it("gar --version loads no SDK, no zod, no UI", () => {
@@ -56,33 +76,21 @@ describe("bundle", () => {
 		expect(loaded).toEqual(expect.not.arrayContaining(["@anthropic-ai/sdk", "openai", ...UI]));
 	});
 
-	it("the full-screen app's first frame loads Ink and React (from the vendor file) but no SDK, zod, config, session, marked or lowlight", () => {
+	it("the full-screen app's first frame loads Ink and React but no SDK, zod, config, session, marked or lowlight", () => {
 		const inputs = staticInputs(chunkOf("src/ui/run.tsx"));
 		const loaded = packages(inputs);
-		// gar's `ink` and `react` imports are handed out by the vendor loader; no copy of either is in the chunks.
-		expect(inputs).toContain("src/ui/vendor.ts");
-		expect(loaded).toEqual(expect.not.arrayContaining(UI));
-		expect(loaded).toEqual(expect.not.arrayContaining(["@anthropic-ai/sdk", "openai", "zod", "smol-toml", "lowlight"]));
+		expect(loaded).toEqual(expect.arrayContaining(["ink", "react", "yoga-layout"]));
+		expect(loaded).toEqual(
+			expect.not.arrayContaining(["@anthropic-ai/sdk", "openai", "zod", "smol-toml", "marked", "lowlight"]),
+		);
 		expect(loaded).not.toContain("highlight.js");
 		const own = inputs.filter((i) => /^src\/(config|session|modes|tools|llm\/(anthropic|openai))/.test(i));
 		expect(own).toEqual([]);
-	});
-
-	it("the vendor file holds React, Ink and yoga, measuring with gar's string-width and splitting graphemes with gar's", () => {
-		expect(vendorBuildOptions.format).toBe("cjs");
-		expect(vendorBuildOptions.minify).toBe(true);
-		expect(packages(vendorInputs)).toEqual(expect.arrayContaining(["ink", "react", "react-reconciler", "yoga-layout"]));
-		expect(packages(vendorInputs)).toEqual(
-			expect.not.arrayContaining(["@anthropic-ai/sdk", "openai", "zod", "marked"]),
-		);
-		// No 26 ms emoji regex and no Intl.Segmenter made at import before the first frame.
-		expect(vendorInputs).toContain("src/term/string-width.ts");
-		expect(vendorInputs).toContain("src/term/graphemes.ts");
-		expect(vendorInputs.filter((i) => i.includes("node_modules/string-width/"))).toEqual([]);
-		// gar's own modules stay out of it (they would exist twice, with their state).
-		expect(vendorInputs.filter((i) => i.startsWith("src/") && !i.startsWith("src/term/"))).toEqual([
-			"src/ui/vendor-entry.ts",
-		]);
+		// The string-width every package measures with is gar's (no 26 ms emoji regex at the first frame), and the
+		// grapheme splitter Ink's tokenizers use is gar's (no Intl.Segmenter made at import).
+		expect(inputs).toContain("src/term/string-width.ts");
+		expect(inputs).toContain("src/term/graphemes.ts");
+		expect(inputs.filter((i) => i.includes("node_modules/string-width/"))).toEqual([]);
 	});
 
 	it("each adapter loads only its own SDK", () => {

@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { render } from "ink";
 import type { ApprovalDecision, ApprovalRequest } from "../agent/loop.js";
+import { saveCodeCache } from "../code-cache.js";
 import type { RunFlags, Setup } from "../modes/setup.js";
 import { gitBranch } from "../prompt/system-prompt.js";
 import { branchLabel } from "../view/format.js";
@@ -17,7 +18,6 @@ import { Screen } from "./terminal.js";
 import type { Background } from "./terminal-background.js";
 import { StoreTheme } from "./theme-context.js";
 import { startTheme } from "./theme-start.js";
-import { saveVendorCache } from "./vendor.js";
 
 declare const GAR_VERSION: string;
 const VERSION = typeof GAR_VERSION === "string" ? GAR_VERSION : "0.0.0-dev";
@@ -174,8 +174,8 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	);
 	// A render that throws ends the app like any crash: the screen restored and the error shown.
 	ink.waitUntilExit().catch(crash);
-	// The first frame is drawn: the libraries' code cache can now hold the functions it compiled.
-	setImmediate(saveVendorCache);
+	// The first frame is drawn: the code cache now holds just what it took (src/boot.ts); the rest loads after it.
+	saveCodeCache();
 	const onContinue = () => {
 		process.stdin.setRawMode?.(true);
 		screen.enter();
