@@ -7,7 +7,7 @@ import { writeSyntheticSession } from "../src/session/bench.js";
 import { loadSession } from "../src/session/index.js";
 
 const ENTRIES = 10_000;
-const GAR = new URL("../bin/gar.js", import.meta.url).pathname;
+const GAR = new URL("../bin/gar.cjs", import.meta.url).pathname;
 
 function inProcess(file: string): { ms: number; heapMb: number } {
 	const gc = (globalThis as { gc?: () => void }).gc;

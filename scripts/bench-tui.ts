@@ -25,7 +25,7 @@ const PROMPT = "Write a long story.";
 const POLL_MS = 10;
 const KEY_POLL_MS = 2;
 const STALL_MS = 20_000;
-const GAR = process.env.BENCH_GAR ?? new URL("../bin/gar.js", import.meta.url).pathname;
+const GAR = process.env.BENCH_GAR ?? new URL("../bin/gar.cjs", import.meta.url).pathname;
 
 /** What the first usable screen shows: the full-screen app's input hint (its welcome text also says Ctrl+D quits). */
 const READY: Array<{ pattern: RegExp; mode: string }> = [{ pattern: /Enter send/, mode: "full-screen app" }];

@@ -11,7 +11,7 @@ import { benchTui } from "./bench-tui.js";
 import { benchWire } from "./bench-wire.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
-const GAR = join(ROOT, "bin", "gar.js");
+const GAR = join(ROOT, "bin", "gar.cjs");
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
 const HAS_GNU_TIME = existsSync("/usr/bin/time");
 

@@ -1,5 +1,5 @@
 // Bundles gar into dist/ with esbuild, dist/ emptied first. All of gar is one minified, self-contained CommonJS file,
-// dist/gar.cjs (every dependency bundled, so a user's install needs none); dist/cli.js, built from src/boot.ts, runs
+// dist/gar.cjs (every dependency bundled, so a user's install needs none); dist/cli.cjs, built from src/boot.ts, runs
 // it through a V8 code cache. Modules reached only by dynamic import (each provider SDK, the UI, the commands) stay
 // unevaluated until used (test/llm-bundle.test.ts checks the import graph).
 import { readFileSync, renameSync, rmSync } from "node:fs";
@@ -77,13 +77,14 @@ export const buildOptions = {
 	define,
 };
 
-/** dist/cli.js: the start script (src/boot.ts), Node built-ins only. */
+/** dist/cli.cjs: the start script (src/boot.ts), Node built-ins only. */
 export const bootOptions = {
 	absWorkingDir: ROOT,
 	entryPoints: { cli: "src/boot.ts" },
 	outdir: "dist",
+	outExtension: { ".js": ".cjs" },
 	bundle: true,
-	format: "esm",
+	format: "cjs",
 	platform: "node",
 	target: "node20",
 	minify: true,

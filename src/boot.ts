@@ -1,4 +1,4 @@
-// gar's start (dist/cli.js). All of gar is one CommonJS file, dist/gar.cjs, which this runs through vm.Script with a
+// gar's start (dist/cli.cjs). All of gar is one CommonJS file, dist/gar.cjs, which this runs through vm.Script with a
 // V8 code cache: a launch after the first neither parses nor compiles the code it runs (Node 20 has no
 // module.enableCompileCache, and its ES module loader takes no cached data). Compiling the code was a third of a
 // `gar -p` and of the full-screen app's first frame.
@@ -11,7 +11,6 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Script } from "node:vm";
 
 declare const GAR_VERSION: string;
@@ -106,4 +105,4 @@ export function boot(bundle: string, argv: readonly string[], env: NodeJS.Proces
 const argv = process.argv.slice(2);
 // `gar --version` alone is answered here, as the CLI would answer it, without loading the bundle.
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) process.stdout.write(`${GAR_VERSION}\n`);
-else boot(fileURLToPath(new URL("./gar.cjs", import.meta.url)), argv, process.env);
+else boot(join(__dirname, "gar.cjs"), argv, process.env);

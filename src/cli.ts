@@ -405,6 +405,11 @@ function runFlags(o: RootOptions, cwd: string) {
 
 /** Parses argv, runs the command and resolves with the exit code. Never rejects. */
 export async function main(argv: string[]): Promise<number> {
+	// A reader that stops early (`gar --help | head -1`) is no failure: the rest of the output is dropped. (`gar -p`
+	// listens too, and ends its run with exit code 1.)
+	process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+		if (error.code !== "EPIPE") throw error;
+	});
 	let code = 0;
 	const setCode = (c: number) => {
 		code = c;

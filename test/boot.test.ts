@@ -1,4 +1,4 @@
-// The start script (src/boot.ts → dist/cli.js) runs dist/gar.cjs through a V8 code cache, one per kind of launch.
+// The start script (src/boot.ts → dist/cli.cjs) runs dist/gar.cjs through a V8 code cache, one per kind of launch.
 // Each case launches the built CLI as a person would; the cache files show what each launch did: a cache that was
 // used is left as it was, one that was missing or refused is written.
 import { execFileSync } from "node:child_process";

@@ -127,6 +127,22 @@ describe("a closed stdout is not a crash", () => {
 		expect(result.stderr).toMatch(/gar=[1-9]/);
 		expect(sessionLines(root).some((l) => l.type === "tool_result")).toBe(true);
 	});
+
+	it("gar --help | true: a reader that stops early is no failure (exit 0, nothing on stderr)", async () => {
+		const { project, env } = tempHome();
+		const script = `node ${GAR_BIN} --help | true; echo "gar=\${PIPESTATUS[0]}" >&2`;
+		for (let i = 0; i < 3; i++) {
+			const stderr = await new Promise<string>((resolve) => {
+				const child = spawn("bash", ["-c", script], { env, cwd: project });
+				let text = "";
+				child.stderr.on("data", (d: Buffer) => {
+					text += d.toString();
+				});
+				child.on("close", () => resolve(text));
+			});
+			expect(stderr).toBe("gar=0\n");
+		}
+	});
 });
 
 describe("session faults are facts", () => {

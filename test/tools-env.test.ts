@@ -77,7 +77,7 @@ describe("looksSecret", () => {
 describe("userNodeEnv", () => {
 	const mark = Symbol.for("gar.userNodeEnv");
 
-	it("is the value bin/gar.js recorded, even when that was unset", () => {
+	it("is the value bin/gar.cjs recorded, even when that was unset", () => {
 		expect(userNodeEnv({ NODE_ENV: "production" }, { [mark]: { value: "test" } })).toBe("test");
 		expect(userNodeEnv({ NODE_ENV: "production" }, { [mark]: { value: undefined } })).toBeUndefined();
 	});

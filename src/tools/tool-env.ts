@@ -63,10 +63,10 @@ export function toolEnv(env: NodeJS.ProcessEnv, options: ToolEnvOptions): NodeJS
 	return out;
 }
 
-// bin/gar.js records the user's NODE_ENV here before setting its own; a global symbol never reaches a child.
+// bin/gar.cjs records the user's NODE_ENV here before setting its own; a global symbol never reaches a child.
 const USER_NODE_ENV = Symbol.for("gar.userNodeEnv");
 
-/** The NODE_ENV the user started gar with: what bin/gar.js recorded, else `env.NODE_ENV` (run from source). */
+/** The NODE_ENV the user started gar with: what bin/gar.cjs recorded, else `env.NODE_ENV` (run from source). */
 export function userNodeEnv(env: NodeJS.ProcessEnv = process.env, global: object = globalThis): string | undefined {
 	const recorded = (global as Record<symbol, { value?: string } | undefined>)[USER_NODE_ENV];
 	return recorded ? recorded.value : env.NODE_ENV;

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-export const GAR_BIN = join(import.meta.dirname, "..", "..", "bin", "gar.js");
+export const GAR_BIN = join(import.meta.dirname, "..", "..", "bin", "gar.cjs");
 
 export type CliRun = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
 
@@ -29,7 +29,7 @@ export function tempHome() {
 	return { root, project, env };
 }
 
-/** Runs the built CLI (`bin/gar.js`) with `args`; resolves when it exits. */
+/** Runs the built CLI (`bin/gar.cjs`) with `args`; resolves when it exits. */
 export function runGar(
 	args: string[],
 	options: { env: NodeJS.ProcessEnv; cwd?: string; stdin?: string; timeoutMs?: number },
