@@ -35,11 +35,25 @@ export function cacheDir(env: NodeJS.ProcessEnv): string {
 	return join(home, "gar");
 }
 
-/** One cache per gar version, bundle build, kind of launch and Node: a new one never meets an old one's file. */
-function cacheFile(dir: string, bundle: string, kind: Kind): string {
+/**
+ * One cache per gar version, bundle build, kind of launch, Node and Node options: a new one never meets an old
+ * one's file, and launches with other V8 flags (which make V8 refuse a cache) do not take turns remaking one.
+ */
+function cacheFile(dir: string, bundle: string, kind: Kind, env: NodeJS.ProcessEnv): string {
 	const { size, mtimeMs } = statSync(bundle);
 	const node = process.version.replace(/[^\w.]/g, "");
-	return join(dir, `${PREFIX}${GAR_VERSION}-${size}-${Math.trunc(mtimeMs)}-${kind}-${node}-${process.arch}.v8`);
+	const flags = fnv1a(`${process.execArgv.join(" ")}\n${env.NODE_OPTIONS ?? ""}`);
+	return join(
+		dir,
+		`${PREFIX}${GAR_VERSION}-${size}-${Math.trunc(mtimeMs)}-${kind}-${node}-${process.arch}-${flags}.v8`,
+	);
+}
+
+/** A short hash for a file name (FNV-1a, 32 bits). */
+function fnv1a(text: string): string {
+	let hash = 0x811c9dc5;
+	for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+	return hash.toString(16).padStart(8, "0");
 }
 
 function readOrUndefined(file: string): Buffer | undefined {
@@ -81,7 +95,7 @@ export function boot(bundle: string, argv: readonly string[], env: NodeJS.Proces
 	const kind = launchKind(argv, Boolean(process.stdout.isTTY && process.stdin.isTTY));
 	let file: string | undefined;
 	try {
-		file = cacheFile(cacheDir(env), bundle, kind);
+		file = cacheFile(cacheDir(env), bundle, kind, env);
 	} catch {
 		file = undefined;
 	}

@@ -33,7 +33,7 @@ function caches(cache: string): Record<string, { bytes: Buffer; mtimeMs: number 
 	const dir = join(cache, "gar");
 	const out: Record<string, { bytes: Buffer; mtimeMs: number }> = {};
 	for (const name of readdirSync(dir)) {
-		const kind = /^code-.*-(print|terminal|piped)-[^-]+-[^-]+\.v8$/.exec(name)?.[1];
+		const kind = /^code-.*-(print|terminal|piped)-[^-]+-[^-]+-[0-9a-f]{8}\.v8$/.exec(name)?.[1];
 		if (kind) out[kind] = { bytes: readFileSync(join(dir, name)), mtimeMs: statSync(join(dir, name)).mtimeMs };
 	}
 	return out;
@@ -73,6 +73,20 @@ describe("the start script's code cache", () => {
 		await runGar(["--help"], { env, cwd: project });
 		expect(caches(cache).piped).toEqual(rewritten);
 		expect(readdirSync(join(cache, "gar"))).toEqual([name]);
+	});
+
+	it("launches with other V8 flags keep a cache of their own instead of taking turns remaking one", async () => {
+		const { project, cache, env } = home();
+		const flagged = { ...env, NODE_OPTIONS: "--max-semi-space-size=16" };
+		await runGar(["--help"], { env, cwd: project });
+		await runGar(["--help"], { env: flagged, cwd: project });
+		const files = () => readdirSync(join(cache, "gar")).sort();
+		const contents = () => files().map((name) => readFileSync(join(cache, "gar", name)));
+		expect(files()).toHaveLength(2);
+		const before = contents();
+		await runGar(["--help"], { env, cwd: project });
+		await runGar(["--help"], { env: flagged, cwd: project });
+		expect(contents()).toEqual(before);
 	});
 
 	it("a cache folder that cannot be made only costs speed", async () => {
