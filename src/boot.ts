@@ -73,8 +73,9 @@ function writeCache(script: Script, file: string): void {
 	const dir = dirname(file);
 	const temporary = `${file}.${process.pid}.tmp`;
 	try {
-		mkdirSync(dir, { recursive: true });
-		writeFileSync(temporary, script.createCachedData());
+		// Only this user may change what the next launch runs.
+		mkdirSync(dir, { recursive: true, mode: 0o700 });
+		writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
 		renameSync(temporary, file);
 		const dayAgo = Date.now() - DAY_MS;
 		for (const name of readdirSync(dir)) {

@@ -58,6 +58,10 @@ describe("the start script's code cache", () => {
 		expect(print.stdout.trim()).toBe("done");
 		expect(Object.keys(caches(cache)).sort()).toEqual(["piped", "print"]);
 		expect(caches(cache).print?.bytes.length).toBeGreaterThan(100_000);
+		// Only the user may change what the next launch runs.
+		expect(statSync(join(cache, "gar")).mode & 0o777).toBe(0o700);
+		for (const name of readdirSync(join(cache, "gar")))
+			expect(statSync(join(cache, "gar", name)).mode & 0o777).toBe(0o600);
 	});
 
 	it("a damaged cache is refused and written again; the launch works all the same", async () => {
