@@ -31,14 +31,14 @@ describe("chunkStarts", () => {
 		expect(chunkStarts(text, starts[1]?.at)).toEqual(starts.slice(2));
 	});
 
-	it("splits a long code block every 200 lines, each part rendered after the block's opening line", () => {
-		const code = Array.from({ length: 450 }, (_, i) => `const v${i} = ${i};`).join("\n");
+	it("splits a long code block every 400 lines, each part rendered after the block's opening line", () => {
+		const code = Array.from({ length: 850 }, (_, i) => `const v${i} = ${i};`).join("\n");
 		const text = `Here:\n\n\`\`\`ts\n${code}\n\`\`\`\n\nDone.`;
 		const starts = chunkStarts(text);
 		expect(starts.map((s) => s.fence)).toEqual([undefined, "```ts", "```ts", undefined]);
 		expect(starts.slice(1, 3).map((s) => text.slice(s.at).split("\n", 1)[0])).toEqual([
-			"const v200 = 200;",
 			"const v400 = 400;",
+			"const v800 = 800;",
 		]);
 		expect(chunkStarts(text, starts[1]?.at, starts[1]?.fence)).toEqual(starts.slice(2));
 		// The split shows nowhere: the same rows as the block rendered whole, and no blank line between the parts.
@@ -47,6 +47,23 @@ describe("chunkStarts", () => {
 		const parts = rows(replyLines("k", text, 80, darkTheme));
 		expect(parts.slice(0, whole.length)).toEqual(whole);
 		expect(parts.filter((r) => r.trim() === "")).toHaveLength(2);
+	});
+	it("prefers to split a long code block before a top-level line after a blank one, outside a docstring", () => {
+		const fn = (i: number) => [`def f${i}():`, '    """Doc.', "", "    More doc.", '    """', "    return 1", ""];
+		const code = Array.from({ length: 60 }, (_, i) => fn(i).join("\n")).join("\n");
+		const text = `\`\`\`python\n${code}\n\`\`\``;
+		const starts = chunkStarts(text);
+		expect(starts.length).toBeGreaterThan(0);
+		let previous = 1; // the line after the opening fence
+		for (const start of starts) {
+			expect(start.fence).toBe("```python");
+			// Each part begins with a function: never inside a docstring (its blank line is followed by indented text).
+			expect(text.slice(start.at).split("\n", 1)[0]).toMatch(/^def f\d+\(\):$/);
+			const line = text.slice(0, start.at).split("\n").length - 1;
+			expect(line - previous).toBeGreaterThanOrEqual(200);
+			expect(line - previous).toBeLessThanOrEqual(400);
+			previous = line;
+		}
 	});
 });
 

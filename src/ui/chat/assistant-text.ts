@@ -12,8 +12,13 @@ const BLANK = /^[ \t]*$/;
  */
 export type ChunkStart = { at: number; fence?: string };
 
-/** Lines of code per chunk inside a long fenced block (highlighting restarts at each; ~8 KB of code). */
+/**
+ * Inside a long fenced block, highlighting restarts at each chunk. So a chunk ends, once it has 200 lines, before
+ * a line at column 0 that follows a blank line (a new top-level declaration: rarely inside a multi-line string or
+ * comment), and at 400 lines whatever comes (~16 KB of code: a frame's work stays bounded).
+ */
 const FENCE_CHUNK_LINES = 200;
+const FENCE_CHUNK_MAX = 400;
 
 /** The fence a line opens (``` or ~~~, at least 3, not an inline code span), or null. */
 function opensFence(line: string): { char: string; length: number } | null {
@@ -25,13 +30,13 @@ function opensFence(line: string): { char: string; length: number } | null {
 /**
  * Where a reply splits into chunks, after `from` (a chunk start; `fence` its opening line when it starts inside a
  * code block): lines that begin at column 0 right after a blank line outside a code fence — a new top-level
- * markdown block, which nothing after it can change — and every 200th line inside a fenced block. O(text after
- * `from`).
+ * markdown block, which nothing after it can change — and inside a long fenced block as FENCE_CHUNK_LINES says.
+ * O(text after `from`).
  */
 export function chunkStarts(text: string, from = 0, fence?: string): ChunkStart[] {
 	const starts: ChunkStart[] = [];
 	const reopened = fence === undefined ? null : opensFence(fence);
-	let open = reopened && fence !== undefined ? { ...reopened, line: fence, lines: 0 } : null;
+	let open = reopened && fence !== undefined ? { ...reopened, line: fence, lines: 0, blank: false } : null;
 	let previousBlank = false;
 	for (let pos = from; pos < text.length; ) {
 		const end = text.indexOf("\n", pos);
@@ -41,9 +46,15 @@ export function chunkStarts(text: string, from = 0, fence?: string): ChunkStart[
 			const marker = close?.[1];
 			if (marker?.[0] === open.char && marker.length >= open.length && BLANK.test(line.slice(close?.[0].length))) {
 				open = null;
-			} else if (++open.lines > FENCE_CHUNK_LINES && end !== -1) {
-				starts.push({ at: pos, fence: open.line });
-				open.lines = 1;
+			} else {
+				open.lines++;
+				const topLevel = open.blank && line.length > 0 && line.charCodeAt(0) !== 32 && line.charCodeAt(0) !== 9;
+				const due = open.lines > FENCE_CHUNK_MAX || (open.lines > FENCE_CHUNK_LINES && topLevel);
+				if (due && end !== -1) {
+					starts.push({ at: pos, fence: open.line });
+					open.lines = 1;
+				}
+				open.blank = BLANK.test(line);
 			}
 			previousBlank = false;
 		} else {
@@ -51,7 +62,7 @@ export function chunkStarts(text: string, from = 0, fence?: string): ChunkStart[
 			const first = line.charCodeAt(0);
 			if (!blank && previousBlank && pos > from && first !== 32 && first !== 9) starts.push({ at: pos });
 			const opened = opensFence(line);
-			if (opened) open = { ...opened, line, lines: 0 };
+			if (opened) open = { ...opened, line, lines: 0, blank: false };
 			previousBlank = blank;
 		}
 		if (end === -1) break;
