@@ -181,139 +181,162 @@ export function toRecord(entry: SessionEntry): object {
 	return entry.type === "unknown" ? entry.raw : entry;
 }
 
-// Schemas are loose: fields added by a newer minor version are kept and ignored.
-const base = { id: z.string().min(1), parentId: z.string().min(1).nullable(), ts: z.string() };
-const BLOCK_TYPES = new Set(["text", "thinking", "tool_call"]);
-const blockSchema = z.union([
-	z.discriminatedUnion("type", [
-		z.looseObject({ type: z.literal("text"), text: z.string() }),
-		z.looseObject({
-			type: z.literal("thinking"),
-			thinking: z.string(),
-			signature: z.string().optional(),
-			redacted: z.boolean().optional(),
-		}),
-		z.looseObject({
-			type: z.literal("tool_call"),
-			id: z.string(),
-			name: z.string(),
-			arguments: z.record(z.string(), z.unknown()),
-			rawArguments: z.string().optional(),
-		}),
-	]),
-	// A block type from a newer gar: kept; context and replay skip it.
-	z.looseObject({ type: z.string().refine((t) => !BLOCK_TYPES.has(t)) }),
-]);
-const usageSchema = z.looseObject({
-	input: z.number(),
-	output: z.number(),
-	cacheRead: z.number(),
-	cacheWrite: z.number(),
-});
+// Schemas are loose: fields added by a newer minor version are kept and ignored. They are built on first use
+// (buildSchemas below): a `gar -p` that starts a new session never reads one, and building them costs ~6 ms.
+const KNOWN_TYPES: ReadonlySet<string> = new Set(
+	Object.keys({
+		user: true,
+		assistant: true,
+		tool_result: true,
+		model_change: true,
+		compaction: true,
+		system_prompt: true,
+		request: true,
+		run: true,
+		tool_start: true,
+		label: true,
+		name: true,
+		leaf: true,
+	} satisfies Record<KnownEntry["type"], true>),
+);
 
-const entrySchemas: { [K in KnownEntry["type"]]: z.ZodType<Extract<KnownEntry, { type: K }>> } = {
-	user: z.looseObject({ ...base, type: z.literal("user"), content: z.string() }),
-	// Tolerates block types from a newer gar, which AssistantBlock does not name: consumers skip unknown blocks.
-	assistant: z.looseObject({
-		...base,
-		type: z.literal("assistant"),
-		content: z.array(blockSchema),
-		provider: z.string(),
-		model: z.string(),
-		usage: usageSchema,
-		stopReason: z.enum(["stop", "length", "tool_use", "error", "aborted", "refusal"]),
-		error: z.string().optional(),
-		costUsd: z.number().nullable().optional(),
-	}) as z.ZodType as z.ZodType<AssistantEntry>,
-	tool_result: z.looseObject({
-		...base,
-		type: z.literal("tool_result"),
-		callId: z.string(),
-		name: z.string(),
-		content: z.string(),
-		details: z.unknown().optional(),
-		isError: z.boolean(),
-		durationMs: z.number().optional(),
-	}),
-	model_change: z.looseObject({ ...base, type: z.literal("model_change"), provider: z.string(), model: z.string() }),
-	compaction: z.looseObject({
-		...base,
-		type: z.literal("compaction"),
-		reason: z.string(),
-		summary: z.string(),
-		firstKeptEntryId: z.string().nullable(),
-		tokensBefore: z.number(),
-		tokensAfter: z.number(),
-		usage: usageSchema.optional(),
-	}) as z.ZodType as z.ZodType<CompactionEntry>,
-	system_prompt: z.looseObject({
-		...base,
-		type: z.literal("system_prompt"),
-		meta: z.literal(true),
-		hash: z.string(),
-		text: z.string(),
-		parts: z.array(z.looseObject({ source: z.string(), chars: z.number(), tokens: z.number() })),
-		toolsHash: z.string(),
-		tools: z.array(z.looseObject({ name: z.string() })),
-	}) as z.ZodType as z.ZodType<SystemPromptEntry>,
-	request: z.looseObject({
-		...base,
-		type: z.literal("request"),
-		meta: z.literal(true),
-		requestId: z.string(),
-		runId: z.string(),
-		turn: z.number(),
-		provider: z.string(),
-		model: z.string(),
-		promptHash: z.string(),
-		toolsHash: z.string(),
-		params: z.looseObject({}),
-		messageCount: z.number(),
-		messageTokens: z.number(),
-		ttftMs: z.number().nullable(),
-		durationMs: z.number(),
-		retries: z.number(),
-		stopReason: z.string(),
-		usage: usageSchema,
-		costUsd: z.number().nullable(),
-	}) as z.ZodType as z.ZodType<RequestEntry>,
-	run: z.looseObject({
-		...base,
-		type: z.literal("run"),
-		meta: z.literal(true),
-		runId: z.string(),
-		stopReason: z.string(),
-		turns: z.number(),
-		durationMs: z.number(),
-		usage: usageSchema,
-		costUsd: z.number().nullable(),
-	}) as z.ZodType as z.ZodType<RunEntry>,
-	tool_start: z.looseObject({
-		...base,
-		type: z.literal("tool_start"),
-		meta: z.literal(true),
-		callId: z.string(),
-		name: z.string(),
-	}) as z.ZodType as z.ZodType<ToolStartEntry>,
-	label: z.looseObject({ ...base, type: z.literal("label"), target: z.string(), label: z.string().nullable() }),
-	name: z.looseObject({ ...base, type: z.literal("name"), name: z.string() }),
-	leaf: z.looseObject({ ...base, type: z.literal("leaf"), target: z.string().nullable() }),
-};
-/** Whether this gar knows entries of type `type`. */
-export function isKnownType(type: unknown): boolean {
-	return typeof type === "string" && Object.hasOwn(entrySchemas, type);
+let schemas: ReturnType<typeof buildSchemas> | undefined;
+
+function buildSchemas() {
+	const base = { id: z.string().min(1), parentId: z.string().min(1).nullable(), ts: z.string() };
+	const BLOCK_TYPES = new Set(["text", "thinking", "tool_call"]);
+	const blockSchema = z.union([
+		z.discriminatedUnion("type", [
+			z.looseObject({ type: z.literal("text"), text: z.string() }),
+			z.looseObject({
+				type: z.literal("thinking"),
+				thinking: z.string(),
+				signature: z.string().optional(),
+				redacted: z.boolean().optional(),
+			}),
+			z.looseObject({
+				type: z.literal("tool_call"),
+				id: z.string(),
+				name: z.string(),
+				arguments: z.record(z.string(), z.unknown()),
+				rawArguments: z.string().optional(),
+			}),
+		]),
+		// A block type from a newer gar: kept; context and replay skip it.
+		z.looseObject({ type: z.string().refine((t) => !BLOCK_TYPES.has(t)) }),
+	]);
+	const usageSchema = z.looseObject({
+		input: z.number(),
+		output: z.number(),
+		cacheRead: z.number(),
+		cacheWrite: z.number(),
+	});
+
+	const entrySchemas: { [K in KnownEntry["type"]]: z.ZodType<Extract<KnownEntry, { type: K }>> } = {
+		user: z.looseObject({ ...base, type: z.literal("user"), content: z.string() }),
+		// Tolerates block types from a newer gar, which AssistantBlock does not name: consumers skip unknown blocks.
+		assistant: z.looseObject({
+			...base,
+			type: z.literal("assistant"),
+			content: z.array(blockSchema),
+			provider: z.string(),
+			model: z.string(),
+			usage: usageSchema,
+			stopReason: z.enum(["stop", "length", "tool_use", "error", "aborted", "refusal"]),
+			error: z.string().optional(),
+			costUsd: z.number().nullable().optional(),
+		}) as z.ZodType as z.ZodType<AssistantEntry>,
+		tool_result: z.looseObject({
+			...base,
+			type: z.literal("tool_result"),
+			callId: z.string(),
+			name: z.string(),
+			content: z.string(),
+			details: z.unknown().optional(),
+			isError: z.boolean(),
+			durationMs: z.number().optional(),
+		}),
+		model_change: z.looseObject({ ...base, type: z.literal("model_change"), provider: z.string(), model: z.string() }),
+		compaction: z.looseObject({
+			...base,
+			type: z.literal("compaction"),
+			reason: z.string(),
+			summary: z.string(),
+			firstKeptEntryId: z.string().nullable(),
+			tokensBefore: z.number(),
+			tokensAfter: z.number(),
+			usage: usageSchema.optional(),
+		}) as z.ZodType as z.ZodType<CompactionEntry>,
+		system_prompt: z.looseObject({
+			...base,
+			type: z.literal("system_prompt"),
+			meta: z.literal(true),
+			hash: z.string(),
+			text: z.string(),
+			parts: z.array(z.looseObject({ source: z.string(), chars: z.number(), tokens: z.number() })),
+			toolsHash: z.string(),
+			tools: z.array(z.looseObject({ name: z.string() })),
+		}) as z.ZodType as z.ZodType<SystemPromptEntry>,
+		request: z.looseObject({
+			...base,
+			type: z.literal("request"),
+			meta: z.literal(true),
+			requestId: z.string(),
+			runId: z.string(),
+			turn: z.number(),
+			provider: z.string(),
+			model: z.string(),
+			promptHash: z.string(),
+			toolsHash: z.string(),
+			params: z.looseObject({}),
+			messageCount: z.number(),
+			messageTokens: z.number(),
+			ttftMs: z.number().nullable(),
+			durationMs: z.number(),
+			retries: z.number(),
+			stopReason: z.string(),
+			usage: usageSchema,
+			costUsd: z.number().nullable(),
+		}) as z.ZodType as z.ZodType<RequestEntry>,
+		run: z.looseObject({
+			...base,
+			type: z.literal("run"),
+			meta: z.literal(true),
+			runId: z.string(),
+			stopReason: z.string(),
+			turns: z.number(),
+			durationMs: z.number(),
+			usage: usageSchema,
+			costUsd: z.number().nullable(),
+		}) as z.ZodType as z.ZodType<RunEntry>,
+		tool_start: z.looseObject({
+			...base,
+			type: z.literal("tool_start"),
+			meta: z.literal(true),
+			callId: z.string(),
+			name: z.string(),
+		}) as z.ZodType as z.ZodType<ToolStartEntry>,
+		label: z.looseObject({ ...base, type: z.literal("label"), target: z.string(), label: z.string().nullable() }),
+		name: z.looseObject({ ...base, type: z.literal("name"), name: z.string() }),
+		leaf: z.looseObject({ ...base, type: z.literal("leaf"), target: z.string().nullable() }),
+	};
+	const unknownSchema = z.looseObject({ ...base, type: z.string().min(1) });
+
+	const headerSchema = z.looseObject({
+		type: z.literal("session"),
+		version: z.literal(FORMAT_VERSION),
+		id: z.string().min(1),
+		cwd: z.string().min(1),
+		createdAt: z.string(),
+		parent: z.looseObject({ session: z.string(), entry: z.string(), path: z.string().optional() }).optional(),
+	});
+	return { entrySchemas, unknownSchema, headerSchema };
 }
 
-const unknownSchema = z.looseObject({ ...base, type: z.string().min(1) });
-
-const headerSchema = z.looseObject({
-	type: z.literal("session"),
-	version: z.literal(FORMAT_VERSION),
-	id: z.string().min(1),
-	cwd: z.string().min(1),
-	createdAt: z.string(),
-	parent: z.looseObject({ session: z.string(), entry: z.string(), path: z.string().optional() }).optional(),
-});
+/** Whether this gar knows entries of type `type`. */
+export function isKnownType(type: unknown): boolean {
+	return typeof type === "string" && KNOWN_TYPES.has(type);
+}
 
 /** Deeper than any entry gar writes (tool arguments are bounded at 64 levels); deeper lines are not entries. */
 export const MAX_ENTRY_DEPTH = 100;
@@ -329,7 +352,9 @@ export function parseEntry(value: unknown): SessionEntry | undefined {
 	const record = value as Record<string, unknown>;
 	const type = record.type;
 	if (typeof type !== "string") return undefined;
-	if (Object.hasOwn(entrySchemas, type)) {
+	schemas ??= buildSchemas();
+	const { entrySchemas, unknownSchema } = schemas;
+	if (KNOWN_TYPES.has(type)) {
 		const schema = entrySchemas[type as KnownEntry["type"]];
 		if (schema.safeParse(value).success) return value as KnownEntry;
 	}
@@ -351,7 +376,8 @@ export function parseHeader(value: unknown, file: string): SessionHeader {
 			"newer_format",
 		);
 	}
-	const parsed = headerSchema.safeParse(value);
+	schemas ??= buildSchemas();
+	const parsed = schemas.headerSchema.safeParse(value);
 	if (!parsed.success) {
 		throw new SessionError(`${file} is not a gar session: line 1 is not a valid session header`, "bad_header");
 	}
