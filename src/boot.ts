@@ -101,7 +101,15 @@ export function boot(bundle: string, argv: readonly string[], env: NodeJS.Proces
 		file = undefined;
 	}
 	const cachedData = file === undefined ? undefined : readOrUndefined(file);
-	const source = readFileSync(bundle, "latin1"); // the bundle is ASCII (esbuild escapes the rest), and latin1 reads fastest
+	let source: string;
+	try {
+		source = readFileSync(bundle, "latin1"); // the bundle is ASCII (esbuild escapes the rest), and latin1 reads fastest
+	} catch (error) {
+		const why = (error as NodeJS.ErrnoException).code === "ENOENT" ? "is missing" : `cannot be read (${error})`;
+		process.stderr.write(`gar: ${bundle} ${why}: build gar with \`npm install\` or \`npm run build\` in its folder\n`);
+		process.exitCode = 1;
+		return;
+	}
 	const wrapped = `(function (exports, require, module, __filename, __dirname, garBoot) {${source}\n})`;
 	const script = new Script(wrapped, { filename: bundle, ...(cachedData ? { cachedData } : {}) });
 	const wanted = file !== undefined && (cachedData === undefined || script.cachedDataRejected === true);

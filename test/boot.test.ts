@@ -1,8 +1,8 @@
 // The start script (src/boot.ts → dist/cli.cjs) runs dist/gar.cjs through a V8 code cache, one per kind of launch.
 // Each case launches the built CLI as a person would; the cache files show what each launch did: a cache that was
 // used is left as it was, one that was missing or refused is written.
-import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { GAR_BIN, runGar, tempHome } from "./support/cli.js";
@@ -25,7 +25,7 @@ afterEach(async () => {
 function home() {
 	const { root, project, env } = tempHome();
 	const cache = join(root, "cache");
-	return { project, cache, env: { ...env, XDG_CACHE_HOME: cache } };
+	return { root, project, cache, env: { ...env, XDG_CACHE_HOME: cache } };
 }
 
 /** The cache files in `cache/gar`, by kind of launch, each with its bytes and time. */
@@ -100,6 +100,22 @@ describe("the start script's code cache", () => {
 		expect(run.code).toBe(0);
 		expect(run.stderr).toBe("");
 		expect(run.stdout).toContain("Usage: gar");
+	});
+
+	it("a missing bundle is one line saying how to build it, exit 1", () => {
+		const { root } = home();
+		for (const [from, to] of [
+			["bin/gar.cjs", "bin"],
+			["dist/cli.cjs", "dist"],
+		]) {
+			mkdirSync(join(root, "gar", to as string), { recursive: true });
+			copyFileSync(join(ROOT, from as string), join(root, "gar", from as string));
+		}
+		const run = spawnSync(process.execPath, [join(root, "gar", "bin", "gar.cjs"), "-p", "hi"], { encoding: "utf8" });
+		expect(run.status).toBe(1);
+		expect(run.stderr).toBe(
+			`gar: ${join(root, "gar", "dist", "gar.cjs")} is missing: build gar with \`npm install\` or \`npm run build\` in its folder\n`,
+		);
 	});
 
 	it("answers gar --version and -v itself, as the CLI does", async () => {
