@@ -55,43 +55,33 @@ const sdkGlobals = {
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 
-const define = { "process.env.NODE_ENV": '"production"', GAR_VERSION: JSON.stringify(pkg.version) };
+/** What both outputs share: minified CommonJS for Node 20, into dist/ as .cjs. */
+const common = {
+	absWorkingDir: ROOT,
+	outdir: "dist",
+	outExtension: { ".js": ".cjs" },
+	bundle: true,
+	format: "cjs",
+	platform: "node",
+	target: "node20",
+	minify: true,
+	legalComments: "none",
+	logLevel: "warning",
+	define: { "process.env.NODE_ENV": '"production"', GAR_VERSION: JSON.stringify(pkg.version) },
+};
 
 /** dist/gar.cjs: all of gar (the bundle test reads its import graph from a split build with these same options). */
 export const buildOptions = {
-	absWorkingDir: ROOT,
+	...common,
 	entryPoints: { gar: "src/cli.ts" },
-	outdir: "dist",
-	outExtension: { ".js": ".cjs" },
-	bundle: true,
-	format: "cjs",
-	platform: "node",
-	target: "node20",
-	minify: true,
 	// Error and SDK class names stay readable: gar classifies SDK errors by their class.
 	keepNames: true,
 	sourcemap: "linked",
-	legalComments: "none",
-	logLevel: "warning",
 	plugins: [inkPatches, zodEnglishOnly, sdkGlobals],
-	define,
 };
 
 /** dist/cli.cjs: the start script (src/boot.ts), Node built-ins only. */
-export const bootOptions = {
-	absWorkingDir: ROOT,
-	entryPoints: { cli: "src/boot.ts" },
-	outdir: "dist",
-	outExtension: { ".js": ".cjs" },
-	bundle: true,
-	format: "cjs",
-	platform: "node",
-	target: "node20",
-	minify: true,
-	legalComments: "none",
-	logLevel: "warning",
-	define,
-};
+export const bootOptions = { ...common, entryPoints: { cli: "src/boot.ts" } };
 
 /**
  * Builds a fresh dist/ (no stale files from an earlier build): into a temporary folder first, then swapped in, so a
