@@ -24,13 +24,13 @@ const PREFIX = "code-";
 const DAY_MS = 86_400_000;
 
 /** Which cache a launch uses: its code differs by kind. */
-export function launchKind(argv: readonly string[], tty: boolean): Kind {
+function launchKind(argv: readonly string[], tty: boolean): Kind {
 	if (argv.some((arg) => arg === "-p" || arg === "--print")) return "print";
 	return tty ? "terminal" : "piped";
 }
 
 /** gar's cache folder: `$XDG_CACHE_HOME/gar`, else `~/.cache/gar` (a relative XDG variable is ignored). */
-export function cacheDir(env: NodeJS.ProcessEnv): string {
+function cacheDir(env: NodeJS.ProcessEnv): string {
 	const home = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(homedir(), ".cache");
 	return join(home, "gar");
 }
@@ -92,7 +92,7 @@ function writeCache(script: Script, file: string): void {
 }
 
 /** Runs the bundle `bundle` (CommonJS) with the code cache for this launch. */
-export function boot(bundle: string, argv: readonly string[], env: NodeJS.ProcessEnv): void {
+function boot(bundle: string, argv: readonly string[], env: NodeJS.ProcessEnv): void {
 	const kind = launchKind(argv, Boolean(process.stdout.isTTY && process.stdin.isTTY));
 	let file: string | undefined;
 	try {
