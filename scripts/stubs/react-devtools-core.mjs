@@ -1,3 +1,3 @@
-// Stands in for react-devtools-core and Ink's devtools bridge, loaded only when DEV=true: gar never connects to React DevTools,
-// and without this stub the bundle cannot resolve the import.
+// Stands in for react-devtools-core when test/ink-patches.test.ts bundles stock Ink: its DEV-only devtools bridge
+// imports the package, which is not installed. gar's own build patches that import out (ink-patches.mjs).
 export default { initialize() {}, connectToDevTools() {} };

@@ -200,7 +200,11 @@ const KNOWN_TYPES: ReadonlySet<string> = new Set(
 	} satisfies Record<KnownEntry["type"], true>),
 );
 
-let schemas: ReturnType<typeof buildSchemas> | undefined;
+let built: ReturnType<typeof buildSchemas> | undefined;
+const schemas = () => {
+	built ??= buildSchemas();
+	return built;
+};
 
 function buildSchemas() {
 	const base = { id: z.string().min(1), parentId: z.string().min(1).nullable(), ts: z.string() };
@@ -352,8 +356,7 @@ export function parseEntry(value: unknown): SessionEntry | undefined {
 	const record = value as Record<string, unknown>;
 	const type = record.type;
 	if (typeof type !== "string") return undefined;
-	schemas ??= buildSchemas();
-	const { entrySchemas, unknownSchema } = schemas;
+	const { entrySchemas, unknownSchema } = schemas();
 	if (KNOWN_TYPES.has(type)) {
 		const schema = entrySchemas[type as KnownEntry["type"]];
 		if (schema.safeParse(value).success) return value as KnownEntry;
@@ -376,8 +379,7 @@ export function parseHeader(value: unknown, file: string): SessionHeader {
 			"newer_format",
 		);
 	}
-	schemas ??= buildSchemas();
-	const parsed = schemas.headerSchema.safeParse(value);
+	const parsed = schemas().headerSchema.safeParse(value);
 	if (!parsed.success) {
 		throw new SessionError(`${file} is not a gar session: line 1 is not a valid session header`, "bad_header");
 	}

@@ -1,4 +1,4 @@
-import { segmentGraphemes } from "../../term/graphemes.js";
+import { isSingleUnits, segmentGraphemes } from "../../term/graphemes.js";
 import { sanitizeForTerminal } from "../../term/sanitize.js";
 import stringWidth from "../../term/string-width.js";
 
@@ -57,7 +57,7 @@ export function spansWidth(spans: readonly Span[]): number {
 
 /** The grapheme clusters of `text` (an emoji with modifiers or a letter with combining marks stays whole). O(n). */
 export function graphemes(text: string): string[] {
-	if (PRINTABLE_ASCII.test(text)) return text.split("");
+	if (isSingleUnits(text)) return text.split("");
 	const out: string[] = [];
 	for (let start = 0; start < text.length; ) {
 		const end = Math.min(text.length, start + WINDOW);

@@ -1,4 +1,4 @@
-import { segmentGraphemes } from "../../term/graphemes.js";
+import { isSingleUnits, segmentGraphemes } from "../../term/graphemes.js";
 import stringWidth from "../../term/string-width.js";
 
 /** A grapheme cluster longer than this (in UTF-16 units) is split; real ones (ZWJ families, flags) are shorter. */
@@ -10,7 +10,7 @@ export const editorWork = { chars: 0 };
 /** The grapheme clusters of `text`, in order. */
 export function graphemes(text: string): string[] {
 	editorWork.chars += text.length;
-	if (/^[\x20-\x7e]*$/.test(text)) return text.split("");
+	if (isSingleUnits(text)) return text.split("");
 	return Array.from(segmentGraphemes(text), (s) => s.segment);
 }
 
