@@ -59,7 +59,7 @@ describe("the full-screen layout", () => {
 		expect(frame).toContain("There are two files: a.txt and b.txt.");
 		expect(frame).toMatch(/│ state\s+● idle/);
 		expect(frame).toMatch(/│ turn\s+2 \/ 50/);
-		expect(frame).toMatch(/│ tokens\s+↑ 230 ↓ 30/);
+		expect(frame).toMatch(/│ tokens\s+↑330 ↓30/);
 		expect(frame).toMatch(/│ cost\s+\$0\.0020/);
 		expect(frame).toMatch(/│ context\s+░+ 0% of 200k/);
 		expect(frame).toMatch(/│ tools\s+bash 1/);

@@ -172,7 +172,7 @@ describe("slash commands", () => {
 		expect(h.written).toEqual([osc52("the answer é")]);
 		expect(osc52("hi")).toBe("\x1b]52;c;aGk=\x07");
 		await runCommand("/session", h.ctx);
-		expect(h.notices().at(-1)).toBe("this conversation is not saved · cost $0.0000");
+		expect(h.notices().at(-1)).toBe("this conversation is not saved · ↑0 ↓0 · cost $0.00");
 		await runCommand("/theme light", h.ctx);
 		expect(h.notices().at(-1)).toContain("themes cannot be switched");
 		await runCommand("/compact the parser work", h.ctx);

@@ -183,7 +183,13 @@ describe("view formatting", () => {
 
 	it("formats tokens, costs and durations the way the inspector shows them", () => {
 		expect([950, 12_400, 128_000, 1_234_567].map(formatTokens)).toEqual(["950", "12.4k", "128k", "1.2M"]);
-		expect([null, 0, 0.0042, 0.042, 3.5].map(formatCost)).toEqual(["unknown", "$0.00", "$0.0042", "$0.042", "$3.50"]);
+		expect([null, 0, 0.0042, 0.042, 3.5].map((c) => formatCost(c))).toEqual([
+			"unknown",
+			"$0.00",
+			"$0.0042",
+			"$0.042",
+			"$3.50",
+		]);
 		expect([850, 4100, 125_000].map(formatDuration)).toEqual(["850 ms", "4.1 s", "2 m 05 s"]);
 	});
 

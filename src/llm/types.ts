@@ -47,8 +47,12 @@ export type ToolCallBlock = {
 };
 export type AssistantBlock = TextBlock | ThinkingBlock | ToolCallBlock;
 
-/** Token counts as the provider reported them. `input` excludes cached tokens. */
-export type Usage = { input: number; output: number; cacheRead: number; cacheWrite: number };
+/**
+ * Token counts as the provider reported them. `input` excludes cached tokens. `estimated`: the reply was cut or
+ * aborted before the provider reported its usage, so the counts are gar's estimate (characters / 4) of what was
+ * sent and streamed; a sum that includes an estimate is estimated too.
+ */
+export type Usage = { input: number; output: number; cacheRead: number; cacheWrite: number; estimated?: boolean };
 
 export type UserMessage = { role: "user"; content: string };
 export type AssistantMessage = {
@@ -131,12 +135,14 @@ export interface Provider {
 export const EMPTY_USAGE: Usage = Object.freeze({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
 
 export function addUsage(a: Usage, b: Usage): Usage {
-	return {
+	const sum: Usage = {
 		input: a.input + b.input,
 		output: a.output + b.output,
 		cacheRead: a.cacheRead + b.cacheRead,
 		cacheWrite: a.cacheWrite + b.cacheWrite,
 	};
+	if (a.estimated || b.estimated) sum.estimated = true;
+	return sum;
 }
 
 /** The text of an assistant message's text blocks, joined. */

@@ -1,5 +1,13 @@
 import type { AgentEvent } from "../agent/events.js";
-import { firstLine, formatCost, formatDuration, formatTokens, toolSummary, toolTarget } from "../view/format.js";
+import {
+	firstLine,
+	formatCost,
+	formatDuration,
+	formatTokens,
+	formatUsage,
+	toolSummary,
+	toolTarget,
+} from "../view/format.js";
 import { reduce } from "../view/reducer.js";
 import { initialView, type ToolItem } from "../view/state.js";
 
@@ -82,12 +90,14 @@ export function createTranscript(
 				line(`[${event.level}: ${event.message}]`);
 				break;
 			case "agent_end": {
-				const { input, output, cacheRead } = event.usage;
-				const tokens = `↑${formatTokens(input)} ↓${formatTokens(output)} · cache ${formatTokens(cacheRead)}`;
+				const { usage } = event;
+				const tokens = `${formatUsage(usage)} · cache r ${formatTokens(usage.cacheRead)} w ${formatTokens(usage.cacheWrite)}`;
 				const turns = `${event.turns} turn${event.turns === 1 ? "" : "s"}`;
 				const error = event.error && event.stopReason !== "aborted" ? ` · ${event.error}` : "";
 				const time = formatDuration(event.durationMs);
-				line(`[${event.stopReason} · ${turns} · ${tokens} · ${formatCost(event.costUsd)} · ${time}${error}]`);
+				line(
+					`[${event.stopReason} · ${turns} · ${tokens} · ${formatCost(event.costUsd, usage.estimated === true)} · ${time}${error}]`,
+				);
 				break;
 			}
 			default:

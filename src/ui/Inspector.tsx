@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
 import { memo, type ReactNode } from "react";
-import { formatCost, formatDuration, formatTokens } from "../view/format.js";
+import { formatDuration, formatSent, formatTokens, formatTotalsCost, formatUsage } from "../view/format.js";
 import type { ViewState } from "../view/state.js";
 import { describeActivity, isBusy } from "./activity.js";
 import { useTheme } from "./theme-context.js";
@@ -67,15 +67,15 @@ export const Inspector = memo(function Inspector({ view, width, sessionId, sessi
 			</Row>
 			<Row label="turn">{view.maxTurns ? `${view.turn} / ${view.maxTurns}` : "–"}</Row>
 			<Row label="tokens">
-				↑ {formatTokens(session.usage.input)} ↓ {formatTokens(session.usage.output)}
-				{lastCall ? `  (turn ↑ ${formatTokens(lastCall.usage.input + lastCall.usage.cacheRead)})` : ""}
+				{formatUsage(session.usage)}
+				{lastCall ? `  (turn ${formatSent(lastCall.usage)})` : ""}
 			</Row>
 			<Row label="">
 				cache r {formatTokens(session.usage.cacheRead)} w {formatTokens(session.usage.cacheWrite)}
 			</Row>
 			<Row label="cost">
-				{formatCost(session.costUsd)}
-				{view.runId ? `  (run ${formatCost(run.costUsd)})` : ""}
+				{formatTotalsCost(session)}
+				{view.runId ? `  (run ${formatTotalsCost(run)})` : ""}
 			</Row>
 			<Row label="context">
 				{window ? (

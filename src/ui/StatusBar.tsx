@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
 import { memo } from "react";
-import { formatCost, formatTokens } from "../view/format.js";
+import { formatTokens, formatTotalsCost, formatUsage } from "../view/format.js";
 import type { ViewState } from "../view/state.js";
 import { describeActivity, isBusy } from "./activity.js";
 import { liveSpeed } from "./Inspector.js";
@@ -37,8 +37,8 @@ export const StatusBar = memo(function StatusBar(props: StatusBarProps) {
 		const ctx = window ? `${Math.round((view.context.tokens / window) * 100)}%` : formatTokens(view.context.tokens);
 		parts.push(
 			describeActivity(view.activity, now, liveSpeed(view, now)),
-			`↑${formatTokens(view.session.usage.input)} ↓${formatTokens(view.session.usage.output)}`,
-			formatCost(view.session.costUsd),
+			formatUsage(view.session.usage),
+			formatTotalsCost(view.session),
 			`ctx ${ctx}`,
 		);
 	}

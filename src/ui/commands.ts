@@ -1,5 +1,6 @@
 import { MODELS } from "../llm/models.js";
 import type { Setup } from "../modes/setup.js";
+import { formatTotalsCost, formatUsage } from "../view/format.js";
 import { initialView } from "../view/state.js";
 import type { Completer, CompletionItem, InputModel } from "./input-model.js";
 import type { UiStore } from "./store.js";
@@ -223,16 +224,13 @@ export async function runShellLine(text: string, ctx: CommandContext): Promise<v
 
 function sessionInfo(ctx: CommandContext) {
 	const writer = ctx.setup.conversation.session;
-	const cost = ctx.store.view.session.costUsd;
-	const costText = cost === null ? "unknown" : `$${cost.toFixed(4)}`;
-	if (!writer) return notice(ctx, `this conversation is not saved · cost ${costText}`);
+	const totals = ctx.store.view.session;
+	const figures = `${formatUsage(totals.usage)} · cost ${formatTotalsCost(totals)}`;
+	if (!writer) return notice(ctx, `this conversation is not saved · ${figures}`);
 	const { session } = writer;
 	const name = session.name ? ` · name ${session.name}` : "";
 	const file = session.entries.length > 0 ? writer.file : `${writer.file} (created with the first message)`;
-	notice(
-		ctx,
-		`session ${session.header.id}${name}\nfile ${file}\nentries ${session.entries.length} · cost ${costText}`,
-	);
+	notice(ctx, `session ${session.header.id}${name}\nfile ${file}\nentries ${session.entries.length} · ${figures}`);
 }
 
 /** OSC 52: the terminal (even over SSH, and tmux with set-clipboard) puts the text on the clipboard. */

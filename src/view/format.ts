@@ -1,5 +1,6 @@
+import type { Usage } from "../llm/types.js";
 import type { ToolPreview } from "../tools/types.js";
-import type { ToolItem } from "./state.js";
+import type { ToolItem, Totals } from "./state.js";
 
 /** Token counts as a person reads them: 950, 12.4k, 128k, 1.2M. */
 export function formatTokens(n: number): string {
@@ -13,13 +14,39 @@ function compact(value: number): string {
 	return value < 99.95 ? value.toFixed(1).replace(/\.0$/, "") : value.toFixed(0);
 }
 
-/** Dollars with the precision small amounts need; "unknown" for an unpriced model, never "$0". */
-export function formatCost(cost: number | null): string {
+/**
+ * Dollars with the precision small amounts need: "$0.00" before anything was billed, "<$0.0001" for a tiny amount
+ * (never "$0" for billed tokens), "unknown" for an unpriced model, "~" before an estimate. The one cost format of
+ * every screen (inspector, status bar, chat, /session, line mode).
+ */
+export function formatCost(cost: number | null, estimated = false): string {
 	if (cost === null) return "unknown";
-	if (cost === 0) return "$0.00";
-	if (cost < 0.01) return `$${cost.toFixed(4)}`;
-	if (cost < 1) return `$${cost.toFixed(3)}`;
-	return `$${cost.toFixed(2)}`;
+	const mark = estimated ? "~" : "";
+	if (cost === 0) return `${mark}$0.00`;
+	if (cost < 0.00005) return `${mark}<$0.0001`;
+	if (cost < 0.01) return `${mark}$${cost.toFixed(4)}`;
+	if (cost < 1) return `${mark}$${cost.toFixed(3)}`;
+	return `${mark}$${cost.toFixed(2)}`;
+}
+
+/** Every token a call sent: uncached input plus cache reads and writes. What "↑" means on every screen. */
+export function inputTokens(usage: Usage): number {
+	return usage.input + usage.cacheRead + usage.cacheWrite;
+}
+
+/** "↑12.4k": the tokens sent (inputTokens); "~" marks an estimate (a reply cut before its usage came). */
+export function formatSent(usage: Usage): string {
+	return `↑${usage.estimated ? "~" : ""}${formatTokens(inputTokens(usage))}`;
+}
+
+/** "↑12.4k ↓950": tokens sent and received, the one way usage is shown; "~" marks estimates. */
+export function formatUsage(usage: Usage): string {
+	return `${formatSent(usage)} ↓${usage.estimated ? "~" : ""}${formatTokens(usage.output)}`;
+}
+
+/** The cost of some totals, estimated when their usage is. */
+export function formatTotalsCost(totals: Totals): string {
+	return formatCost(totals.costUsd, totals.usage.estimated === true);
 }
 
 /** 850 ms, 4.1 s, 2 m 05 s. */

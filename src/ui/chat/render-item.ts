@@ -1,5 +1,5 @@
 import type { UserSource } from "../../agent/events.js";
-import { formatCost, formatDuration, formatTokens } from "../../view/format.js";
+import { formatCost, formatDuration, formatTokens, formatUsage } from "../../view/format.js";
 import type { ChatItem } from "../../view/state.js";
 import type { Theme } from "../theme.js";
 import { replyLines } from "./assistant-text.js";
@@ -90,13 +90,12 @@ function thinkingRows(item: Extract<ChatItem, { kind: "thinking" }>, width: numb
 
 function runEndRows(item: Extract<ChatItem, { kind: "run_end" }>, width: number, theme: Theme): Rows {
 	const { usage } = item;
-	const input = usage.input + usage.cacheRead + usage.cacheWrite;
 	const word = item.stopReason === "done" ? "done" : item.stopReason.replace("_", " ");
 	const parts = [
 		word,
 		`${item.turns} ${item.turns === 1 ? "turn" : "turns"}`,
-		`↑${formatTokens(input)} ↓${formatTokens(usage.output)}`,
-		formatCost(item.costUsd),
+		formatUsage(usage),
+		formatCost(item.costUsd, usage.estimated === true),
 		formatDuration(item.durationMs),
 	];
 	const failed = item.stopReason !== "done" && item.stopReason !== "aborted";

@@ -1,0 +1,80 @@
+import { render } from "ink-testing-library";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { AgentEvent } from "../src/agent/events.js";
+import type { AssistantMessage, Usage } from "../src/llm/types.js";
+import { App, type AppInfo } from "../src/ui/App.js";
+import { loadMarkdown } from "../src/ui/chat/markdown.js";
+import { InputModel } from "../src/ui/input-model.js";
+import { UiStore } from "../src/ui/store.js";
+import { reduce } from "../src/view/reducer.js";
+import { initialView, type ViewState } from "../src/view/state.js";
+
+beforeAll(loadMarkdown);
+
+const info: AppInfo = {
+	version: "0.1.0",
+	cwd: "~/project",
+	branch: null,
+	sessionId: () => "k3v9q0x2m7ab",
+	sessionName: () => undefined,
+	sessionBranch: () => "1 of 1",
+	running: () => false,
+};
+const noop = { submit: () => {}, abort: () => {}, exit: () => {} };
+
+/** The frame of the app showing `view` at `columns` × `rows`. */
+function frame(view: ViewState, columns = 120, rows = 20): string {
+	const store = new UiStore(view);
+	const { lastFrame, unmount } = render(
+		<App store={store} input={new InputModel()} info={info} actions={noop} size={{ columns, rows }} />,
+	);
+	const out = lastFrame() ?? "";
+	unmount();
+	return out;
+}
+
+const reply = (usage: Usage, text = "Done."): AssistantMessage => ({
+	role: "assistant",
+	content: [{ type: "text", text }],
+	provider: "anthropic",
+	model: "claude-sonnet-4-5",
+	usage,
+	stopReason: "stop",
+});
+
+/** One run of one reply with `usage` and `costUsd`, folded into a fresh view. */
+function oneRun(usage: Usage, costUsd: number | null, model = "claude-sonnet-4-5"): ViewState {
+	const events: AgentEvent[] = [
+		{ type: "agent_start", runId: "r1", provider: "anthropic", model, maxTurns: 50, contextWindow: 200_000 },
+		{ type: "user_message", message: { role: "user", content: "go" }, source: "prompt" },
+		{ type: "turn_start", turn: 1, maxTurns: 50 },
+		{ type: "message_start", turn: 1, requestId: "r1.1" },
+		{ type: "text_delta", delta: "Done.", contentIndex: 0 },
+		{
+			type: "message_end",
+			requestId: "r1.1",
+			turn: 1,
+			message: reply(usage),
+			costUsd,
+			timing: { startedAt: 0, firstTokenMs: 300, durationMs: 1300 },
+			retries: 0,
+		},
+		{ type: "turn_end", turn: 1, stopReason: "stop" },
+		{ type: "agent_end", runId: "r1", stopReason: "done", turns: 1, usage, costUsd, durationMs: 1300 },
+	];
+	let view = initialView({ provider: "anthropic", model, contextWindow: 200_000 });
+	for (const [i, event] of events.entries()) view = reduce(view, event, 1000 * i);
+	return view;
+}
+
+describe("one meaning of ↑ in the inspector, the status bar and the run's footer", () => {
+	it("counts cache reads and writes in the session figure, so it is never smaller than one turn's", () => {
+		const view = oneRun({ input: 10, output: 5, cacheRead: 12_000, cacheWrite: 400 }, 0.0042);
+		const wide = frame(view);
+		expect(wide).toMatch(/│ tokens\s+↑12\.4k ↓5 {2}\(turn ↑12\.4k\)/);
+		expect(wide).toMatch(/│\s+cache r 12k w 400/);
+		expect(wide).toContain("done · 1 turn · ↑12.4k ↓5 · $0.0042 · 1.3 s");
+		// Below 100 columns the same figures go to the status bar.
+		expect(frame(view, 90).split("\n")[0]).toContain("│ ↑12.4k ↓5 │ $0.0042 │");
+	});
+});
