@@ -78,3 +78,15 @@ describe("one meaning of ↑ in the inspector, the status bar and the run's foot
 		expect(frame(view, 90).split("\n")[0]).toContain("│ ↑12.4k ↓5 │ $0.0042 │");
 	});
 });
+
+describe("the usage of a reply cut before its usage report", () => {
+	it("is shown as an estimate in the inspector, the status bar and the run's footer", () => {
+		const usage = { input: 1200, output: 60, cacheRead: 0, cacheWrite: 0, estimated: true };
+		const view = oneRun(usage, 0.0033);
+		const wide = frame(view);
+		expect(wide).toMatch(/│ tokens\s+↑~1\.2k ↓~60 {2}\(turn ↑~1\.2k\)/);
+		expect(wide).toMatch(/│ cost\s+~\$0\.0033 {2}\(run ~\$0\.0033\)/);
+		expect(wide).toContain("done · 1 turn · ↑~1.2k ↓~60 · ~$0.0033 · 1.3 s");
+		expect(frame(view, 90).split("\n")[0]).toContain("│ ↑~1.2k ↓~60 │ ~$0.0033 │");
+	});
+});

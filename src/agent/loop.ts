@@ -386,6 +386,7 @@ export class Agent {
 		let firstToken: number | null = null;
 		let retries = 0;
 		let final: AssistantMessage | undefined;
+		let info: RequestInfo | undefined;
 		if (typeof messages === "string") {
 			final = failed(this.options, messages, "other");
 		} else {
@@ -400,7 +401,8 @@ export class Agent {
 			if (this.options.maxTokens) request.maxTokens = this.options.maxTokens;
 			if (output) request.responseSchema = { name: output.name, schema: output.schema };
 			this.keep(requestId, provider, { ...request, messages: messages.slice() });
-			channel.emit({ type: "request", ...this.describe(requestId, turn, messages) });
+			info = this.describe(requestId, turn, messages);
+			channel.emit({ type: "request", ...info });
 			channel.emit({ type: "message_start", turn, requestId });
 			const mark = () => {
 				firstToken ??= this.now() - startedAt;
@@ -450,6 +452,7 @@ export class Agent {
 			}
 			final ??= failed(this.options, "the provider stream ended without a final message", "other");
 		}
+		if (info) final = withEstimatedInput(final, info);
 		this.history.push(final);
 		const cost = costUsd(final.model, final.usage);
 		channel.emit({
@@ -489,6 +492,17 @@ export class Agent {
 			if (oldest !== undefined) this.requests.delete(oldest);
 		}
 	}
+}
+
+/**
+ * A reply cut before any usage report (OpenAI-compatible wires report it only at the end) gets the request's own
+ * estimate as its input, so its cost is not that of the output alone.
+ */
+function withEstimatedInput(message: AssistantMessage, info: RequestInfo): AssistantMessage {
+	const { usage } = message;
+	if (!usage.estimated || usage.input + usage.cacheRead + usage.cacheWrite > 0) return message;
+	const input = info.system.tokens + info.tools.tokens + info.messages.tokens;
+	return { ...message, usage: { ...usage, input } };
 }
 
 /** The words of a refusal, when the model's reply was one. */

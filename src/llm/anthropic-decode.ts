@@ -132,7 +132,8 @@ export function anthropicDecoder(
 						stopReason = reason;
 						complete = true;
 					}
-					builder.setUsage(usageOf(event.usage as Json | undefined));
+					// message_delta carries the reply's closing counts (message_start only opened them).
+					builder.setUsage(usageOf(event.usage as Json | undefined), event.usage !== undefined);
 					break;
 				}
 				case "message_stop":

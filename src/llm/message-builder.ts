@@ -37,6 +37,10 @@ export class MessageBuilder {
 	/** True once the server sent anything of the reply itself. */
 	started = false;
 	#done = false;
+	/** The reply's closing usage report arrived (not only the counts some providers send at its start). */
+	#usageFinal = false;
+	/** Characters streamed (text, thinking, tool arguments): the estimate of a reply cut before its usage came. */
+	#streamed = 0;
 	readonly #openTools = new Map<string, { block: ToolCallBlock; chunks: string[]; index: number }>();
 	readonly #index = new Map<AssistantBlock, number>();
 
@@ -56,9 +60,14 @@ export class MessageBuilder {
 		return this.#index.get(block) ?? -1;
 	}
 
-	/** Merges reported token counts (providers report some at the start and the rest at the end). */
-	setUsage(update: Partial<Usage>): void {
-		if (!this.#done) this.usage = { ...this.usage, ...update };
+	/**
+	 * Merges reported token counts (providers report some at the start and the rest at the end); `final`: this is
+	 * the report that closes the reply, so a cut after it needs no estimate.
+	 */
+	setUsage(update: Partial<Usage>, final = false): void {
+		if (this.#done) return;
+		this.usage = { ...this.usage, ...update };
+		if (final) this.#usageFinal = true;
 	}
 
 	newText(): TextBlock {
@@ -77,6 +86,7 @@ export class MessageBuilder {
 		const last = this.content[this.content.length - 1];
 		const target = block ?? (last?.type === "text" ? last : this.newText());
 		target.text += delta;
+		this.#streamed += delta.length;
 		this.emit({ type: "text_delta", delta, contentIndex: this.indexOf(target) });
 	}
 
@@ -90,6 +100,7 @@ export class MessageBuilder {
 		const target =
 			block ?? (last?.type === "thinking" && !last.signature && last.field === field ? last : this.newThinking(field));
 		target.thinking += delta;
+		this.#streamed += delta.length;
 		this.emit({ type: "thinking_delta", delta, contentIndex: this.indexOf(target) });
 	}
 
@@ -105,6 +116,7 @@ export class MessageBuilder {
 		const open = this.#openTools.get(id);
 		if (this.#done || !open || delta === "") return;
 		open.chunks.push(delta);
+		this.#streamed += delta.length;
 		this.emit({ type: "toolcall_delta", id, delta, contentIndex: open.index });
 	}
 
@@ -127,10 +139,20 @@ export class MessageBuilder {
 		if (!this.#done) block.text = text;
 	}
 
-	/** Freezes the builder and returns the final message. Tool calls still open are closed with what arrived. */
+	/**
+	 * Freezes the builder and returns the final message. Tool calls still open are closed with what arrived. A reply
+	 * cut or aborted after it streamed, before its usage report, gets an estimated output (characters / 4, at least
+	 * what was reported) marked `estimated`: the provider bills what it generated, so 0 (or Anthropic's opening 1)
+	 * would understate it.
+	 */
 	finish(stopReason: StopReason, error?: string, errorKind?: ErrorKind): AssistantMessage {
 		for (const id of [...this.#openTools.keys()]) this.endTool(id);
 		this.#done = true;
+		const cut = stopReason === "aborted" || stopReason === "error";
+		if (cut && !this.#usageFinal && this.#streamed > 0) {
+			const output = Math.max(this.usage.output, Math.ceil(this.#streamed / 4));
+			this.usage = { ...this.usage, output, estimated: true };
+		}
 		const message: AssistantMessage = {
 			role: "assistant",
 			content: this.content,

@@ -129,7 +129,8 @@ export function openaiDecoder(
 				const cached = typeof details?.cached_tokens === "number" ? details.cached_tokens : 0;
 				const prompt = typeof usage.prompt_tokens === "number" ? usage.prompt_tokens : 0;
 				const output = typeof usage.completion_tokens === "number" ? usage.completion_tokens : 0;
-				builder.setUsage({ input: Math.max(0, prompt - cached), output, cacheRead: cached });
+				// Chat Completions reports usage once, for the whole reply (or, on some servers, running totals).
+				builder.setUsage({ input: Math.max(0, prompt - cached), output, cacheRead: cached }, true);
 			}
 			const choice = (chunk.choices as Json[] | undefined)?.[0];
 			usageLast = !choice && usage !== undefined;

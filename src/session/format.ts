@@ -234,6 +234,7 @@ function buildSchemas() {
 		output: z.number(),
 		cacheRead: z.number(),
 		cacheWrite: z.number(),
+		estimated: z.boolean().optional(),
 	});
 
 	const entrySchemas: { [K in KnownEntry["type"]]: z.ZodType<Extract<KnownEntry, { type: K }>> } = {
