@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../src/agent/events.js";
 import type { AssistantMessage, Usage } from "../src/llm/types.js";
 import { App, type AppInfo } from "../src/ui/App.js";
+import { describeActivity, liveSpeed } from "../src/ui/activity.js";
 import { loadMarkdown } from "../src/ui/chat/markdown.js";
 import { InputModel } from "../src/ui/input-model.js";
 import { UiStore } from "../src/ui/store.js";
@@ -88,5 +89,70 @@ describe("the usage of a reply cut before its usage report", () => {
 		expect(wide).toMatch(/│ cost\s+~\$0\.0033 {2}\(run ~\$0\.0033\)/);
 		expect(wide).toContain("done · 1 turn · ↑~1.2k ↓~60 · ~$0.0033 · 1.3 s");
 		expect(frame(view, 90).split("\n")[0]).toContain("│ ↑~1.2k ↓~60 │ ~$0.0033 │");
+	});
+});
+
+/** A view after `events`, each at the time given with it. */
+function at(events: [number, AgentEvent][]): ViewState {
+	let view = initialView({ provider: "openai", model: "gpt-5", contextWindow: 400_000 });
+	for (const [time, event] of events) view = reduce(view, event, time);
+	return view;
+}
+const start: [number, AgentEvent][] = [
+	[0, { type: "agent_start", runId: "r1", provider: "openai", model: "gpt-5", maxTurns: 50, contextWindow: null }],
+	[0, { type: "turn_start", turn: 1, maxTurns: 50 }],
+	[0, { type: "message_start", turn: 1, requestId: "r1.1" }],
+];
+const delta = (text: string): AgentEvent => ({ type: "text_delta", delta: text, contentIndex: 0 });
+
+describe("the live state", () => {
+	it("says when a streaming reply has sent nothing for a while, and the idle timeout that will end it", () => {
+		const view = at([...start, [400, delta("Let me check. ")], [1000, delta("This is a long")]]);
+		expect(describeActivity(view, 1500, 300_000)).toMatch(/^streaming · \d+ tok\/s$/);
+		expect(describeActivity(view, 5900, 300_000)).toMatch(/^streaming · \d+ tok\/s$/);
+		expect(describeActivity(view, 13_000, 300_000)).toBe("no data for 12 s (idle timeout 300 s)");
+		expect(describeActivity(view, 13_000, null)).toBe("no data for 12 s");
+		// A stall does not drag the speed down: it is the speed while data came.
+		expect(liveSpeed(view, 13_000)).toBe(liveSpeed(view, 1000));
+		// New data ends the stall.
+		const again = reduce(view, delta(" reply."), 13_100);
+		expect(describeActivity(again, 13_200, 300_000)).toMatch(/^streaming · \d+ tok\/s$/);
+	});
+
+	it("counts a retry's wait down, then says it is waiting for the model", () => {
+		const retry: AgentEvent = {
+			type: "retry",
+			requestId: "r1.1",
+			turn: 1,
+			attempt: 1,
+			maxAttempts: 3,
+			reason: "HTTP 529 overloaded",
+			delayMs: 5000,
+			errorKind: "overloaded",
+		};
+		const view = at([...start, [10_000, retry]]);
+		expect(describeActivity(view, 10_000)).toBe("retry 1/3 in 5 s");
+		expect(describeActivity(view, 11_200)).toBe("retry 1/3 in 4 s");
+		expect(describeActivity(view, 14_100)).toBe("retry 1/3 in 1 s");
+		expect(describeActivity(view, 16_000)).toBe("retry 1/3 · waiting for the model 1.0 s");
+	});
+
+	it("shows no speed for a reply that arrived too fast to measure (not 27,273 tok/s)", () => {
+		const end = (durationMs: number): AgentEvent => ({
+			type: "message_end",
+			requestId: "r1.1",
+			turn: 1,
+			message: reply({ input: 100, output: 300, cacheRead: 0, cacheWrite: 0 }),
+			costUsd: 0.001,
+			timing: { startedAt: 0, firstTokenMs: 300, durationMs },
+			retries: 0,
+		});
+		const burst = at([...start, [300, delta("x".repeat(1200))], [311, end(311)]]);
+		expect(burst.speed.tokensPerSec).toBeNull();
+		expect(frame(burst)).toMatch(/│ speed\s+TTFT 300 ms · –/);
+		// While streaming, too: under the minimum the speed is unknown.
+		expect(liveSpeed(at([...start, [300, delta("x".repeat(1200))]]), 310)).toBeNull();
+		const steady = at([...start, [300, delta("x".repeat(1200))], [2300, end(2300)]]);
+		expect(steady.speed.tokensPerSec).toBe(150);
 	});
 });

@@ -45,6 +45,8 @@ export type Setup = {
 	profileModels: string[];
 	provider: string;
 	model: string;
+	/** The provider's idle timeout: a reply that sends nothing for this long is abandoned. */
+	idleTimeoutMs: number;
 	/** Set when no API key was found and `allowMissingKey` was given: what to set, in words. */
 	missingKey?: string;
 	/** A provider for another model (for a model switch between runs), with the model's context window. */
@@ -217,6 +219,7 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, options:
 		...(missingKey ? { missingKey } : {}),
 		provider: provider.name,
 		model: run.model,
+		idleTimeoutMs: run.idleTimeoutMs,
 		async providerFor(model: string) {
 			const next = missingKey
 				? unconfiguredProvider(run.provider, missingKey)

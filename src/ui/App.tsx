@@ -118,6 +118,7 @@ export function App({ store, input, info, actions, size: fixed }: AppProps) {
 				sessionId={info.sessionId()}
 				sessionName={info.sessionName()}
 				summary={!showInspector}
+				idleTimeoutMs={store.idleTimeoutMs}
 			/>
 			<Box height={chatHeight}>
 				<Chat store={store} width={chatWidth} height={chatHeight} version={store.getVersion()} />
@@ -135,6 +136,7 @@ export function App({ store, input, info, actions, size: fixed }: AppProps) {
 							version={store.getVersion()}
 							sessionId={info.sessionId()}
 							sessionBranch={info.sessionBranch()}
+							idleTimeoutMs={store.idleTimeoutMs}
 						/>
 					</Box>
 				) : null}

@@ -2,7 +2,7 @@ import { Box, Text } from "ink";
 import { memo, type ReactNode } from "react";
 import { formatDuration, formatSent, formatTokens, formatTotalsCost, formatUsage } from "../view/format.js";
 import type { ViewState } from "../view/state.js";
-import { describeActivity, isBusy } from "./activity.js";
+import { describeActivity, idleNote, isBusy, liveSpeed, stalledFor } from "./activity.js";
 import { useTheme } from "./theme-context.js";
 import { useNow } from "./use-store.js";
 
@@ -13,16 +13,9 @@ export type InspectorProps = {
 	version: number;
 	sessionId: string | null;
 	sessionBranch: string;
+	/** The run's idle timeout (a stalled reply says how long until gar gives up on it); null: not known yet. */
+	idleTimeoutMs: number | null;
 };
-
-/** Output speed of the reply streaming now (estimated from characters), else the last call's. */
-export function liveSpeed(view: ViewState, now: number): number | null {
-	const { firstTokenAt, streamChars } = view.index;
-	if (view.activity.kind === "streaming" && firstTokenAt !== null && now > firstTokenAt + 200) {
-		return streamChars / 4 / ((now - firstTokenAt) / 1000);
-	}
-	return view.speed.tokensPerSec;
-}
 
 /** A bar of `cells` cells, `fraction` of them filled. */
 export function bar(fraction: number, cells: number): [string, string] {
@@ -45,7 +38,8 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /** The inspector: live state, turn, tokens, cost, context fill, speed, tool counts, model and session. */
-export const Inspector = memo(function Inspector({ view, width, sessionId, sessionBranch }: InspectorProps) {
+export const Inspector = memo(function Inspector(props: InspectorProps) {
+	const { view, width, sessionId, sessionBranch } = props;
 	const theme = useTheme();
 	const busy = isBusy(view.activity);
 	const now = useNow(busy);
@@ -55,7 +49,9 @@ export const Inspector = memo(function Inspector({ view, width, sessionId, sessi
 	const fill = window ? context.tokens / window : 0;
 	const fillColor = fill > 0.9 ? theme.error : fill > 0.7 ? theme.warning : theme.inspector.barFill;
 	const [full, empty] = bar(fill, Math.max(4, Math.min(10, width - 30)));
-	const stateColor = view.activity.kind === "error" ? theme.error : busy ? theme.accent : theme.muted;
+	const stalled = stalledFor(view, now) !== null;
+	const stateColor =
+		view.activity.kind === "error" ? theme.error : stalled ? theme.warning : busy ? theme.accent : theme.muted;
 	const tools = Object.entries(view.toolCounts)
 		.map(([name, n]) => `${name} ${n}`)
 		.join(" · ");
@@ -63,8 +59,14 @@ export const Inspector = memo(function Inspector({ view, width, sessionId, sessi
 	return (
 		<Box flexDirection="column" width={width} paddingLeft={1}>
 			<Row label="state">
-				<Text color={stateColor}>● {describeActivity(view.activity, now, speed)}</Text>
+				<Text color={stateColor}>● {describeActivity(view, now)}</Text>
 			</Row>
+			{/* The column is narrow: a stalled reply's limit goes on a row of its own. */}
+			{stalled && props.idleTimeoutMs ? (
+				<Row label="">
+					<Text color={stateColor}> {idleNote(props.idleTimeoutMs)}</Text>
+				</Row>
+			) : null}
 			<Row label="turn">{view.maxTurns ? `${view.turn} / ${view.maxTurns}` : "–"}</Row>
 			<Row label="tokens">
 				{formatUsage(session.usage)}

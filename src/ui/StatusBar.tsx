@@ -3,7 +3,6 @@ import { memo } from "react";
 import { formatTokens, formatTotalsCost, formatUsage } from "../view/format.js";
 import type { ViewState } from "../view/state.js";
 import { describeActivity, isBusy } from "./activity.js";
-import { liveSpeed } from "./Inspector.js";
 import { useTheme } from "./theme-context.js";
 import { useNow } from "./use-store.js";
 
@@ -19,6 +18,8 @@ export type StatusBarProps = {
 	sessionName: string | undefined;
 	/** When the inspector is hidden, a one-line summary of it goes here. */
 	summary: boolean;
+	/** The run's idle timeout, for a stalled reply's state; null: not known yet. */
+	idleTimeoutMs: number | null;
 };
 
 /** The top line: gar and version, model, cwd and branch, session; plus a live summary when the inspector is hidden. */
@@ -36,7 +37,7 @@ export const StatusBar = memo(function StatusBar(props: StatusBarProps) {
 		const window = view.context.window;
 		const ctx = window ? `${Math.round((view.context.tokens / window) * 100)}%` : formatTokens(view.context.tokens);
 		parts.push(
-			describeActivity(view.activity, now, liveSpeed(view, now)),
+			describeActivity(view, now, props.idleTimeoutMs),
 			formatUsage(view.session.usage),
 			formatTotalsCost(view.session),
 			`ctx ${ctx}`,

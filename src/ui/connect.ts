@@ -60,6 +60,7 @@ export async function connect(
 		}
 	});
 	store.inspector = setup.config.tui.inspector;
+	store.idleTimeoutMs = setup.idleTimeoutMs;
 	const themed = await configuredTheme(options.theme, setup.config.tui.theme, process.env);
 	if (themed) store.setTheme(themed.theme);
 	if (themed?.warning) channel.emit({ type: "notice", level: "warning", message: themed.warning });

@@ -37,6 +37,8 @@ export class UiStore {
 	approval: PendingApproval | null = null;
 	/** A line for the status area: hints, the exit prompt ("press Ctrl+C again to quit"). */
 	hint: string | null = null;
+	/** The run's idle timeout (config), so a stalled reply can say how long until gar gives up; null: not yet known. */
+	idleTimeoutMs: number | null = null;
 	/** The colours everything is drawn in; `setTheme` switches them live (themes.ts `loadTheme` finds one by name). */
 	theme: Theme = darkTheme;
 	private version = 0;

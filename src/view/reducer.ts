@@ -2,6 +2,12 @@ import type { AgentEvent } from "../agent/events.js";
 import { addUsage, EMPTY_USAGE, type Usage } from "../llm/types.js";
 import type { ChatItem, ToolItem, Totals, ViewState } from "./state.js";
 
+/**
+ * Below this much streaming time a speed is noise (a reply that came in one read would show 27,273 tok/s): the
+ * speed is then unknown ("–").
+ */
+export const MIN_SPEED_MS = 250;
+
 /** Adds a cost; unknown (null) stays unknown. */
 function addCost(a: number | null, b: number | null): number | null {
 	return a === null || b === null ? null : a + b;
@@ -39,6 +45,7 @@ function toolIndex(state: ViewState, callId: string, name: string): number {
 function appendDelta(state: ViewState, kind: "text" | "thinking", contentIndex: number, delta: string, at: number) {
 	const { index } = state;
 	index.firstTokenAt ??= at;
+	index.lastDataAt = at;
 	index.streamChars += delta.length;
 	if (state.activity.kind !== "streaming") state.activity = { kind: "streaming", since: at };
 	const found = index.blocks.get(contentIndex);
@@ -97,6 +104,7 @@ export function reduce(state: ViewState, event: AgentEvent, at: number): ViewSta
 			state.index.blocks.clear();
 			state.index.streamChars = 0;
 			state.index.firstTokenAt = null;
+			state.index.lastDataAt = null;
 			state.activity = { kind: "waiting", since: at };
 			state.speed = { ttftMs: null, tokensPerSec: null };
 			break;
@@ -108,6 +116,7 @@ export function reduce(state: ViewState, event: AgentEvent, at: number): ViewSta
 			break;
 		case "toolcall_start": {
 			state.index.firstTokenAt ??= at;
+			state.index.lastDataAt = at;
 			const index = toolIndex(state, event.callId, event.name);
 			update<ToolItem>(state, index, () => ({ status: "streaming" }));
 			state.index.blocks.set(event.contentIndex, index);
@@ -116,6 +125,7 @@ export function reduce(state: ViewState, event: AgentEvent, at: number): ViewSta
 		}
 		case "toolcall_delta": {
 			state.index.streamChars += event.delta.length;
+			state.index.lastDataAt = at;
 			const index = toolIndex(state, event.callId, "?");
 			update<ToolItem>(state, index, (item) => ({ argsText: item.argsText + event.delta }));
 			break;
@@ -150,7 +160,7 @@ export function reduce(state: ViewState, event: AgentEvent, at: number): ViewSta
 			const streamMs = timing.durationMs - (timing.firstTokenMs ?? timing.durationMs);
 			state.speed = {
 				ttftMs: timing.firstTokenMs,
-				tokensPerSec: streamMs > 0 && output > 0 ? (output * 1000) / streamMs : null,
+				tokensPerSec: streamMs >= MIN_SPEED_MS && output > 0 ? (output * 1000) / streamMs : null,
 			};
 			if (message.stopReason === "error" || message.stopReason === "aborted") {
 				const text = message.error ?? message.stopReason;

@@ -100,6 +100,8 @@ export type ViewState = {
 		calls: Map<string, number>;
 		streamChars: number;
 		firstTokenAt: number | null;
+		/** When the reply streaming now last sent something (a stall shows as "no data for 12 s"). */
+		lastDataAt: number | null;
 		/** What the agent was doing when a compaction started (restored, as waiting or idle, when it ends). */
 		beforeCompaction?: Activity | null;
 	};
@@ -123,6 +125,6 @@ export function initialView(model: { provider: string; model: string; contextWin
 		speed: { ttftMs: null, tokensPerSec: null },
 		toolCounts: {},
 		queue: { steers: [], followUps: [] },
-		index: { blocks: new Map(), calls: new Map(), streamChars: 0, firstTokenAt: null },
+		index: { blocks: new Map(), calls: new Map(), streamChars: 0, firstTokenAt: null, lastDataAt: null },
 	};
 }
