@@ -6,7 +6,7 @@ import type { ChatItem, ToolItem, Totals, ViewState } from "./state.js";
  * Below this much streaming time a speed is noise (a reply that came in one read would show 27,273 tok/s): the
  * speed is then unknown ("–").
  */
-export const MIN_SPEED_MS = 250;
+export const MIN_SPEED_MS = 200;
 
 /** Adds a cost; unknown (null) stays unknown. */
 function addCost(a: number | null, b: number | null): number | null {
