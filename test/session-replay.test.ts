@@ -1,10 +1,15 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { EventChannel } from "../src/agent/channel.js";
 import type { AgentEvent } from "../src/agent/events.js";
+import type { AssistantMessage } from "../src/llm/types.js";
+import { createTranscript } from "../src/modes/transcript.js";
 import { SessionRecorder } from "../src/session/recorder.js";
 import { replayEvents } from "../src/session/replay.js";
 import { SessionWriter } from "../src/session/writer.js";
-import { fakeClock, firstReply, secondReply, tempDir, twoTurnRun } from "./fixtures/session/run.js";
+import { toolSummary } from "../src/view/format.js";
+import { reduce } from "../src/view/reducer.js";
+import { initialView, type ToolItem } from "../src/view/state.js";
+import { fakeClock, firstReply, MODEL, PROVIDER, secondReply, tempDir, twoTurnRun } from "./fixtures/session/run.js";
 
 let cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -100,5 +105,44 @@ describe("replayEvents", () => {
 	it("replays nothing for an empty session", () => {
 		const writer = recorded([]);
 		expect([...replayEvents(writer.session)]).toEqual([]);
+	});
+});
+
+const timing = { startedAt: Date.parse("2026-01-02T03:04:05.000Z"), firstTokenMs: 300, durationMs: 900 };
+
+describe("a run gar never finished (killed while a tool ran)", () => {
+	it("replays the started call as started, and the view shows it and the next one as stopped by gar's exit", () => {
+		const reply: AssistantMessage = {
+			...firstReply,
+			content: [
+				{ type: "tool_call", id: "call_1", name: "bash", arguments: { command: "sleep 30" } },
+				{ type: "tool_call", id: "call_2", name: "bash", arguments: { command: "echo after" } },
+			],
+		};
+		const live = twoTurnRun().slice(0, 5);
+		const killed: AgentEvent[] = [
+			...live,
+			{ type: "message_end", requestId: "run_1.1", turn: 1, message: reply, costUsd: 0.001, timing, retries: 0 },
+			{ type: "tool_start", callId: "call_1", name: "bash", args: { command: "sleep 30" } },
+		];
+		const writer = recorded([killed]);
+		const events = [...replayEvents(writer.session)].map((r) => r.event);
+		expect(events.filter((e) => e.type === "tool_start")).toEqual([killed.at(-1)]);
+		expect(events.filter((e) => e.type === "tool_end")).toEqual([]);
+
+		let view = initialView({ provider: PROVIDER, model: MODEL });
+		for (const [i, event] of events.entries()) view = reduce(view, event, i);
+		const tools = view.items.filter((item): item is ToolItem => item.kind === "tool");
+		expect(tools.map((t) => [t.callId, t.status, toolSummary(t)])).toEqual([
+			["call_1", "interrupted", "interrupted (gar exited)"],
+			["call_2", "interrupted", "not run (gar exited)"],
+		]);
+		// The line mode and `gar replay --output text` say the same.
+		let text = "";
+		const transcript = createTranscript((t) => {
+			text += t;
+		});
+		for (const event of events) transcript(event);
+		expect(text).toContain("✗ bash sleep 30 — interrupted (gar exited)\n✗ bash echo after — not run (gar exited)\n");
 	});
 });

@@ -49,6 +49,8 @@ export function createTranscript(
 	};
 	const line = (text: string) => out(`${atLineStart ? "" : "\n"}${text}\n`);
 	return (event) => {
+		// The calls a run leaves open are shown when it ends (a replayed session whose gar exited while they ran).
+		const open = event.type === "agent_end" ? [...view.index.calls.values()] : [];
 		view = reduce(view, event, now());
 		switch (event.type) {
 			case "user_message": {
@@ -90,6 +92,10 @@ export function createTranscript(
 				line(`[${event.level}: ${event.message}]`);
 				break;
 			case "agent_end": {
+				for (const index of open) {
+					const item = view.items[index];
+					if (item?.kind === "tool" && item.status === "interrupted") line(toolLine(item));
+				}
 				const { usage } = event;
 				const tokens = `${formatUsage(usage)} · cache r ${formatTokens(usage.cacheRead)} w ${formatTokens(usage.cacheWrite)}`;
 				const turns = `${event.turns} turn${event.turns === 1 ? "" : "s"}`;

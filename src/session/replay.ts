@@ -198,7 +198,9 @@ export function* replayEvents(session: Session, leafId: string | null = session.
 	let run: Run | undefined;
 	let openTurn = false;
 	let lastTs = session.header.createdAt;
-	let calls = new Map<string, Record<string, unknown>>();
+	let calls = new Map<string, { name: string; args: Record<string, unknown> }>();
+	/** Calls of the last reply that have a recorded result. */
+	const answered = new Set<string>();
 	let runs = 0;
 
 	function* closeTurn(): Generator<ReplayEvent> {
@@ -206,8 +208,18 @@ export function* replayEvents(session: Session, leafId: string | null = session.
 		openTurn = false;
 		yield { event: { type: "turn_end", turn: run.turns, stopReason: run.last.stopReason }, ts: lastTs };
 	}
+	/** Calls that started but never ended: gar exited while they ran (the view shows them so). */
+	function* interruptedStarts(): Generator<ReplayEvent> {
+		for (const [callId, { name, args }] of calls) {
+			if (!answered.has(callId) && session.startedCalls.has(callId)) {
+				yield { event: { type: "tool_start", callId, name, args }, ts: lastTs };
+			}
+		}
+		calls = new Map();
+	}
 	function* endRun(): Generator<ReplayEvent> {
 		if (!run) return;
+		yield* interruptedStarts();
 		yield* closeTurn();
 		const { last } = run;
 		const record = records.runs.get(run.id);
@@ -274,11 +286,15 @@ export function* replayEvents(session: Session, leafId: string | null = session.
 				current.last = entry;
 				openTurn = true;
 				model = { provider: entry.provider, model: entry.model };
-				calls = new Map(entry.content.flatMap((b) => (b.type === "tool_call" ? [[b.id, b.arguments]] : [])));
+				calls = new Map(
+					entry.content.flatMap((b) => (b.type === "tool_call" ? [[b.id, { name: b.name, args: b.arguments }]] : [])),
+				);
+				answered.clear();
 				break;
 			}
 			case "tool_result":
-				yield* toolEvents(entry, calls.get(entry.callId) ?? {});
+				answered.add(entry.callId);
+				yield* toolEvents(entry, calls.get(entry.callId)?.args ?? {});
 				break;
 			case "compaction":
 				// One asked for between runs ends the run before it; one made during a run counts in its totals.

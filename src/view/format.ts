@@ -84,6 +84,8 @@ export function toolSummary(item: ToolItem): string {
 			return "skipped (a new message came first)";
 		case "not_run":
 			return "not run";
+		case "interrupted":
+			return item.startedAt === undefined ? "not run (gar exited)" : "interrupted (gar exited)";
 		default:
 			break;
 	}

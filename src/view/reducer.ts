@@ -8,6 +8,9 @@ import type { ChatItem, ToolItem, Totals, ViewState } from "./state.js";
  */
 export const MIN_SPEED_MS = 200;
 
+/** Tool states a call is in before its end. */
+const OPEN = new Set<ToolItem["status"]>(["streaming", "pending", "awaiting_approval", "running"]);
+
 /** Adds a cost; unknown (null) stays unknown. */
 function addCost(a: number | null, b: number | null): number | null {
 	return a === null || b === null ? null : a + b;
@@ -246,6 +249,12 @@ export function reduce(state: ViewState, event: AgentEvent, at: number): ViewSta
 			const shown = last?.kind === "error" && last.message === event.error;
 			const error = event.error !== undefined && stopReason !== "aborted" && !shown ? { error: event.error } : {};
 			push(state, { kind: "run_end", stopReason, turns, durationMs, usage, costUsd, ...error });
+			// Every call of a live run ends before the run does; one still open was cut off by gar's exit (a resumed
+			// session). O(calls of this run), once per run.
+			for (const index of state.index.calls.values()) {
+				const item = state.items[index];
+				if (item?.kind === "tool" && OPEN.has(item.status)) state.items[index] = { ...item, status: "interrupted" };
+			}
 			state.index.calls.clear();
 			state.activity =
 				stopReason === "done" || stopReason === "aborted"

@@ -2,8 +2,11 @@ import type { AgentEvent, RunStopReason, ToolOutcome, UserSource } from "../agen
 import { EMPTY_USAGE, type ErrorKind, type Usage } from "../llm/types.js";
 import type { ToolDetails, ToolPreview, ToolProgress } from "../tools/types.js";
 
-/** Where a tool call is: its arguments streaming, waiting its turn, waiting for the person, running, or ended. */
-export type ToolStatus = "streaming" | "pending" | "awaiting_approval" | "running" | ToolOutcome;
+/**
+ * Where a tool call is: its arguments streaming, waiting its turn, waiting for the person, running, or ended.
+ * "interrupted": its run ended without its end (a session resumed after gar exited while the call waited or ran).
+ */
+export type ToolStatus = "streaming" | "pending" | "awaiting_approval" | "running" | ToolOutcome | "interrupted";
 
 export type ToolItem = {
 	kind: "tool";

@@ -37,6 +37,7 @@ function statusColor(item: ToolItem, theme: Theme): string {
 		case "running":
 			return theme.accent;
 		case "awaiting_approval":
+		case "interrupted":
 			return theme.warning;
 		case "done":
 			return theme.success;
