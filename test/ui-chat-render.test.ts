@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import stringWidth from "string-width";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Line } from "../src/ui/chat/lines.js";
@@ -165,7 +166,7 @@ describe("renderItem: tool calls", () => {
 		expect(text(render(running, 44, true))).toHaveLength(11);
 	});
 
-	it("shows a failed command as an error with its exit code and last output lines", () => {
+	it("shows a failed command as an error with its exit code and the output lines that explain it", () => {
 		const failed = tool({
 			args: { command: "make build\nmake test" },
 			status: "error",
@@ -185,11 +186,8 @@ describe("renderItem: tool calls", () => {
 			"▸ bash  exit 2 · 1.2 s",
 			"  $ make build",
 			"  > make test",
-			"  d",
-			"  e",
-			"  error: boom",
-			"  ",
-			"  [Exit code 2]",
+			"  6 error: boom",
+			"  … Ctrl+O shows all 6 lines",
 		]);
 		expect(span(lines, "exit 2")?.color).toBe(theme.error);
 		const ok = tool({
@@ -198,6 +196,28 @@ describe("renderItem: tool calls", () => {
 			details: { ...BASH, command: "true", exitCode: 0, durationMs: 40, totalLines: 0, totalBytes: 0 },
 		});
 		expect(text(render(ok))).toEqual(["▸ bash true  exit 0 · 40 ms"]);
+	});
+
+	it("folds a failed test run to its failing test and assertion with their line numbers, not the summary's end", () => {
+		const output = readFileSync(new URL("./fixtures/output/npm-node-test-tap.txt", import.meta.url), "utf8");
+		const failed = tool({
+			args: { command: "npm test" },
+			status: "error",
+			isError: true,
+			content: `${output.replace(/\n$/, "")}\n\n[Exit code 1]`,
+			details: { ...BASH, command: "npm test", exitCode: 1, durationMs: 2300, totalLines: 52, totalBytes: 1500 },
+		});
+		expect(text(render(failed, 80))).toEqual([
+			"▸ bash npm test  exit 1 · 2.3 s",
+			"  12 not ok 2 - subtracts",
+			"  17   error: |-",
+			"  18     Expected values to be strictly equal:",
+			"  20     4 !== 3",
+			"  23   name: 'AssertionError'",
+			"  … 1 more such line · Ctrl+O shows all 52 lines",
+		]);
+		// Ctrl+O: the whole output, as before.
+		expect(text(render(failed, 80, true))).toContain("  # duration_ms 397.359585");
 	});
 
 	it("shows reads as one line and denials with their reason", () => {

@@ -1,4 +1,5 @@
 import type { AgentEvent } from "../agent/events.js";
+import { failureLines } from "../view/failure-lines.js";
 import {
 	firstLine,
 	formatCost,
@@ -24,7 +25,12 @@ export function toolLine(item: ToolItem): string {
 	const mark = item.status === "done" ? "·" : "✗";
 	const target = toolTarget(item).replaceAll("\n", "\n    ");
 	let line = `${mark} ${item.name} ${target} — ${toolSummary(item)}`;
-	if (item.status === "error" && item.details?.kind !== "error") line += `\n  ${firstLine(item.content ?? "")}`;
+	if (item.status === "error" && item.details?.kind === "bash") {
+		// The lines that say what went wrong, numbered, as the app shows them folded.
+		const { lines, more } = failureLines(item.content ?? "");
+		for (const { line: n, text } of lines) line += `\n  ${n} ${text}`;
+		if (more > 0) line += `\n  … ${more} more such line${more === 1 ? "" : "s"}`;
+	} else if (item.status === "error" && item.details?.kind !== "error") line += `\n  ${firstLine(item.content ?? "")}`;
 	return line;
 }
 

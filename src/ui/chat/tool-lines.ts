@@ -1,4 +1,5 @@
 import type { BashDetails } from "../../tools/details.js";
+import { failureLines } from "../../view/failure-lines.js";
 import { firstLine, formatDuration, toolSummary, toolTarget } from "../../view/format.js";
 import type { ToolItem } from "../../view/state.js";
 import type { Theme } from "../theme.js";
@@ -17,9 +18,10 @@ import {
 
 type Rows = Span[][];
 
-/** Diff rows shown before "… N more lines (Ctrl+O)"; output lines of a live or failed command when collapsed. */
+/** Diff rows shown before "… N more lines (Ctrl+O)"; output lines of a live command, and of a failed one, folded. */
 const DIFF_ROWS = 12;
 const TAIL_LINES = 5;
+const FAILURE_LINES = 5;
 const MAX_TARGET = 300;
 const INDENT: Span = { text: "  " };
 
@@ -116,6 +118,31 @@ function outputRows(text: string, count: number, width: number, theme: Theme, ex
 	return rows;
 }
 
+/**
+ * A failed command, folded: the lines of its output that say what went wrong, with their line numbers (not its last
+ * lines, which are summaries and trailers), and what Ctrl+O adds.
+ */
+function failureRows(output: string, totalLines: number, width: number, theme: Theme): Rows {
+	const { lines, more, matched } = failureLines(output, FAILURE_LINES);
+	if (lines.length === 0) return [];
+	const digits = String(lines.at(-1)?.line ?? 1).length;
+	const rows: Rows = lines.map(({ line, text }) =>
+		fitSpans(
+			[
+				INDENT,
+				{ text: `${String(line).padStart(digits)} `, color: theme.muted },
+				{ text: expandTabs(clean(text)), color: matched ? theme.text : theme.muted },
+			],
+			width,
+		),
+	);
+	const also = more > 0 ? `${more} more such line${more === 1 ? "" : "s"} · ` : "";
+	if (more > 0 || lines.length < totalLines) {
+		rows.push([INDENT, { text: `… ${also}Ctrl+O shows all ${totalLines} lines`, color: theme.muted }]);
+	}
+	return rows;
+}
+
 function body(item: ToolItem, width: number, theme: Theme, expanded: boolean): Rows {
 	const { preview, progress, details } = item;
 	if (item.status === "awaiting_approval" && preview) {
@@ -132,7 +159,8 @@ function body(item: ToolItem, width: number, theme: Theme, expanded: boolean): R
 		return diffRows(details.diff, details.diffTruncated === true, width, theme, expanded);
 	}
 	if (details?.kind === "bash") {
-		return bashFailed(details) || expanded ? outputRows(item.content ?? "", TAIL_LINES, width, theme, expanded) : [];
+		if (expanded) return outputRows(item.content ?? "", TAIL_LINES, width, theme, true);
+		return bashFailed(details) ? failureRows(item.content ?? "", details.totalLines, width, theme) : [];
 	}
 	if (details?.kind === "read" || item.content === undefined) return [];
 	// Errors, denials and calls not run: the first line of what the model read, unless the header already says it.
