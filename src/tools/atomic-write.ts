@@ -44,10 +44,10 @@ export function resolveLinks(path: string, fs: AtomicFs = nodeFs): string {
 /**
  * Replaces the file at `path` with `bytes` atomically: writes a temp file in the same folder, fsyncs it and
  * renames it over the target, so a crash, a kill or a full disk leaves the old bytes or the new ones, never a
- * mix. Writes through symlinks; keeps an existing file's mode (and owner when allowed; new files get 0o666
- * less the umask). On failure the target is untouched, the temp file removed, and the error rethrown.
+ * mix. Writes through symlinks; keeps an existing file's mode (and owner when allowed; new files get `newMode`,
+ * default 0o666, less the umask). On failure the target is untouched, the temp file removed, and the error rethrown.
  */
-export function writeFileAtomic(path: string, bytes: Uint8Array, fs: AtomicFs = nodeFs): void {
+export function writeFileAtomic(path: string, bytes: Uint8Array, fs: AtomicFs = nodeFs, newMode = 0o666): void {
 	const target = resolveLinks(path, fs);
 	let old: nodeFs.Stats | null = null;
 	try {
@@ -61,7 +61,7 @@ export function writeFileAtomic(path: string, bytes: Uint8Array, fs: AtomicFs = 
 		});
 	}
 	const temp = join(dirname(target), `.${basename(target)}.gar-${randomBytes(6).toString("hex")}.tmp`);
-	let fd: number | null = fs.openSync(temp, "wx", 0o666);
+	let fd: number | null = fs.openSync(temp, "wx", newMode);
 	try {
 		for (let at = 0; at < bytes.length; ) at += fs.writeSync(fd, bytes, at, bytes.length - at);
 		if (old) {

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
+import { NotRegularFileError, openRegularFile, readUpTo } from "../regular-file.js";
 import { describeFsError } from "./paths.js";
 
 /** Old content above this size is not read for the undo record (hashes only, undo "none"); edit refuses it. */
@@ -36,26 +37,6 @@ function notRegular(shown: string, verb: "write" | "edit", isDirectory: boolean)
 	);
 }
 
-/**
- * The file's bytes to EOF, or null past `max`. Reads to EOF rather than trusting the size, which may be stale
- * or 0 (files in /proc); starts from a buffer of the reported size.
- */
-function readUpTo(fd: number, size: number, max: number): Buffer | null {
-	let bytes = Buffer.alloc(Math.min(size, max) + 1);
-	let at = 0;
-	for (;;) {
-		if (at === bytes.length) {
-			if (at > max) return null;
-			const bigger = Buffer.alloc(Math.min(bytes.length * 2, max + 1));
-			bytes.copy(bigger);
-			bytes = bigger;
-		}
-		const n = readSync(fd, bytes, at, bytes.length - at, at);
-		if (n === 0) return bytes.subarray(0, at);
-		at += n;
-	}
-}
-
 /** sha256 and line count of the whole file, in bounded memory. */
 function hashStream(fd: number): { size: number; hash: string; lines: number } {
 	const hash = createHash("sha256");
@@ -77,25 +58,24 @@ function hashStream(fd: number): { size: number; hash: string; lines: number } {
 
 /**
  * The current content of `abs`, for write and edit. Never blocks on a FIFO or device and never reads a large
- * file whole: stat first, open non-blocking, check the open file again (it may have been swapped), and read only
- * regular files up to `maxBytes`. Throws an Error with a message for the model.
+ * file whole: opened through openRegularFile (stat, non-blocking open, the open file checked again), and only
+ * regular files are read, up to `maxBytes`. Throws an Error with a message for the model.
  */
 export function readOldFile(abs: string, options: ReadOldOptions): OldFile {
 	const { shown, verb } = options;
 	const maxBytes = options.maxBytes ?? MAX_UNDO_BYTES;
 	let fd: number | null = null;
 	try {
-		const first = statSync(abs);
-		if (!first.isFile()) throw notRegular(shown, verb, first.isDirectory());
-		if (first.size > maxBytes && options.large === "refuse") throw tooLarge(shown, first.size, maxBytes);
-		fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK);
-		const info = fstatSync(fd);
-		if (!info.isFile()) throw notRegular(shown, verb, info.isDirectory());
-		const bytes = info.size <= maxBytes ? readUpTo(fd, info.size, maxBytes) : null;
+		const opened = openRegularFile(abs);
+		fd = opened.fd;
+		const { size } = opened.stats;
+		if (size > maxBytes && options.large === "refuse") throw tooLarge(shown, size, maxBytes);
+		const bytes = size <= maxBytes ? readUpTo(fd, size, maxBytes) : null;
 		if (bytes) return { kind: "file", bytes };
-		if (options.large === "refuse") throw tooLarge(shown, Math.max(info.size, maxBytes + 1), maxBytes);
+		if (options.large === "refuse") throw tooLarge(shown, Math.max(size, maxBytes + 1), maxBytes);
 		return { kind: "large", ...hashStream(fd) };
 	} catch (error) {
+		if (error instanceof NotRegularFileError) throw notRegular(shown, verb, error.isDirectory);
 		const code = (error as NodeJS.ErrnoException).code;
 		if (code === "ENOENT") return { kind: "missing" };
 		if (!code) throw error;

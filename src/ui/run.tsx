@@ -9,7 +9,6 @@ import { initialView } from "../view/state.js";
 import { App, type AppInfo } from "./App.js";
 import { type CommandContext, commandCompleter, modelNames, runCommand, runShellLine } from "./commands.js";
 import type { Connected } from "./connect.js";
-import { PromptHistory } from "./editor/history.js";
 import { expandPastes } from "./editor/paste.js";
 import { InputModel } from "./input-model.js";
 import type { SendMode } from "./keys.js";
@@ -232,11 +231,12 @@ export async function runTui(options: TuiOptions): Promise<number> {
 		models: () => modelNames(conversation.model.model, connected.setup.profileModels),
 		themes: () => themeNames(configDir),
 	});
-	const [{ configPaths }, { historyFile }] = await Promise.all([
+	const [{ configPaths }, { historyFile, openHistory }] = await Promise.all([
 		import("../config/paths.js"),
 		import("./editor/history-file.js"),
 	]);
-	input.history = PromptHistory.open(historyFile(configPaths(homedir(), process.env).dataDir, connected.cwd));
+	input.history = openHistory(historyFile(configPaths(homedir(), process.env).dataDir, connected.cwd));
+	if (input.history.problem) channel.emit({ type: "notice", level: "warning", message: input.history.problem });
 	channel.subscribe((event) => {
 		if (event.type === "agent_end" && conversation.queue.size > 0)
 			input.restore(conversation.queue.drain().join("\n\n"));

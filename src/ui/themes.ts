@@ -1,9 +1,10 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { configPaths, displayPath } from "../config/paths.js";
 import { THEME_NAME } from "../config/schema.js";
+import { NotRegularFileError, readRegularFile } from "../regular-file.js";
 import type { UiStore } from "./store.js";
 import { BUILTIN_THEMES, builtinTheme, darkTheme, mapColors, type Theme } from "./theme.js";
 
@@ -42,6 +43,8 @@ const COLOR_NAMES = new Set([
 	"cyanBright",
 	"whiteBright",
 ]);
+/** A theme is a few hundred bytes; a file far larger is not one. */
+const MAX_THEME_BYTES = 1024 * 1024;
 const HEX = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
 const NOT_A_COLOUR = "is not a colour (use #rrggbb or a colour name)";
 
@@ -191,9 +194,15 @@ export function findTheme(name: string, options: { configDir: string }): { theme
 	const shown = displayPath(file, homedir());
 	let text: string;
 	try {
-		text = readFileSync(file, "utf8");
+		// A FIFO or a device where the file should be is refused at once: reading it could never end.
+		const bytes = readRegularFile(file, MAX_THEME_BYTES);
+		if (!bytes) return { problem: `theme "${name}": ${shown} is over 1 MB; a theme is a small JSON file` };
+		text = bytes.toString("utf8");
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") return unknown();
+		if (error instanceof NotRegularFileError) {
+			return { problem: `theme "${name}": ${shown} is ${error.what}; a theme is a JSON file` };
+		}
 		return { problem: `theme "${name}": cannot read ${shown}: ${(error as Error).message}` };
 	}
 	let raw: unknown;

@@ -1,64 +1,31 @@
-import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
-
 /** Entries kept in memory and in the file (older ones are dropped when the file is rewritten). */
-const KEEP = 1000;
-/** Only the end of a long file is read. */
-const READ_LIMIT = 2 * 1024 * 1024;
+export const KEEP = 1000;
 /** Messages longer than this are not kept (a huge paste would make every later start slower). */
 const ENTRY_LIMIT = 256 * 1024;
 
+/** Where a history is saved: one entry appended, or all of them rewritten. Never throws (history-file.ts). */
+export type HistoryStore = { append(text: string): void; rewrite(entries: readonly string[]): void };
+
 /**
- * The prompts a person sent in a project, oldest first, kept across sessions: a JSONL file of strings, appended one
- * line per message. Reading and writing never throw (a history that cannot be saved is only a lost convenience).
+ * The prompts a person sent in a project, oldest first, kept across sessions by a store (history-file.ts
+ * `openHistory`: a JSONL file of strings, one line appended per message). No file I/O here: this module is part of
+ * the app's first frame. Never throws (a history that cannot be saved is only a lost convenience).
  */
 export class PromptHistory {
 	readonly entries: string[];
 
-	private constructor(
-		private readonly file: string | null,
-		entries: string[],
+	constructor(
+		entries: string[] = [],
+		private readonly store: HistoryStore | null = null,
+		/** Why nothing is saved this session (the file is a FIFO, say), for a notice. */
+		readonly problem?: string,
 	) {
 		this.entries = entries;
 	}
 
 	/** In memory only (tests, `--no-session`-like uses). */
 	static memory(entries: string[] = []): PromptHistory {
-		return new PromptHistory(null, entries);
-	}
-
-	/** Loads the file's last entries; a missing or broken file is an empty history. */
-	static open(file: string): PromptHistory {
-		const entries: string[] = [];
-		let lines = 0;
-		try {
-			const fd = openSync(file, "r");
-			try {
-				const size = fstatSync(fd).size;
-				const length = Math.min(size, READ_LIMIT);
-				const buffer = Buffer.alloc(length);
-				readSync(fd, buffer, 0, length, size - length);
-				const all = buffer.toString("utf8").split("\n");
-				if (length < size) all.shift(); // a partial first line
-				for (const line of all) {
-					if (!line) continue;
-					lines++;
-					try {
-						const value: unknown = JSON.parse(line);
-						if (typeof value === "string") entries.push(value);
-					} catch {
-						// A torn line (a crash mid-write) is skipped.
-					}
-				}
-			} finally {
-				closeSync(fd);
-			}
-		} catch {
-			return new PromptHistory(file, []);
-		}
-		const history = new PromptHistory(file, entries.slice(-KEEP));
-		if (lines > 2 * KEEP) history.rewrite();
-		return history;
+		return new PromptHistory(entries);
 	}
 
 	/** Remembers a sent message (not an immediate repeat of the last one). */
@@ -66,13 +33,7 @@ export class PromptHistory {
 		if (text.trim() === "" || text.length > ENTRY_LIMIT || this.entries.at(-1) === text) return;
 		this.entries.push(text);
 		if (this.entries.length > KEEP) this.entries.shift();
-		if (!this.file) return;
-		try {
-			mkdirSync(dirname(this.file), { recursive: true });
-			appendFileSync(this.file, `${JSON.stringify(text)}\n`);
-		} catch {
-			// Not saved; the entry stays for this session.
-		}
+		this.store?.append(text);
 	}
 
 	/** The index of the newest entry before `before` that contains `query` (case-insensitive), or -1. */
@@ -82,14 +43,5 @@ export class PromptHistory {
 			if ((this.entries[i] as string).toLowerCase().includes(needle)) return i;
 		}
 		return -1;
-	}
-
-	private rewrite(): void {
-		if (!this.file) return;
-		try {
-			writeFileSync(this.file, this.entries.map((e) => `${JSON.stringify(e)}\n`).join(""));
-		} catch {
-			// Left as it was.
-		}
 	}
 }
