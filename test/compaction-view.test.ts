@@ -5,6 +5,8 @@ import { reduce } from "../src/view/reducer.js";
 import { initialView } from "../src/view/state.js";
 
 const usage = { input: 800, output: 40, cacheRead: 0, cacheWrite: 0 };
+/** A model with a known price: its totals start at $0 (an unpriced one's are unknown). */
+const MODEL = "claude-sonnet-4-5";
 const start: AgentEvent = { type: "compaction_start", reason: "auto", tokensBefore: 182_000 };
 const end: AgentEvent = {
 	type: "compaction_end",
@@ -18,10 +20,10 @@ const end: AgentEvent = {
 
 describe("compaction in the view", () => {
 	it("shows a marker, counts the summary request and goes back to waiting inside a run", () => {
-		let view = initialView({ provider: "p", model: "m", contextWindow: 200_000 });
+		let view = initialView({ provider: "p", model: MODEL, contextWindow: 200_000 });
 		view = reduce(
 			view,
-			{ type: "agent_start", runId: "r", provider: "p", model: "m", maxTurns: 5, contextWindow: 200_000 },
+			{ type: "agent_start", runId: "r", provider: "p", model: MODEL, maxTurns: 5, contextWindow: 200_000 },
 			1,
 		);
 		view = reduce(view, start, 2);
@@ -40,7 +42,7 @@ describe("compaction in the view", () => {
 	});
 
 	it("is idle again after a compaction between runs; an aborted one changes no figure", () => {
-		let view = initialView({ provider: "p", model: "m" });
+		let view = initialView({ provider: "p", model: MODEL });
 		view = reduce(view, { ...start, reason: "manual" }, 1);
 		const aborted: AgentEvent = {
 			type: "compaction_end",

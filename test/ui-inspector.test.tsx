@@ -156,3 +156,37 @@ describe("the live state", () => {
 		expect(steady.speed.tokensPerSec).toBe(150);
 	});
 });
+
+describe("the first frame", () => {
+	it("shows an unpriced model's cost as unknown at once, not $0.00 until the first reply", () => {
+		const unpriced = frame(initialView({ provider: "openai", model: "qwen3-coder", contextWindow: null }));
+		expect(unpriced).toMatch(/│ cost\s+unknown/);
+		expect(frame(initialView({ provider: "openai", model: "qwen3-coder" }), 90).split("\n")[0]).toContain(
+			"│ idle │ ↑0 ↓0 │ unknown │",
+		);
+		expect(frame(initialView({ provider: "openai", model: "gpt-5" }))).toMatch(/│ cost\s+\$0\.00/);
+		// A run, and a switch to a priced model before anything was billed, say the same.
+		let view = initialView({ provider: "openai", model: "qwen3-coder" });
+		const start: AgentEvent = {
+			type: "agent_start",
+			runId: "r1",
+			provider: "openai",
+			model: "qwen3-coder",
+			maxTurns: 50,
+			contextWindow: null,
+		};
+		view = reduce(view, start, 0);
+		expect(frame(view)).toMatch(/│ cost\s+unknown {2}\(run unknown\)/);
+		view = reduce(view, { type: "model_change", provider: "openai", model: "gpt-5", contextWindow: 400_000 }, 1);
+		expect(frame(view)).toMatch(/│ cost\s+\$0\.00/);
+	});
+
+	it("has no empty model field before the config has named the model", () => {
+		const view = initialView({ provider: "", model: "" });
+		const wide = frame(view);
+		expect(wide.split("\n")[0]).toMatch(/^ gar 0\.1\.0 │ ~\/project │ k3v9q0x2m7ab/);
+		expect(wide).toMatch(/│ model\s+–/);
+		expect(wide).toMatch(/│ cost\s+–/);
+		expect(frame(view, 90).split("\n")[0]).toMatch(/^ gar 0\.1\.0 │ idle │ ↑0 ↓0 │ – │/);
+	});
+});

@@ -76,7 +76,8 @@ export const Inspector = memo(function Inspector(props: InspectorProps) {
 				cache r {formatTokens(session.usage.cacheRead)} w {formatTokens(session.usage.cacheWrite)}
 			</Row>
 			<Row label="cost">
-				{formatTotalsCost(session)}
+				{/* Before the config names the model, its price is not known either. */}
+				{view.model ? formatTotalsCost(session) : "–"}
 				{view.runId ? `  (run ${formatTotalsCost(run)})` : ""}
 			</Row>
 			<Row label="context">
@@ -93,9 +94,7 @@ export const Inspector = memo(function Inspector(props: InspectorProps) {
 				TTFT {ttft} · {speed === null ? "–" : `${Math.round(speed)} tok/s`}
 			</Row>
 			<Row label="tools">{tools || "none yet"}</Row>
-			<Row label="model">
-				{view.provider}/{view.model}
-			</Row>
+			<Row label="model">{view.model ? `${view.provider}/${view.model}` : "–"}</Row>
 			<Row label="session">{sessionId ?? "not saved"}</Row>
 			<Row label="branch">{sessionBranch}</Row>
 		</Box>

@@ -32,14 +32,15 @@ export const StatusBar = memo(function StatusBar(props: StatusBarProps) {
 		? `${props.sessionId}${props.sessionName ? ` "${props.sessionName}"` : ""}`
 		: "not saved";
 	const place = [`${props.cwd}${props.branch ? ` (${props.branch})` : ""}`, session];
-	const parts = [`gar ${props.version}`, view.model];
+	// Until the config is read the model may not be known: no empty field for it.
+	const parts = [`gar ${props.version}`, ...(view.model ? [view.model] : [])];
 	if (props.summary) {
 		const window = view.context.window;
 		const ctx = window ? `${Math.round((view.context.tokens / window) * 100)}%` : formatTokens(view.context.tokens);
 		parts.push(
 			describeActivity(view, now, props.idleTimeoutMs),
 			formatUsage(view.session.usage),
-			formatTotalsCost(view.session),
+			view.model ? formatTotalsCost(view.session) : "–",
 			`ctx ${ctx}`,
 		);
 	}

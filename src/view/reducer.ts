@@ -1,6 +1,6 @@
 import type { AgentEvent } from "../agent/events.js";
 import { addUsage, EMPTY_USAGE, type Usage } from "../llm/types.js";
-import type { ChatItem, ToolItem, Totals, ViewState } from "./state.js";
+import { type ChatItem, type ToolItem, type Totals, type ViewState, zeroCost } from "./state.js";
 
 /**
  * Below this much streaming time a speed is noise (a reply that came in one read would show 27,273 tok/s): the
@@ -10,6 +10,14 @@ export const MIN_SPEED_MS = 200;
 
 /** Tool states a call is in before its end. */
 const OPEN = new Set<ToolItem["status"]>(["streaming", "pending", "awaiting_approval", "running"]);
+
+/** A session that has billed nothing yet costs what nothing costs with its model now ($0, or unknown). */
+function unbilled(state: ViewState, model: string): void {
+	const { usage } = state.session;
+	if (usage.input + usage.output + usage.cacheRead + usage.cacheWrite === 0) {
+		state.session = { usage, costUsd: zeroCost(model) };
+	}
+}
 
 /** Adds a cost; unknown (null) stays unknown. */
 function addCost(a: number | null, b: number | null): number | null {
@@ -85,7 +93,8 @@ export function reduce(state: ViewState, event: AgentEvent, at: number): ViewSta
 			state.model = event.model;
 			state.maxTurns = event.maxTurns;
 			state.turn = 0;
-			state.run = { usage: EMPTY_USAGE, costUsd: 0 };
+			state.run = { usage: EMPTY_USAGE, costUsd: zeroCost(event.model) };
+			unbilled(state, event.model);
 			if (event.contextWindow !== null) state.context = { ...state.context, window: event.contextWindow };
 			state.activity = { kind: "waiting", since: at };
 			break;
@@ -93,6 +102,7 @@ export function reduce(state: ViewState, event: AgentEvent, at: number): ViewSta
 			state.provider = event.provider;
 			state.model = event.model;
 			state.context = { ...state.context, window: event.contextWindow };
+			unbilled(state, event.model);
 			break;
 		case "user_message":
 			push(state, { kind: "user", text: event.message.content, source: event.source });

@@ -1,4 +1,5 @@
 import type { AgentEvent, RunStopReason, ToolOutcome, UserSource } from "../agent/events.js";
+import { costUsd } from "../llm/models.js";
 import { EMPTY_USAGE, type ErrorKind, type Usage } from "../llm/types.js";
 import type { ToolDetails, ToolPreview, ToolProgress } from "../tools/types.js";
 
@@ -110,8 +111,17 @@ export type ViewState = {
 	};
 };
 
+/**
+ * What nothing has cost with `model`: $0 for a priced model, unknown (null) for one without a known price — shown
+ * as "unknown" from the first frame, not "$0.00" until the first reply. A model not known yet ("") costs 0.
+ */
+export function zeroCost(model: string): number | null {
+	return model === "" ? 0 : costUsd(model, EMPTY_USAGE);
+}
+
 /** An empty view for a conversation with this model. */
 export function initialView(model: { provider: string; model: string; contextWindow?: number | null }): ViewState {
+	const zero = zeroCost(model.model);
 	return {
 		revision: 0,
 		items: [],
@@ -121,8 +131,8 @@ export function initialView(model: { provider: string; model: string; contextWin
 		runId: null,
 		turn: 0,
 		maxTurns: 0,
-		session: { usage: EMPTY_USAGE, costUsd: 0 },
-		run: { usage: EMPTY_USAGE, costUsd: 0 },
+		session: { usage: EMPTY_USAGE, costUsd: zero },
+		run: { usage: EMPTY_USAGE, costUsd: zero },
 		lastCall: null,
 		context: { tokens: 0, window: model.contextWindow ?? null },
 		speed: { ttftMs: null, tokensPerSec: null },
