@@ -190,3 +190,18 @@ describe("the first frame", () => {
 		expect(frame(view, 90).split("\n")[0]).toMatch(/^ gar 0\.1\.0 │ idle │ ↑0 ↓0 │ – │/);
 	});
 });
+
+describe("the layout", () => {
+	it("keeps a blank column between the chat and the inspector's border", () => {
+		// One unbroken word fills every row of the chat to its last column.
+		const long = "x".repeat(400);
+		let view = initialView({ provider: "openai", model: "gpt-5" });
+		view = reduce(view, { type: "user_message", message: { role: "user", content: long }, source: "prompt" }, 0);
+		for (const columns of [100, 120]) {
+			const rows = frame(view, columns).split("\n").slice(1, 6);
+			for (const row of rows) {
+				expect(row.slice(columns - 47, columns - 43)).toBe("x │ ");
+			}
+		}
+	});
+});

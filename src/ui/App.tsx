@@ -17,6 +17,8 @@ import { useStore } from "./use-store.js";
 /** Below this many columns the inspector hides itself and a summary goes to the status bar. */
 export const INSPECTOR_MIN_COLUMNS = 100;
 const INSPECTOR_WIDTH = 44;
+/** Blank columns between the chat and the inspector's border, so text never touches it. */
+const GUTTER = 1;
 
 export type AppInfo = {
 	version: string;
@@ -71,7 +73,7 @@ export function App({ store, input, info, actions, size: fixed }: AppProps) {
 	const { columns, rows } = useTerminalSize(fixed);
 	const height = Math.max(6, rows - 1);
 	const showInspector = store.inspector && columns >= INSPECTOR_MIN_COLUMNS;
-	const chatWidth = showInspector ? columns - INSPECTOR_WIDTH - 1 : columns;
+	const chatWidth = showInspector ? columns - INSPECTOR_WIDTH - 1 - GUTTER : columns;
 	const { view, approval } = store;
 	const queued = [
 		...view.queue.steers.map((t) => `steer: ${firstLine(t)}`),
@@ -124,6 +126,7 @@ export function App({ store, input, info, actions, size: fixed }: AppProps) {
 				<Chat store={store} width={chatWidth} height={chatHeight} version={store.getVersion()} />
 				{showInspector ? (
 					<Box
+						marginLeft={GUTTER}
 						borderStyle="single"
 						borderTop={false}
 						borderBottom={false}
