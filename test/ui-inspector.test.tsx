@@ -5,6 +5,8 @@ import type { AssistantMessage, Usage } from "../src/llm/types.js";
 import { App, type AppInfo } from "../src/ui/App.js";
 import { describeActivity, liveSpeed } from "../src/ui/activity.js";
 import { loadMarkdown } from "../src/ui/chat/markdown.js";
+import { firstContact } from "../src/ui/connect.js";
+import { fitParts, packParts } from "../src/ui/fit-parts.js";
 import { InputModel } from "../src/ui/input-model.js";
 import { UiStore } from "../src/ui/store.js";
 import { reduce } from "../src/view/reducer.js";
@@ -192,6 +194,23 @@ describe("the first frame", () => {
 });
 
 describe("the layout", () => {
+	it("cuts the inspector's last rows off on a short terminal instead of drawing rows over each other", () => {
+		const rows = frame(initialView({ provider: "openai", model: "gpt-5" }), 120, 12)
+			.split("\n")
+			.map((row) => row.slice(row.indexOf("│") + 2).trimEnd());
+		expect(rows.slice(1, 10)).toEqual([
+			"state     ● idle",
+			"turn      –",
+			"tokens    ↑0 ↓0",
+			"          cache r 0 w 0",
+			"cost      $0.00",
+			"context   0 (window unknown)",
+			"speed     TTFT – · –",
+			"tools     none yet",
+			"model     openai/gpt-5",
+		]);
+	});
+
 	it("keeps a blank column between the chat and the inspector's border", () => {
 		// One unbroken word fills every row of the chat to its last column.
 		const long = "x".repeat(400);
@@ -203,5 +222,65 @@ describe("the layout", () => {
 				expect(row.slice(columns - 47, columns - 43)).toBe("x │ ");
 			}
 		}
+	});
+});
+
+describe("the first-contact notice (no API key)", () => {
+	it("says each thing once, one whole sentence a line", () => {
+		const missing =
+			"no API key for anthropic: set ANTHROPIC_API_KEY (or api_key_env in [providers.anthropic]), or pick another provider with --provider";
+		const text = firstContact(missing);
+		expect(text.split("\n")).toEqual([
+			"Welcome to gar. No API key for anthropic: set ANTHROPIC_API_KEY (or api_key_env in [providers.anthropic]), or pick another provider with --provider, then start gar again.",
+			"A local OpenAI-compatible server such as Ollama needs no key: gar --provider openai --base-url http://localhost:11434/v1 --model qwen3",
+			"Try `gar demo` to watch a scripted session without a key.",
+		]);
+		expect(text.match(/ANTHROPIC_API_KEY/g)).toHaveLength(1);
+	});
+});
+
+describe("hints at 80, 100 and 120 columns", () => {
+	it("the first screen's keys wrap whole, never cut", () => {
+		for (const columns of [80, 100, 120]) {
+			const text = frame(initialView({ provider: "openai", model: "gpt-5" }), columns);
+			expect(text).not.toContain("…");
+			const words = text.replace(/│.*$/gm, "").replace(/\s+/g, " ");
+			expect(words).toContain("Type a task and press Enter.");
+			for (const key of ["Esc stops a run", "Ctrl+D quits", "Tab inspector", "PgUp/PgDn scroll"]) {
+				expect(words).toContain(key);
+			}
+		}
+	});
+
+	it("the status bar leaves out what does not fit, whole, the live state last, instead of cutting it", () => {
+		const t = Date.now() - 12_400;
+		const view = at([...start.map(([, e]): [number, AgentEvent] => [t, e]), [t + 400, delta("Let me check. ")]]);
+		view.model = "claude-sonnet-5-5-20260101";
+		const store = new UiStore(view);
+		store.idleTimeoutMs = 300_000;
+		const { lastFrame, unmount } = render(
+			<App store={store} input={new InputModel()} info={info} actions={noop} size={{ columns: 80, rows: 12 }} />,
+		);
+		const bar = (lastFrame() ?? "").split("\n")[0] ?? "";
+		unmount();
+		// The state, the model and the cost fit; the version, the tokens, the path and the session do not.
+		expect(bar.trimEnd()).toBe(" claude-sonnet-5-5-20260101 │ no data for 12 s (idle timeout 300 s) │ $0.00");
+	});
+});
+
+describe("packing and fitting parts", () => {
+	it("packs whole parts on as few rows as they need; fits whole parts on one row", () => {
+		expect(packParts(["aaa", "bbb", "ccc"], 9)).toEqual(["aaa · bbb", "ccc"]);
+		expect(packParts(["a very long part"], 8)).toEqual(["a very …"]);
+		expect(fitParts(["gar 0.1.0", "a-long-model-name", "idle", "~/project"], 30, " │ ")).toEqual([
+			"gar 0.1.0",
+			"a-long-model-name",
+		]);
+		expect(fitParts(["gar 0.1.0", "a-long-model-name", "idle"], 24, " │ ")).toEqual(["gar 0.1.0", "idle"]);
+		// By rank, shown in order.
+		expect(fitParts(["gar 0.1.0", "model", "a long live state"], 26, " │ ", [2, 1, 0])).toEqual([
+			"model",
+			"a long live state",
+		]);
 	});
 });

@@ -4,10 +4,12 @@ import { ChatPane } from "./chat/ChatPane.js";
 import { LineCache } from "./chat/line-cache.js";
 import { type Line, makeLine } from "./chat/lines.js";
 import { visibleLines } from "./chat/window.js";
+import { packParts } from "./fit-parts.js";
 import type { UiStore } from "./store.js";
 import { useTheme } from "./theme-context.js";
 
-const WELCOME = "Type a task and press Enter. Esc stops a run · Ctrl+D quits · Tab inspector · PgUp/PgDn scroll";
+const WELCOME = "Type a task and press Enter.";
+const WELCOME_KEYS = ["Esc stops a run", "Ctrl+D quits", "Tab inspector", "PgUp/PgDn scroll"];
 
 export type ChatProps = { store: UiStore; width: number; height: number; version: number };
 
@@ -48,7 +50,11 @@ export const Chat = memo(function Chat({ store, width, height }: ChatProps) {
 	// Scrolled past the top: remember where the top really is, so scrolling down responds at once.
 	if (window.atTop && store.scroll > 0) store.scroll = Math.max(0, window.hiddenBelow);
 	let lines: Line[] = window.lines;
-	if (all.length === 0) lines = [makeLine("welcome", [{ text: WELCOME, color: theme.muted }], width)];
+	if (all.length === 0) {
+		// The keys wrap whole, never cut in the middle of one, however narrow the chat is.
+		const rows = [WELCOME, ...packParts(WELCOME_KEYS, width)];
+		lines = rows.map((text, i) => makeLine(`welcome:${i}`, [{ text, color: theme.muted }], width));
+	}
 	if (newLines > 0) {
 		const text = `↓ ${newLines} new line${newLines === 1 ? "" : "s"} (End to follow)`;
 		const marker = makeLine("new-lines", [{ text, color: theme.accent }], width);

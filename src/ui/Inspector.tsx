@@ -26,7 +26,8 @@ export function bar(fraction: number, cells: number): [string, string] {
 function Row({ label, children }: { label: string; children: ReactNode }) {
 	const theme = useTheme();
 	return (
-		<Box>
+		// Rows never shrink: on a short terminal the last ones are cut off whole, not drawn over each other.
+		<Box flexShrink={0}>
 			<Box width={10} flexShrink={0}>
 				<Text color={theme.inspector.label}>{label}</Text>
 			</Box>
@@ -57,7 +58,7 @@ export const Inspector = memo(function Inspector(props: InspectorProps) {
 		.join(" · ");
 	const ttft = view.speed.ttftMs === null ? "–" : formatDuration(view.speed.ttftMs);
 	return (
-		<Box flexDirection="column" width={width} paddingLeft={1}>
+		<Box flexDirection="column" width={width} paddingLeft={1} overflow="hidden">
 			<Row label="state">
 				<Text color={stateColor}>● {describeActivity(view, now)}</Text>
 			</Row>

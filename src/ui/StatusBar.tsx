@@ -3,6 +3,7 @@ import { memo } from "react";
 import { formatTokens, formatTotalsCost, formatUsage } from "../view/format.js";
 import type { ViewState } from "../view/state.js";
 import { describeActivity, isBusy } from "./activity.js";
+import { fitParts } from "./fit-parts.js";
 import { useTheme } from "./theme-context.js";
 import { useNow } from "./use-store.js";
 
@@ -31,22 +32,30 @@ export const StatusBar = memo(function StatusBar(props: StatusBarProps) {
 	const session = props.sessionId
 		? `${props.sessionId}${props.sessionName ? ` "${props.sessionName}"` : ""}`
 		: "not saved";
-	const place = [`${props.cwd}${props.branch ? ` (${props.branch})` : ""}`, session];
-	// Until the config is read the model may not be known: no empty field for it.
-	const parts = [`gar ${props.version}`, ...(view.model ? [view.model] : [])];
+	const where = `${props.cwd}${props.branch ? ` (${props.branch})` : ""}`;
+	// [text, rank]: on a narrow terminal the lower ranks stay (the live state first, the path and session last);
+	// a part that does not fit is left out whole, never cut in the middle. Until the config is read the model may
+	// not be known: no empty field for it.
+	const parts: [string, number][] = [[`gar ${props.version}`, 5]];
+	if (view.model) parts.push([view.model, 1]);
 	if (props.summary) {
 		const window = view.context.window;
 		const ctx = window ? `${Math.round((view.context.tokens / window) * 100)}%` : formatTokens(view.context.tokens);
 		parts.push(
-			describeActivity(view, now, props.idleTimeoutMs),
-			formatUsage(view.session.usage),
-			view.model ? formatTotalsCost(view.session) : "–",
-			`ctx ${ctx}`,
+			[describeActivity(view, now, props.idleTimeoutMs), 0],
+			[formatUsage(view.session.usage), 3],
+			[view.model ? formatTotalsCost(view.session) : "–", 2],
+			[`ctx ${ctx}`, 4],
 		);
 	}
-	// Where comes last: on a narrow terminal the live figures matter more than the path.
-	parts.push(...place);
-	const text = ` ${parts.join(" │ ")} `;
+	parts.push([where, 6], [session, 7]);
+	const shown = fitParts(
+		parts.map(([text]) => text),
+		props.width - 2,
+		" │ ",
+		parts.map(([, rank]) => rank),
+	);
+	const text = ` ${shown.join(" │ ")} `;
 	return (
 		<Box width={props.width}>
 			{/* Without a background colour (NO_COLOR, the mono theme) the bar is drawn inverse. */}

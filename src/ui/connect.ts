@@ -81,12 +81,15 @@ function demoSetup() {
 	return { cwd, override: { provider, model: "demo (scripted)" } };
 }
 
-/** What the first screen says when no key is set. */
-function firstContact(missing: string): string {
+/**
+ * What the first screen says when no key is set: `missing` (the config's "no API key for …: set …" message) as the
+ * first sentence, then the ways to go on without a key. One sentence a line: a notice breaks its lines where they
+ * are, so a sentence split over two would read as two.
+ */
+export function firstContact(missing: string): string {
 	return [
-		`Welcome to gar. ${missing}.`,
-		"Set ANTHROPIC_API_KEY (Claude) or OPENAI_API_KEY (OpenAI) and start gar again,",
-		"or use a local OpenAI-compatible server such as Ollama: gar --provider openai --base-url http://localhost:11434/v1 --model qwen3",
+		`Welcome to gar. ${missing.charAt(0).toUpperCase()}${missing.slice(1)}, then start gar again.`,
+		"A local OpenAI-compatible server such as Ollama needs no key: gar --provider openai --base-url http://localhost:11434/v1 --model qwen3",
 		"Try `gar demo` to watch a scripted session without a key.",
 	].join("\n");
 }
