@@ -125,6 +125,15 @@ describe("loadTheme", () => {
 		}
 	});
 
+	it("a missing theme's notice lists at most five names, the closest to what was asked first", () => {
+		const names = ["dracula", "nord", "solarized", "gruvbox", "monokai", "catppuccin", "tokyo", "ayu", "onedark"];
+		const dir = configDir(Object.fromEntries(names.map((n) => [n, { extends: "dark" }])));
+		const { warning } = loadTheme("dracla", { configDir: dir });
+		expect(warning).toMatch(
+			/^no theme "dracla"; there are 12, such as dracula, dark, ayu, light, mono \(\/theme then Tab lists them all; your own: NAME\.json in .*themes\); using the dark theme$/,
+		);
+	});
+
 	it("/theme switches the store live, or keeps the theme and says what is wrong", () => {
 		const dir = configDir({ mine: { extends: "dark", accent: "red" } });
 		const store = new UiStore(initialView({ provider: "p", model: "m" }));

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { configPaths, displayPath } from "../config/paths.js";
 import { THEME_NAME } from "../config/schema.js";
+import { levenshtein } from "../config/suggest.js";
 import { NotRegularFileError, readRegularFile } from "../regular-file.js";
 import type { UiStore } from "./store.js";
 import { BUILTIN_THEMES, builtinTheme, darkTheme, mapColors, type Theme } from "./theme.js";
@@ -179,6 +180,23 @@ export function themeNames(configDir: string): string[] {
 	return [...Object.keys(BUILTIN_THEMES), ...user];
 }
 
+/** Names listed in a notice at most: a long list would bury the message. */
+const LISTED = 5;
+
+/**
+ * "there are dark, light, mono (NOTE)", or for many: "there are 12, such as dracula, dark, … (/theme then Tab lists
+ * them all; NOTE)", the closest to `name` first.
+ */
+function someNames(name: string, names: readonly string[], note: string): string {
+	if (names.length <= LISTED) return `there are ${names.join(", ")} (${note})`;
+	const closest = names
+		.map((candidate, i) => ({ candidate, i, distance: levenshtein(name.toLowerCase(), candidate.toLowerCase()) }))
+		.sort((a, b) => a.distance - b.distance || a.i - b.i)
+		.slice(0, LISTED)
+		.map((c) => c.candidate);
+	return `there are ${names.length}, such as ${closest.join(", ")} (/theme then Tab lists them all; ${note})`;
+}
+
 export type LoadedTheme = { theme: Theme; warning?: string };
 
 /** The theme called `name`: a built-in, else `<configDir>/themes/NAME.json`; or what is wrong, in words. */
@@ -187,7 +205,7 @@ export function findTheme(name: string, options: { configDir: string }): { theme
 	if (builtin) return { theme: builtin };
 	const dir = themesDir(options.configDir);
 	const unknown = () => ({
-		problem: `no theme "${name}"; there are ${themeNames(options.configDir).join(", ")} (your own: NAME.json in ${displayPath(dir, homedir())})`,
+		problem: `no theme "${name}"; ${someNames(name, themeNames(options.configDir), `your own: NAME.json in ${displayPath(dir, homedir())}`)}`,
 	});
 	if (!THEME_NAME.test(name)) return unknown();
 	const file = join(dir, `${name}.json`);
