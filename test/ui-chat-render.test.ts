@@ -270,7 +270,7 @@ describe("renderItem: other items", () => {
 			delayMs: 2000,
 			errorKind: "overloaded",
 		};
-		expect(text(render(retry, 60))).toEqual(["retrying in 2.0 s (attempt 1/3): HTTP 529 overloaded"]);
+		expect(text(render(retry, 60))).toEqual(["HTTP 529 overloaded: retry 1/3 after 2.0 s"]);
 		const compaction: ChatItem = { kind: "compaction", key: "c", ok: true, tokensBefore: 150_000, tokensAfter: 20_000 };
 		expect(text(render(compaction))).toEqual(["── compacted: 150k → 20k tokens ──"]);
 		const usage = { input: 12_000, output: 1100, cacheRead: 400, cacheWrite: 0 };

@@ -111,7 +111,8 @@ function rows(item: Exclude<ChatItem, { kind: "text" | "tool" }>, width: number,
 		case "thinking":
 			return thinkingRows(item, width, theme, o.expanded);
 		case "retry": {
-			const text = `retrying in ${(item.delayMs / 1000).toFixed(1)} s (attempt ${item.attempt}/${item.maxAttempts}): ${clean(item.reason)}`;
+			// A fact that stays true once the wait is over; the state (inspector, status bar) counts the wait down.
+			const text = `${clean(item.reason)}: retry ${item.attempt}/${item.maxAttempts} after ${formatDuration(item.delayMs)}`;
 			return wrapSpans([{ text, color: theme.warning }], width);
 		}
 		case "error":
