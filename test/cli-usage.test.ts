@@ -155,7 +155,9 @@ describe("the command line does what the person meant", () => {
 		expect(shown.code).toBe(0);
 		expect(shown.stdout).toMatch(new RegExp(`${user.id}\\s+user\\s+fix the bug {2}2 branches`));
 		expect(shown.stdout).toMatch(new RegExp(`\n├─ ${answer.id}\\s+assistant\\s+first answer {2}\\[good\\]`));
-		expect(shown.stdout).toMatch(/\n└─ \w{10}\s+user\s+another way\n {3}\w{10}\s+assistant\s+second answer {2}← current leaf/);
+		expect(shown.stdout).toMatch(
+			/\n└─ \w{10}\s+user\s+another way\n {3}\w{10}\s+assistant\s+second answer {2}← current leaf/,
+		);
 		expect(shown.stdout).not.toMatch(/system_prompt|request|\brun\b/);
 		const all = await run(["sessions", "--all"]);
 		expect(all.stdout).toMatch(/ID\s+NAME\s+DATE\s+PROJECT\s+ENTRIES\s+FIRST PROMPT/);
