@@ -143,13 +143,19 @@ function buildProgram(run: (code: number) => void, mode: ProgramMode = { promptO
 		});
 	if (mode.promptOnly) return program;
 
-	subcommand(program, "demo")
+	program
+		.command("demo")
 		.description("watch gar work: a scripted session in a temporary copy of a tiny project (no key needed)")
 		.option("--theme <name>", "colour theme: dark, light, mono or your own")
-		.action(async (o: { theme?: string }) => {
+		// Taken only to be refused with a reason: every other subcommand has them.
+		.addOption(new Option("--cwd <dir>").hideHelp())
+		.addOption(new Option("--session-dir <dir>").hideHelp())
+		.action(async (o: { theme?: string }, demo: Command) => {
+			refuseUnused(program, demo);
 			if (!process.stdout.isTTY || !process.stdin.isTTY) throw new UsageError("gar demo needs a terminal");
-			const { runTui, background } = await loadTui(o.theme);
-			run(await runTui({ cwd: process.cwd(), demo: true, ...(o.theme ? { theme: o.theme } : {}), ...background }));
+			const theme = o.theme ?? program.opts<RootOptions>().theme;
+			const { runTui, background } = await loadTui(theme);
+			run(await runTui({ cwd: process.cwd(), demo: true, ...(theme ? { theme } : {}), ...background }));
 		});
 
 	subcommand(program, "config")
@@ -250,6 +256,19 @@ function subcommand(program: Command, spec: string): Command {
 		.command(spec)
 		.option("--cwd <dir>", "the project directory")
 		.option("--session-dir <dir>", "where sessions are saved");
+}
+
+/** gar demo uses only --theme: any other option given (before `demo` or after it) is refused, not ignored. */
+function refuseUnused(program: Command, demo: Command): void {
+	const given = (command: Command) =>
+		command.options
+			.filter((opt) => opt.attributeName() !== "theme" && command.getOptionValueSource(opt.attributeName()) === "cli")
+			.map((opt) => opt.long ?? opt.flags);
+	const unused = [...given(program), ...given(demo)];
+	if (unused.length === 0) return;
+	throw new UsageError(
+		`gar demo does not use ${unused.join(", ")}: it runs a scripted model in a temporary project of its own (only --theme applies)`,
+	);
 }
 
 function positiveNumber(value: string): number {
