@@ -2,7 +2,7 @@ import { existsSync, fstatSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { nearCommand, promptIntent } from "./commands/words.js";
+import { nearCommand, promptIntent, typoMessage } from "./commands/words.js";
 import { isUsageError, UsageError } from "./errors.js";
 import type { OutputFormat } from "./modes/print-output.js";
 import { installInterrupts } from "./signals.js";
@@ -133,7 +133,8 @@ function buildProgram(run: (code: number) => void, mode: ProgramMode = { promptO
 		)
 		.enablePositionalOptions()
 		.exitOverride()
-		.configureOutput({ writeErr: (s) => process.stderr.write(s) })
+		// Commander's errors are printed by main, with gar's prefix (or as a typo of a command).
+		.configureOutput({ writeErr: (s) => process.stderr.write(s), outputError: () => {} })
 		.action(async (words: string[], options: RootOptions) =>
 			run((await bareWord(program, words, options, mode)) ?? (await runRoot(words, options))),
 		)
@@ -159,7 +160,9 @@ function buildProgram(run: (code: number) => void, mode: ProgramMode = { promptO
 		});
 
 	subcommand(program, "config")
-		.description("print the effective configuration, the model that will be used, and where each value comes from")
+		.description(
+			"print the model and endpoint that will be used, the effective configuration, and where each value comes from",
+		)
 		.option("--json", "as JSON")
 		.option("--profile <name>", "as with this [profiles.NAME] table")
 		.action(async (options: { json?: boolean }) => {
@@ -247,7 +250,39 @@ function buildProgram(run: (code: number) => void, mode: ProgramMode = { promptO
 			const ctx = await sessionsContext(program);
 			run(await replayCommand(target, { baseDir: ctx.baseDir, cwd: ctx.cwd, ...options }));
 		});
+
+	program
+		.command("help [command...]")
+		.description("show the help of gar or of one command")
+		.action((words: string[]) => {
+			const [name] = words;
+			if (words.length > 1) {
+				const text = `help ${words.join(" ")}`;
+				throw new UsageError(`help takes one command name; to send "${text}" to the model, use \`gar -- ${text}\``);
+			}
+			const sub = name === undefined ? program : findCommand(program, name);
+			if (!sub) throw new UsageError(`help: ${noCommand(program, name ?? "")}`);
+			sub.outputHelp();
+			run(0);
+		});
 	return program;
+}
+
+function findCommand(program: Command, name: string): Command | undefined {
+	return program.commands.find((c) => c.name() === name || c.aliases().includes(name));
+}
+
+/** Every command's name and aliases, in the order of the help. */
+function commandNames(program: Command): string[] {
+	return program.commands.flatMap((c) => [c.name(), ...c.aliases()]);
+}
+
+/** A name that is no command: the one it probably misspells, else the list of commands. */
+function noCommand(program: Command, name: string): string {
+	const meant = nearCommand(name, commandNames(program));
+	if (meant !== undefined) return `no command "${name}"; did you mean \`gar help ${meant}\`?`;
+	const all = program.commands.map((c) => `${c.name()}${c.aliases().length > 0 ? ` (${c.aliases().join(", ")})` : ""}`);
+	return `no command "${name}"; the commands are ${all.join(", ")}`;
 }
 
 /** A subcommand with the options every subcommand shares (root options go before a subcommand). */
@@ -318,8 +353,8 @@ function configFlags(o: RootOptions) {
 }
 
 /**
- * A first word that is not a task: `gar help` shows the help; a word one or two edits from a subcommand is a typo
- * (exit 2), never a run with every tool. Undefined: go on with the run. Skipped with -p and after `--`.
+ * A first word that is not a task: one or two edits from a subcommand is a typo (exit 2), never a run with every
+ * tool. Undefined: go on with the run. Skipped with -p and after `--`.
  */
 async function bareWord(
 	program: Command,
@@ -329,18 +364,9 @@ async function bareWord(
 ): Promise<number | undefined> {
 	const [first] = words;
 	if (o.print || mode.literal || first === undefined) return undefined;
-	if (first === "help") {
-		interrupts.release();
-		const sub = program.commands.find((c) => c.name() === words[1] || c.aliases().includes(words[1] ?? ""));
-		(sub ?? program).outputHelp();
-		return 0;
-	}
-	const names = program.commands.flatMap((c) => [c.name(), ...c.aliases()]);
-	const meant = nearCommand(first, [...names, "help"]);
+	const meant = nearCommand(first, commandNames(program));
 	if (meant === undefined) return undefined;
-	throw new UsageError(
-		`did you mean \`gar ${meant}\`? To send "${first}" to the model, quote it with other words or use \`gar -- ${first}\``,
-	);
+	throw new UsageError(typoMessage(first, meant));
 }
 
 /** Checks that need no model: the folder exists, a prompt file named is there, --session names something. */
@@ -442,12 +468,17 @@ export async function main(argv: string[]): Promise<number> {
 		await program.parseAsync(argv, { from: "user" });
 		return code;
 	} catch (error) {
-		if (error instanceof CommanderError) {
-			// --help and --version end here with exit code 0; a bad flag has already been explained on stderr.
-			return error.exitCode === 0 ? 0 : 2;
-		}
 		// Messages may quote file names, session names or a server's words: show their control characters inert.
 		const { sanitizeForTerminal } = await import("./term/sanitize.js");
+		if (error instanceof CommanderError) {
+			// --help and --version end here with exit code 0.
+			if (error.exitCode === 0) return 0;
+			// `gar sessons --all` fails on --all, but the misspelt command is what to tell.
+			const meant = intent.forcePrompt || !intent.first ? undefined : nearCommand(intent.first, commandNames(program));
+			const message = meant ? typoMessage(intent.first ?? "", meant) : error.message.replace(/^error: /, "");
+			process.stderr.write(sanitizeForTerminal(`gar: ${message}\n`));
+			return 2;
+		}
 		if (isUsageError(error)) {
 			process.stderr.write(sanitizeForTerminal(`gar: ${error.message}\n`));
 			return 2;

@@ -122,6 +122,41 @@ describe("the command line does what the person meant", () => {
 		expect(String(cost).split(".")[1]?.length ?? 0).toBeLessThanOrEqual(6);
 	});
 
+	it("gar help NAME: an unknown name is an error naming the commands; --help lists help", async () => {
+		const { run } = await setup();
+		const unknown = await run(["help", "foo"]);
+		expect(unknown.code).toBe(2);
+		expect(unknown.stdout).toBe("");
+		expect(unknown.stderr).toBe(
+			'gar: help: no command "foo"; the commands are demo, config, show (tree), sessions, fork, label, name, compact, trust, untrust, replay, help\n',
+		);
+		expect((await run(["help", "sesions"])).stderr).toBe(
+			'gar: help: no command "sesions"; did you mean `gar help sessions`?\n',
+		);
+		expect((await run(["help", "tree"])).stdout).toContain("Usage: gar show|tree");
+		expect((await run(["help", "me", "fix", "it"])).stderr).toBe(
+			'gar: help takes one command name; to send "help me fix it" to the model, use `gar -- help me fix it`\n',
+		);
+		const help = await run(["--help"]);
+		expect(help.stdout).toMatch(/\n {2}help \[command\.\.\.\] +show the help of gar or of one command\n/);
+		expect(server?.requests).toHaveLength(0);
+	});
+
+	it("a misspelt command is named even before an option it does not take; commander's errors read gar:", async () => {
+		const { run } = await setup();
+		const typo = await run(["sessons", "--all"]);
+		expect(typo.code).toBe(2);
+		expect(typo.stderr).toContain("gar: did you mean `gar sessions`?");
+		const option = await run(["--bogus"]);
+		expect(option).toMatchObject({ code: 2, stderr: "gar: unknown option '--bogus'\n" });
+		const missing = await run(["show"]);
+		expect(missing).toMatchObject({ code: 2, stderr: "gar: missing required argument 'session'\n" });
+		const choice = await run(["--output", "xml", "-p", "hi"]);
+		expect(choice.code).toBe(2);
+		expect(choice.stderr).toMatch(/^gar: option '--output <format>' argument 'xml' is invalid/);
+		expect(server?.requests).toHaveLength(0);
+	});
+
 	it("gar config names the model in use and its source, and takes --profile", async () => {
 		const { run, root } = await setup();
 		const plain = await run(["config"]);
