@@ -1,7 +1,8 @@
-import { existsSync, fstatSync, statSync } from "node:fs";
+import { existsSync, fstatSync } from "node:fs";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { checkCwd, whyMissing } from "./commands/path-check.js";
 import { nearCommand, promptIntent, typoMessage } from "./commands/words.js";
 import { isUsageError, UsageError } from "./errors.js";
 import type { OutputFormat } from "./modes/print-output.js";
@@ -220,6 +221,7 @@ function buildProgram(run: (code: number) => void, mode: ProgramMode = { promptO
 			const { compactCommand } = await import("./commands/compact.js");
 			const merged = { ...program.opts<RootOptions>(), ...options };
 			const cwd = resolve(merged.cwd ?? process.cwd());
+			checkCwd(cwd);
 			const io = { stdout: (t: string) => process.stdout.write(t), stderr: (t: string) => process.stderr.write(t) };
 			const own = { ...(options.focus ? { focus: options.focus } : {}), ...(options.json ? { json: true } : {}) };
 			run(await compactCommand(id, { ...configFlags(merged), cwd, ...own }, { ...io, env: process.env }));
@@ -318,16 +320,19 @@ async function loadFor(program: Command) {
 	const sub = program.commands.find((c) => c.name() === program.args[0]);
 	const options = { ...program.opts<RootOptions>(), ...(sub?.opts<RootOptions>() ?? {}) };
 	const cwd = resolve(options.cwd ?? process.cwd());
+	checkCwd(cwd);
 	const result = loadConfig({ cwd, env: process.env, flags: configFlags(options) });
 	for (const warning of result.warnings) process.stderr.write(`gar: warning: ${warning}\n`);
 	return { cwd, result };
 }
 
-async function trustContext(cwd: string | undefined) {
+async function trustContext(dir: string | undefined) {
 	const { configPaths } = await import("./config/index.js");
+	const cwd = resolve(dir ?? process.cwd());
+	checkCwd(cwd);
 	return {
 		configDir: configPaths(homedir(), process.env).configDir,
-		cwd: resolve(cwd ?? process.cwd()),
+		cwd,
 		write: (text: string) => process.stdout.write(text),
 	};
 }
@@ -369,23 +374,22 @@ async function bareWord(
 	throw new UsageError(typoMessage(first, meant));
 }
 
-/** Checks that need no model: the folder exists, a prompt file named is there, --session names something. */
+/**
+ * Checks that need no model: the folder is one, a prompt or schema file named is there, --session names something.
+ */
 function checkRoot(o: RootOptions, cwd: string): void {
-	let isDir = false;
-	try {
-		isDir = statSync(cwd).isDirectory();
-	} catch {
-		isDir = false;
-	}
-	if (!isDir) throw new UsageError(`--cwd ${cwd}: no such directory`);
+	checkCwd(cwd);
 	for (const [flag, value] of [
 		["--system-prompt", o.systemPrompt],
 		["--append-system-prompt", o.appendSystemPrompt],
 	] as const) {
 		if (value === undefined || !looksLikeFile(value) || existsSync(resolve(cwd, value))) continue;
 		throw new UsageError(
-			`${flag} ${value}: no such file; to pass text, not a file, include a space or a line break (text of one word with / or ending in .md or .txt is read as a file name)`,
+			`${flag} ${value}: ${whyMissing(resolve(cwd, value), "no such file")}; to pass text, not a file, include a space or a line break (text of one word with / or ending in .md or .txt is read as a file name)`,
 		);
+	}
+	if (o.schema !== undefined && !existsSync(resolve(cwd, o.schema))) {
+		throw new UsageError(`--schema ${o.schema}: ${whyMissing(resolve(cwd, o.schema), "no such file")}`);
 	}
 	if (o.session === "") throw new UsageError("--session needs a session id or file (gar sessions lists them)");
 }

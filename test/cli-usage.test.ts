@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { GAR_BIN, runGar, tempHome } from "./support/cli.js";
@@ -75,7 +75,32 @@ describe("the command line does what the person meant", () => {
 		expect(missingCwd.code).toBe(2);
 		expect(missingCwd.stderr).toContain("no such directory");
 		writeFileSync(join(root, "file"), "x");
-		expect((await run(["-p", "hi", "--cwd", join(root, "file"), "--base-url", url])).code).toBe(2);
+		const file = await run(["-p", "hi", "--cwd", join(root, "file"), "--base-url", url]);
+		expect(file).toMatchObject({ code: 2, stderr: `gar: --cwd ${join(root, "file")}: not a directory\n` });
+		for (const command of [["config"], ["sessions"], ["show", "x"], ["trust", "--list"], ["compact", "x"]]) {
+			const sub = await run([...command, "--cwd", join(root, "file")]);
+			expect(sub, command.join(" ")).toMatchObject({
+				code: 2,
+				stderr: `gar: --cwd ${join(root, "file")}: not a directory\n`,
+			});
+		}
+		symlinkSync(join(root, "gone"), join(root, "link"));
+		const dangling = await run(["-p", "hi", "--cwd", join(root, "link"), "--base-url", url]);
+		expect(dangling.stderr).toBe(
+			`gar: --cwd ${join(root, "link")}: a symbolic link to ${join(root, "gone")}, which does not exist\n`,
+		);
+		const prompts = await run(["-p", "hi", "--system-prompt", join(root, "link"), "--base-url", url]);
+		expect(prompts.stderr).toContain(
+			`--system-prompt ${join(root, "link")}: a symbolic link to ${join(root, "gone")}, which does not exist; to pass text`,
+		);
+		const schema = await run(["-p", "hi", "--schema", join(root, "link"), "--base-url", url]);
+		expect(schema.stderr).toBe(
+			`gar: --schema ${join(root, "link")}: a symbolic link to ${join(root, "gone")}, which does not exist\n`,
+		);
+		const resumed = await run(["-p", "hi", "--session", join(root, "link"), "--base-url", url]);
+		expect(resumed.stderr).toBe(
+			`gar: no session file ${join(root, "link")}: a symbolic link to ${join(root, "gone")}, which does not exist\n`,
+		);
 		const prompt = await run(["-p", "hi", "--system-prompt", "prompts/rules.md", "--base-url", url]);
 		expect(prompt.code).toBe(2);
 		expect(prompt.stderr).toContain("--system-prompt prompts/rules.md: no such file; to pass text");
