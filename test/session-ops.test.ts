@@ -147,6 +147,8 @@ describe("forkSession", () => {
 			[t1.id, "ran ls"],
 		]);
 		expect(copy.leafId).toBe(t1.id);
+		expect(readSessionInfo(forked).forkOf).toEqual({ session: source.header.id, entry: t1.id });
+		expect(readSessionInfo(writer.file).forkOf).toBeUndefined();
 		expect(copy.name).toBeUndefined();
 		expect(buildContext(copy)).toEqual(buildContext(source, t1.id));
 	});

@@ -28,6 +28,8 @@ export type SessionInfo = {
 	contextTokens?: number;
 	/** The model's context window in the last run (null: unknown); absent before any run. */
 	contextWindow?: number | null;
+	/** Set on a fork (`gar fork`): the session and entry it was copied from. */
+	forkOf?: { session: string; entry: string };
 };
 
 export type ListOptions = { onWarning?: (message: string) => void };
@@ -110,6 +112,7 @@ export function readSessionInfo(file: string): SessionInfo {
 		...(firstPrompt === undefined ? {} : { firstPrompt }),
 		...(contextTokens === undefined ? {} : { contextTokens }),
 		...(run?.type === "run" ? { contextWindow: run.contextWindow ?? null } : {}),
+		...(header.parent ? { forkOf: { session: header.parent.session, entry: header.parent.entry } } : {}),
 	};
 }
 
