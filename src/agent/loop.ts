@@ -230,7 +230,7 @@ export class Agent {
 			}
 			if (turns >= maxTurns) {
 				stop = "max_turns";
-				error = `stopped after ${maxTurns} turns (the turn limit; raise it with --max-turns)`;
+				error = `stopped after ${maxTurns} turn${maxTurns === 1 ? "" : "s"} (the turn limit; raise it with --max-turns)`;
 				break;
 			}
 			if (this.options.compact && !autoFailed && !compacted) {
