@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -44,6 +44,7 @@ describe("gar demo", () => {
 			const end = Date.now() + 5000;
 			while (readdirSync(temp).length > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
 			expect(readdirSync(temp)).toEqual([]);
+			rmSync(temp, { recursive: true, force: true });
 		},
 		30_000,
 	);

@@ -1,15 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { showCommand } from "../src/commands/show.js";
+import { forkSession } from "../src/session/fork.js";
 import { SessionWriter } from "../src/session/writer.js";
 import { fakeClock, firstReply, secondReply, tempDirsPerTest } from "./fixtures/session/run.js";
 
 const tmp = tempDirsPerTest();
 
-/** `gar show FILE` as text, without the two header lines. */
-function shown(file: string): string[] {
+/** `gar show FILE` as text, without the two header lines (`header` keeps them). */
+function shown(file: string, header = false): string[] {
 	let out = "";
 	showCommand({ baseDir: tmp(), cwd: "/p", write: (t) => (out += t) }, file, {});
-	return out.trimEnd().split("\n").slice(2);
+	return out
+		.trimEnd()
+		.split("\n")
+		.slice(header ? 0 : 2);
 }
 
 const reply = (text: string) => ({ ...secondReply, content: [{ type: "text" as const, text }] });
@@ -71,5 +75,17 @@ describe("gar show", () => {
 			`${u.id}  user       $ ls -la`,
 			`${a.id}  assistant  Let me look. · calls bash  ← current leaf`,
 		]);
+	});
+
+	it("says in its first line which session and entry a fork was copied from", () => {
+		const dir = tmp();
+		const w = SessionWriter.create({ dir, cwd: "/p", now: fakeClock() });
+		const u = w.appendUser("one");
+		w.appendAssistant(reply("first"));
+		w.close();
+		const fork = forkSession(w.file, u.id, { dir });
+		const [first] = shown(fork, true);
+		expect(first).toMatch(new RegExp(`^session \\w+ · /p · fork of ${w.session.header.id} at ${u.id}$`));
+		expect(shown(w.file, true)[0]).toBe(`session ${w.session.header.id} · /p`);
 	});
 });

@@ -104,11 +104,21 @@ export function showCommand(ctx: SessionsContext, id: string, options: { json?: 
 	const { header } = session;
 	if (options.json) {
 		const name = session.name;
-		const doc = { id: header.id, file, cwd: header.cwd, ...(name ? { name } : {}), leafId: session.leafId, nodes };
+		const forkOf = header.parent ? { forkOf: { session: header.parent.session, entry: header.parent.entry } } : {};
+		const doc = {
+			id: header.id,
+			file,
+			cwd: header.cwd,
+			...(name ? { name } : {}),
+			...forkOf,
+			leafId: session.leafId,
+			nodes,
+		};
 		ctx.write(`${JSON.stringify(doc, null, 2)}\n`);
 		return 0;
 	}
-	const lines = [`session ${header.id}${session.name ? ` "${session.name}"` : ""} · ${header.cwd}`, file];
+	const fork = header.parent ? ` · fork of ${header.parent.session} at ${header.parent.entry}` : "";
+	const lines = [`session ${header.id}${session.name ? ` "${session.name}"` : ""} · ${header.cwd}${fork}`, file];
 	for (const w of session.warnings) process.stderr.write(sanitizeForTerminal(`gar: warning: ${w}\n`));
 	const width = Math.max(...nodes.map((n) => n.type.length), 4);
 	for (const { node, guide } of drawn) {
