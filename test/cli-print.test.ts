@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { costUsd, defaultModel } from "../src/llm/models.js";
@@ -205,6 +205,33 @@ describe("gar -p", () => {
 			.map((l) => JSON.parse(l))
 			.find((e) => e.type === "message_end");
 		expect(end.message.content[0].text).toBe(hostile);
+	});
+
+	it("refuses a prompt larger than the model's window before sending anything, with the numbers (exit 1)", async () => {
+		server = await startWireServer([{ text: "never" }, { text: "never" }]);
+		const { root, project, env } = tempHome();
+		mkdirSync(join(root, "config", "gar"), { recursive: true });
+		writeFileSync(join(root, "config", "gar", "config.toml"), "[context]\nwindow = 8000\n");
+		const opts = { env: { ...env, OPENAI_API_KEY: "k" }, cwd: project };
+		const prompt = `summarize this: ${"word ".repeat(8000)}`;
+		const json = await runGar(["-p", prompt, "--output", "json", "--base-url", server.url], opts);
+		expect(json.code).toBe(1);
+		const result = JSON.parse(json.stdout);
+		expect(result).toMatchObject({ ok: false, stopReason: "error", errorKind: "overflow", turns: 0 });
+		expect(result.error).toMatch(
+			/^the prompt is about 10,0\d\d tokens; with the system prompt and tools \([\d,]+\) it does not fit the 8,000-token context window of /,
+		);
+		const text = await runGar(["-p", prompt, "--base-url", server.url], opts);
+		expect(text.code).toBe(1);
+		expect(text.stdout).toBe("");
+		expect(text.stderr).toBe(`gar: ${result.error}\n`);
+		expect(server.requests).toHaveLength(0);
+		// The prompt was not saved: continuing the session does not overflow too.
+		const args = ["-p", "hi", "--session", result.sessionId, "--output", "json", "--base-url", server.url];
+		const continued = await runGar(args, opts);
+		expect(continued.stderr).toBe("");
+		expect(JSON.parse(continued.stdout)).toMatchObject({ ok: true, result: "never" });
+		expect(JSON.stringify(server.requests[0]?.body)).not.toContain("word word");
 	});
 
 	it("a failed --schema run in text mode prints nothing on stdout and the error on stderr", async () => {
