@@ -148,6 +148,10 @@ describe("session faults are facts", () => {
 			const cause = /(permission denied \(EACCES\)|operation not permitted \(EPERM\))/.source;
 			const pattern = `^cannot write to the session file ${writer.file}: ${cause}; make it writable, or add --no-session`;
 			expect(resume).toThrow(new RegExp(pattern));
+			// Other writers (gar label, gar name) get the path and the cause, without the advice about runs.
+			expect(() => SessionWriter.open(writer.file)).toThrow(
+				new RegExp(`^cannot write to the session file ${writer.file}: ${cause}$`),
+			);
 			// Reading it needs no write: --no-session continues from it.
 			expect(openRunSession({ continue: true, noSession: true }, base, CWD).history).toHaveLength(1);
 		} finally {

@@ -200,10 +200,7 @@ export class SessionWriter {
 			// No O_CREAT: appending must never create a file without a header.
 			fd = openSync(file, constants.O_WRONLY | constants.O_APPEND);
 		} catch (error) {
-			throw new SessionError(
-				`cannot write to the session file ${file}: ${causeOf(error)}; make it writable, or add --no-session to continue it without saving`,
-				"io",
-			);
+			throw new SessionError(`cannot write to the session file ${file}: ${causeOf(error)}`, "io");
 		}
 		const now = options.now ?? (() => new Date());
 		return new SessionWriter(
