@@ -493,8 +493,19 @@ export async function main(argv: string[]): Promise<number> {
 	}
 }
 
-main(process.argv.slice(2)).then((code) => {
+/**
+ * Resolves once `stream` has handed everything queued to the OS: into a pipe, writes are asynchronous and
+ * `process.exit` drops what a slow reader has not taken yet. At once when nothing is queued; a reader that went away
+ * (EPIPE) ends the wait too.
+ */
+function drained(stream: NodeJS.WriteStream): Promise<void> {
+	if (stream.writableLength === 0 || stream.destroyed) return Promise.resolve();
+	return new Promise((resolve) => stream.write("", () => resolve()));
+}
+
+main(process.argv.slice(2)).then(async (code) => {
 	process.exitCode = code;
-	// Output was flushed before main resolved; exit now so that nothing left open (a socket, a timer) keeps us alive.
+	await Promise.all([drained(process.stdout), drained(process.stderr)]);
+	// Exit now so that nothing left open (a socket, a timer) keeps us alive.
 	process.exit(code);
 });
