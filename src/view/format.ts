@@ -52,7 +52,7 @@ export function toolSummary(item: ToolItem): string {
 		case "running":
 			return item.progress ? `running · ${plural(item.progress.totalLines, "line")} of output` : "running";
 		case "denied":
-			return "denied";
+			return item.stopped ? "denied (Esc)" : "denied";
 		case "skipped":
 			return "skipped (a new message came first)";
 		case "not_run":
