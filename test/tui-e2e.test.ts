@@ -227,3 +227,34 @@ describe.skipIf(!HAS_TMUX)("the full-screen app in a real terminal", () => {
 		await tmux.waitFor(/continue it with/);
 	}, 30_000);
 });
+
+describe.skipIf(!HAS_TMUX)("the line mode (--plain) in a real terminal", () => {
+	it("shows the typed task once, answers approvals with single keys, says denied (Esc), prints how to continue", async () => {
+		server = await startWireServer([
+			{ toolCalls: [{ id: "b1", name: "bash", args: { command: "echo approved-ok" } }] },
+			{ toolCalls: [{ id: "b2", name: "bash", args: { command: "touch PWNED" } }] },
+			{ text: "never asked" },
+		]);
+		const { project, env } = tempHome();
+		tmux = launch(project, env, `--plain --provider openai --model gpt-5 --base-url ${server.url} --approve`);
+		await tmux.waitFor(/Ctrl\+D quits/);
+		tmux.type("list the files please");
+		tmux.send(["Enter"]);
+		let screen = await tmux.waitFor(/\$ echo approved-ok[\s\S]*Esc deny and stop ›/);
+		expect(screen).toContain("y allow once · a allow bash for this session · n deny · Esc deny and stop ›");
+		// Other keys do nothing; y alone (no Enter) allows.
+		tmux.type("x");
+		await new Promise((r) => setTimeout(r, 300));
+		expect(tmux.screen()).not.toContain("exit 0");
+		tmux.type("y");
+		screen = await tmux.waitFor(/\$ touch PWNED[\s\S]*Esc deny and stop ›/);
+		expect(screen).toMatch(/· bash echo approved-ok — exit 0/);
+		tmux.send(["Escape"]);
+		screen = await tmux.waitFor(/✗ bash touch PWNED — denied \(Esc\)/);
+		expect(existsSync(join(project, "PWNED"))).toBe(false);
+		expect(screen.split("list the files please").length - 1).toBe(1);
+		await tmux.waitFor(/\[aborted · 2 turns/);
+		tmux.send(["C-d"]);
+		screen = await tmux.waitFor(/continue it with: gar --plain -c {3}\(or gar --plain --session \w+\)/);
+	}, 30_000);
+});
