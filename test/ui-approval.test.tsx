@@ -197,6 +197,10 @@ describe("the approval layout", () => {
 		expect(wrapExact("abc ⟨U+200B⟩", 6)).toEqual(["abc", " ⟨U+200B⟩"]);
 		expect(wrapExact("rm -rf /home/user/ x", 18)).toEqual(["rm -rf /home/user/", " x"]);
 		expect(wrapExact("", 10)).toEqual([""]);
+		// The first row and the rest can differ in width (the rest leave room for "↪").
+		expect(wrapExact("a".repeat(10), 4, 3)).toEqual(["aaaa", "aaa", "aaa"]);
+		expect(wrapExact("日".repeat(5), 4, 2)).toEqual(["日日", "日", "日", "日"]);
+		expect(wrapExact(" ".repeat(9), 4)).toEqual(["    ", "    ", " "]);
 	});
 
 	it("puts a headline too long for its space at the top of the preview, whole", () => {

@@ -33,6 +33,7 @@ export type ApprovalLayout = {
 const FRAME_COLUMNS = 4;
 /** Marks that stand for something else (`␣×300`, `⟨U+200B⟩`): wrapped as one piece, never split across rows. */
 const MARK = /[␣⇥]×\d+|⟨U\+[0-9A-F]+⟩/g;
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
@@ -54,6 +55,7 @@ function pieces(text: string): string[] {
  * a row they could not be seen). An empty text is one empty row.
  */
 export function wrapExact(text: string, first: number, rest = first): string[] {
+	if (PRINTABLE_ASCII.test(text)) return wrapAscii(text, Math.max(1, first), Math.max(1, rest));
 	const rows: string[] = [];
 	let row = "";
 	let used = 0;
@@ -71,6 +73,22 @@ export function wrapExact(text: string, first: number, rest = first): string[] {
 		used += w;
 	}
 	rows.push(row);
+	return rows;
+}
+
+/** `wrapExact` for printable ASCII (one column a character, no marks): slices, no grapheme walk. */
+function wrapAscii(text: string, first: number, rest: number): string[] {
+	const rows: string[] = [];
+	let at = 0;
+	let width = first;
+	while (text.length - at > width) {
+		const row = text.slice(at, at + width);
+		const kept = row.trimEnd() || row;
+		rows.push(kept);
+		at += kept.length;
+		width = rest;
+	}
+	rows.push(text.slice(at));
 	return rows;
 }
 
@@ -92,6 +110,17 @@ function leadWidth(line: string, request: ApprovalRequest): number {
 }
 
 const wrapped = new WeakMap<ApprovalRequest, { width: number; rows: PreviewRow[] }>();
+const flagged = new WeakMap<ApprovalRequest, boolean>();
+
+/** `approvalFlagged` once per question (it reads the whole diff). */
+function isFlagged(request: ApprovalRequest): boolean {
+	let hit = flagged.get(request);
+	if (hit === undefined) {
+		hit = approvalFlagged(request.preview);
+		flagged.set(request, hit);
+	}
+	return hit;
+}
 
 /** Every row of the preview at `width` columns; wrapped once per question and width. */
 function previewRows(request: ApprovalRequest, width: number): PreviewRow[] {
@@ -147,7 +176,7 @@ export function layoutApproval(pending: PendingApproval, width: number, maxHeigh
 	const { request } = pending;
 	const inner = Math.max(1, width - FRAME_COLUMNS);
 	let header = wrapExact(previewHeadline(request.name, request.preview), inner);
-	const warning = approvalFlagged(request.preview) ? wrapExact(APPROVAL_WARNING, inner) : [];
+	const warning = isFlagged(request) ? wrapExact(APPROVAL_WARNING, inner) : [];
 	const keyItems =
 		pending.stage === "reason"
 			? ["type why (optional)", "Enter deny with this reason", "Esc deny"]
