@@ -172,6 +172,36 @@ describe("the approval dialog", () => {
 		app.unmount();
 	});
 
+	it("forgets what was read when a new width wraps the command anew", async () => {
+		const command = Array.from({ length: 12 }, (_, i) => `echo ${String(i).repeat(60)}`).join("\n");
+		const store = new UiStore(initialView({ provider: "p", model: "m" }));
+		const answers: ApprovalDecision[] = [];
+		store.approval = {
+			request: { callId: "c1", name: "bash", args: {}, preview: bash(command) },
+			since: 0,
+			answer: (d) => answers.push(d),
+			stage: "ask",
+			scroll: 0,
+		};
+		const draw = (columns: number) => (
+			<App store={store} input={new InputModel()} info={info} actions={noop} size={{ columns, rows: 30 }} />
+		);
+		const app = render(draw(40));
+		// 40 columns: 24 rows of command, 6 on screen. Read down to row 16, then back to the top.
+		for (const key of [...Array(10).fill(DOWN), ...Array(10).fill(UP)]) {
+			app.stdin.write(key);
+			await tick();
+		}
+		// 120 columns: 12 rows, 9 on screen. 16 rows of 24 read before were two thirds of it, not 16 of 12.
+		app.rerender(draw(120));
+		await tick();
+		app.stdin.write("y");
+		await tick();
+		expect(answers).toEqual([]);
+		expect(app.lastFrame()).toContain("read the whole command first");
+		app.unmount();
+	});
+
 	it("lets n and Esc answer at once, read or not", async () => {
 		const command = Array.from({ length: 30 }, (_, i) => `echo step ${i}`).join("\n");
 		const first = open("bash", bash(command));

@@ -57,7 +57,7 @@ function useTerminalSize(fixed?: { columns: number; rows: number }) {
 			stdout.off("resize", onResize);
 		};
 	}, [stdout, fixed]);
-	return size;
+	return fixed ?? size;
 }
 
 /**
@@ -83,7 +83,11 @@ export function App({ store, input, info, actions, size: fixed }: AppProps) {
 	const layout = approval
 		? layoutApproval(approval, columns, Math.min(Math.max(8, Math.floor(height / 2)), height - 4))
 		: null;
-	if (approval && layout) approval.fit = { rows: layout.rows, total: layout.body.length };
+	if (approval && layout) {
+		// Another width wraps the preview anew: rows seen in the old wrapping no longer say what was read.
+		if (approval.fit && approval.fit.total !== layout.body.length) approval.seen = 0;
+		approval.fit = { rows: layout.rows, total: layout.body.length };
+	}
 	const approvalHeight = layout?.height ?? 0;
 	const typing = !approval || approval.stage === "reason";
 	const running = info.running();

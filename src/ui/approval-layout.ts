@@ -164,7 +164,9 @@ export function mustReadAll(pending: PendingApproval): boolean {
 /** Whether every row of the preview has been on screen (as far as the last layout knows). */
 export function readAll(pending: PendingApproval): boolean {
 	const fit = pending.fit;
-	return !fit || Math.max(pending.seen ?? 0, pending.scroll + fit.rows) >= fit.total;
+	if (!fit) return true;
+	const start = Math.min(pending.scroll, Math.max(0, fit.total - fit.rows));
+	return Math.max(pending.seen ?? 0, start + fit.rows) >= fit.total;
 }
 
 /**
