@@ -94,12 +94,8 @@ export async function runLineMode(flags: RunFlags & { prompt?: string }): Promis
 			if (key === "y") return { approved: true };
 			if (key === "a") return { approved: true, remember: true };
 			if (key === "d") {
-				print(
-					`${body
-						.slice(shown.length)
-						.map((l) => `  ${l}`)
-						.join("\n")}\n`,
-				);
+				const rest = body.slice(shown.length).map((l) => `  ${l}`);
+				print(`${rest.join("\n")}\n`);
 				more = 0;
 				continue;
 			}
