@@ -92,7 +92,9 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 			return true;
 		}
 		if (pending.stage === "reason") return false; // typing the reason: editing keys apply
-		const choice = text.toLowerCase();
+		// A key and the Enter typed right after it can arrive in one read ("n\r"): the key, then Enter.
+		const enter = text.length === 2 && text.endsWith("\r");
+		const choice = (enter ? text.slice(0, 1) : text).toLowerCase();
 		if ((choice === "y" || choice === "a") && mustReadAll(pending) && !readAll(pending)) {
 			// A command runs at once: it is allowed only after all of it was on screen. n and Esc need no reading.
 			pending.early = true;
@@ -102,6 +104,7 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		else if (choice === "n") {
 			pending.stage = "reason";
 			store.changed();
+			if (enter) submit();
 		}
 		return true;
 	};
