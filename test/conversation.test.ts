@@ -8,6 +8,9 @@ import { createScriptedProvider, type ScriptedTurn } from "../src/llm/scripted.j
 import { loadSession } from "../src/session/load.js";
 import { SessionWriter } from "../src/session/writer.js";
 import { createTools } from "../src/tools/index.js";
+import { toolSummary } from "../src/view/format.js";
+import { reduce } from "../src/view/reducer.js";
+import { initialView } from "../src/view/state.js";
 import { fakeClock, tempDirsPerTest } from "./fixtures/session/run.js";
 
 const tmp = tempDirsPerTest();
@@ -216,6 +219,13 @@ describe("Conversation", () => {
 		expect(result.stopReason).toBe("aborted");
 		expect(existsSync(join(cwd, "x.txt"))).toBe(false);
 		expect(types(events)).not.toContain("tool_start");
+		// The person said no (Esc): the call reads "denied (Esc)", not "not run" as if the run had just been aborted.
+		expect(events.find((e) => e.type === "approval_result")).toMatchObject({ approved: false, stop: true });
+		expect(events.find((e) => e.type === "tool_end")).toMatchObject({ outcome: "denied" });
+		let view = initialView({ provider: "p", model: "m1" });
+		for (const event of events) view = reduce(view, event, 0);
+		const item = view.items.find((i) => i.kind === "tool");
+		expect(item?.kind === "tool" && toolSummary(item)).toBe("denied (Esc)");
 	});
 
 	it("denies without asking when approval is required and there is no one to ask", async () => {

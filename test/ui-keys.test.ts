@@ -142,6 +142,18 @@ describe("the full-screen key handler", () => {
 		expect(h.log).toEqual([]); // Esc answered the question; it did not also abort by itself
 	});
 
+	it('takes a key and the Enter typed right after it in one read ("n\\r") as the key, then Enter', () => {
+		const h = harness(true);
+		let answers = ask(h.store);
+		h.press("n\r", k());
+		expect(answers).toEqual([{ approved: false, reason: "the user said no" }]);
+		answers = ask(h.store);
+		h.press("Y\r", k());
+		expect(answers).toEqual([{ approved: true }]);
+		expect(h.input.empty).toBe(true);
+		expect(h.log).toEqual([]);
+	});
+
 	it("ignores other keys while a question is open, so typing cannot approve by accident", () => {
 		const h = harness(true);
 		const answers = ask(h.store);

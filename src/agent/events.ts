@@ -121,6 +121,8 @@ export type AgentEvent =
 			reason?: string;
 			/** The person allowed this tool for the rest of the session. */
 			remember?: boolean;
+			/** The person also stopped the run (Esc or Ctrl+C at the question). */
+			stop?: boolean;
 	  }
 	/** The tool really starts (after approval, if any). */
 	| { type: "tool_start"; callId: string; name: string; args: Record<string, unknown> }

@@ -1,8 +1,8 @@
 import { Box, Text, useInput, useStdout } from "ink";
 import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import { sanitizeForTerminal } from "../term/sanitize.js";
-import { previewBody } from "../view/format.js";
 import { ApprovalPanel } from "./ApprovalPanel.js";
+import { layoutApproval } from "./approval-layout.js";
 import { Chat } from "./Chat.js";
 import { InputBox, inputTextWidth } from "./InputBox.js";
 import { Inspector } from "./Inspector.js";
@@ -57,7 +57,7 @@ function useTerminalSize(fixed?: { columns: number; rows: number }) {
 			stdout.off("resize", onResize);
 		};
 	}, [stdout, fixed]);
-	return size;
+	return fixed ?? size;
 }
 
 /**
@@ -78,9 +78,17 @@ export function App({ store, input, info, actions, size: fixed }: AppProps) {
 		...view.queue.followUps.map((t) => `then: ${firstLine(t)}`),
 	];
 	if (queued.length > 0) queued[queued.length - 1] += "   (↑ on an empty input edits it)";
-	// The question takes what its preview needs (headline, body, keys, border), at most half the screen.
-	const wanted = approval ? previewBody(approval.request.preview).length + 5 : 0;
-	const approvalHeight = approval ? Math.min(wanted, Math.max(8, Math.floor(height / 2)), height - 4) : 0;
+	// The question takes what its preview needs (headline, body, keys, border), at most half the screen. The keys
+	// scroll and check "read it all" by what is on screen.
+	const layout = approval
+		? layoutApproval(approval, columns, Math.min(Math.max(8, Math.floor(height / 2)), height - 4))
+		: null;
+	if (approval && layout) {
+		// Another width wraps the preview anew: rows seen in the old wrapping no longer say what was read.
+		if (approval.fit && approval.fit.total !== layout.body.length) approval.seen = 0;
+		approval.fit = { rows: layout.rows, total: layout.body.length };
+	}
+	const approvalHeight = layout?.height ?? 0;
 	const typing = !approval || approval.stage === "reason";
 	const running = info.running();
 	const action = approval?.stage === "reason" ? "deny with this reason" : running ? "steer" : "send";
@@ -150,9 +158,7 @@ export function App({ store, input, info, actions, size: fixed }: AppProps) {
 					{store.hint}
 				</Text>
 			) : null}
-			{approval ? (
-				<ApprovalPanel pending={approval} width={columns} height={approvalHeight} version={store.getVersion()} />
-			) : null}
+			{layout ? <ApprovalPanel layout={layout} width={columns} version={store.getVersion()} /> : null}
 			{typing ? <InputBox model={input} width={columns} action={action} prompt={prompt} /> : null}
 		</Box>
 	);

@@ -1,5 +1,6 @@
 import type { Key } from "ink";
 import type { ApprovalDecision } from "../agent/loop.js";
+import { mustReadAll, readAll } from "./approval-layout.js";
 import { readyToRun } from "./commands.js";
 import type { InputModel } from "./input-model.js";
 import type { UiStore } from "./store.js";
@@ -79,18 +80,31 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 			return true;
 		}
 		if (key.upArrow || key.downArrow || key.pageUp || key.pageDown) {
-			const step = key.pageUp || key.pageDown ? Math.max(1, deps.page() - 2) : 1;
-			pending.scroll = Math.max(0, pending.scroll + (key.upArrow || key.pageUp ? -step : step));
+			// A page keeps one row of the last one in sight; the preview stops at its end (fit: as last drawn).
+			const fit = pending.fit;
+			const step = key.pageUp || key.pageDown ? Math.max(1, (fit?.rows ?? deps.page()) - 1) : 1;
+			const end = fit ? Math.max(0, fit.total - fit.rows) : Number.MAX_SAFE_INTEGER;
+			const next = Math.min(pending.scroll, end) + (key.upArrow || key.pageUp ? -step : step);
+			pending.scroll = Math.max(0, Math.min(end, next));
+			if (fit) pending.seen = Math.max(pending.seen ?? 0, pending.scroll + fit.rows);
+			if (readAll(pending)) pending.early = false;
 			store.changed();
 			return true;
 		}
 		if (pending.stage === "reason") return false; // typing the reason: editing keys apply
-		const choice = text.toLowerCase();
-		if (choice === "y") answer({ approved: true });
+		// A key and the Enter typed right after it can arrive in one read ("n\r"): the key, then Enter.
+		const enter = text.length === 2 && text.endsWith("\r");
+		const choice = (enter ? text.slice(0, 1) : text).toLowerCase();
+		if ((choice === "y" || choice === "a") && mustReadAll(pending) && !readAll(pending)) {
+			// A command runs at once: it is allowed only after all of it was on screen. n and Esc need no reading.
+			pending.early = true;
+			store.changed();
+		} else if (choice === "y") answer({ approved: true });
 		else if (choice === "a") answer({ approved: true, remember: true });
 		else if (choice === "n") {
 			pending.stage = "reason";
 			store.changed();
+			if (enter) submit();
 		}
 		return true;
 	};

@@ -4,7 +4,7 @@ import type { ApprovalDecision, ApprovalRequest } from "../agent/loop.js";
 import { saveCodeCache } from "../code-cache.js";
 import type { RunFlags, Setup } from "../modes/setup.js";
 import { gitBranch } from "../prompt/system-prompt.js";
-import { branchLabel } from "../view/format.js";
+import { branchLabel, resumeHint } from "../view/format.js";
 import { initialView } from "../view/state.js";
 import { App, type AppInfo } from "./App.js";
 import { type CommandContext, commandCompleter, modelNames, runCommand, runShellLine } from "./commands.js";
@@ -260,8 +260,6 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	cleanup();
 	const saved = conversation.session;
 	const id = saved && saved.session.entries.length > 0 ? saved.session.header.id : undefined;
-	process.stdout.write(
-		id ? `gar: session ${id} · continue it with: gar -c   (or gar --session ${id})\n` : "gar: nothing was saved\n",
-	);
+	process.stdout.write(`${resumeHint(id)}\n`);
 	return code;
 }

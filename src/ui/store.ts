@@ -10,8 +10,14 @@ export type PendingApproval = {
 	since: number;
 	answer: (d: ApprovalDecision) => void;
 	stage: "ask" | "reason";
-	/** Lines scrolled down in a long preview. */
+	/** Rows scrolled down in a long preview. */
 	scroll: number;
+	/** The preview's rows on screen and in all, as last drawn (App sets it; the keys scroll and check by it). */
+	fit?: { rows: number; total: number };
+	/** Rows from the top that have been on screen: a command is allowed only once all of it was. */
+	seen?: number;
+	/** y or a came before the whole command was on screen: the panel says to read on. */
+	early?: boolean;
 };
 
 /** Events that only grow what is already on screen: drawn at most ~30 times a second. */

@@ -20,6 +20,8 @@ export type ToolItem = {
 	/** What the model read (set when the call ended). */
 	content?: string;
 	isError?: boolean;
+	/** Denied with Esc (or Ctrl+C) at the approval question, which stopped the run too. */
+	stopped?: boolean;
 	/** When the tool started running (epoch ms), and how long it ran. */
 	startedAt?: number;
 	durationMs?: number;
