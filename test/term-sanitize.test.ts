@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
 	hasHostileControls,
 	hasZeroWidth,
+	jsonForTerminal,
 	revealHidden,
 	sanitizeBytesForTerminal,
 	sanitizeForTerminal,
@@ -59,6 +60,17 @@ describe("sanitizeForTerminal", () => {
 		expect(sanitizeForTerminal(clean)).toBe(clean);
 		expect(sanitizeForTerminal(dirty)).toBe("␛[2J".repeat(1_000_000));
 		expect(performance.now() - start).toBeLessThan(2_000);
+	});
+});
+
+describe("jsonForTerminal", () => {
+	it("escapes what a terminal would act on, and reads back as the same value", () => {
+		const value = { a: "x\u009b2Jy\u202Ez", b: ["\u001b]52;c;Zm9v\u0007", 1], c: "plain" };
+		const json = jsonForTerminal(value);
+		expect(json).toBe(sanitizeForTerminal(json));
+		expect(json).toContain("\\u009b");
+		expect(json).toContain("\\u202e");
+		expect(JSON.parse(json)).toEqual(value);
 	});
 });
 

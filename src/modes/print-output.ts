@@ -1,7 +1,7 @@
 import type { AgentEvent } from "../agent/events.js";
 import type { RunResult } from "../agent/loop.js";
 import { maskSecrets } from "../session/index.js";
-import { sanitizeForTerminal } from "../term/sanitize.js";
+import { jsonForTerminal, sanitizeForTerminal } from "../term/sanitize.js";
 import { OutputBuffer } from "./output-buffer.js";
 
 export type OutputFormat = "text" | "json" | "stream-json";
@@ -126,7 +126,7 @@ export class PrintWriter {
 		const mask = (text: string) => (this.secrets.length > 0 ? maskSecrets(text, this.secrets) : text);
 		if (this.format === "text") {
 			const shown = (text: string) => mask(sanitizeForTerminal(text.endsWith("\n") ? text : `${text}\n`));
-			if (result.structured !== undefined) this.out.write(shown(JSON.stringify(result.structured)));
+			if (result.structured !== undefined) this.out.write(`${mask(jsonForTerminal(result.structured))}\n`);
 			else if (result.result && !this.schema) this.out.write(shown(result.result));
 			if (!result.ok) this.stderr.write(`gar: ${mask(sanitizeForTerminal(result.error ?? result.stopReason))}\n`);
 		} else {

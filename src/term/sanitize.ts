@@ -36,6 +36,17 @@ export function sanitizeForTerminal(text: string): string {
 	return text.replace(ANY_GLOBAL, visible);
 }
 
+/**
+ * JSON text of `value` that a terminal cannot act on yet reads back as exactly `value`: the characters
+ * `sanitizeForTerminal` would replace (C1 controls and bidi marks, which JSON.stringify leaves raw) are written as
+ * `\uXXXX` escapes instead. They can only occur inside strings, where the escape means the same character.
+ */
+export function jsonForTerminal(value: unknown): string {
+	const json = JSON.stringify(value) ?? "null";
+	if (!ANY.test(json)) return json;
+	return json.replace(ANY_GLOBAL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 /** `sanitizeForTerminal` for raw bytes: invalid UTF-8 sequences become U+FFFD. */
 export function sanitizeBytesForTerminal(bytes: Uint8Array): string {
 	return sanitizeForTerminal(new TextDecoder("utf-8").decode(bytes));
