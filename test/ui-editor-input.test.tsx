@@ -34,13 +34,15 @@ function app(size = { columns: 100, rows: 30 }) {
 	const sent: { text: string; mode: SendMode | undefined }[] = [];
 	const queued: string[] = [];
 	const running = { value: false };
-	const counts = { aborted: 0 };
+	const counts = { aborted: 0, exits: 0 };
 	const actions = {
 		submit: (text: string, mode?: SendMode) => sent.push({ text, mode }),
 		abort: () => {
 			counts.aborted++;
 		},
-		exit: () => {},
+		exit: () => {
+			counts.exits++;
+		},
 		pullQueued: () => queued.pop(),
 	};
 	const r = render(<App store={store} input={input} info={info(running)} actions={actions} size={size} />);
@@ -60,6 +62,9 @@ function app(size = { columns: 100, rows: 30 }) {
 		write,
 		get aborted() {
 			return counts.aborted;
+		},
+		get exits() {
+			return counts.exits;
 		},
 	};
 }
@@ -109,6 +114,25 @@ describe("the editor in the app", () => {
 		await a.write("\x1b[200~[2", "x\x1b", "[201~");
 		expect(a.sent).toEqual([]);
 		expect(a.input.text).toBe("first line\nsecond\nthird\n[2x");
+		a.unmount();
+	});
+
+	it("Ctrl+C twice quits though the hint it shows changes the layout", async () => {
+		const a = app();
+		await a.write("\x03");
+		expect(a.lastFrame()).toContain("press Ctrl+C again to quit");
+		await a.write("\x03");
+		expect(a.exits).toBe(1);
+		a.unmount();
+	});
+
+	it("keeps a bracketed paste whole when the layout changes while it arrives", async () => {
+		const a = app();
+		await a.write("\x1b[200~first half ");
+		a.store.setHint("a hint row appears");
+		await tick();
+		await a.write("second half\x1b[201~");
+		expect(a.input.text).toBe("first half second half");
 		a.unmount();
 	});
 

@@ -117,6 +117,19 @@ describe("the full-screen key handler", () => {
 		expect(h.log).toEqual(["abort", "exit"]);
 	});
 
+	it("Ctrl+D during a run says what to do, and quits when pressed again within a second", () => {
+		const h = harness(true);
+		h.press("d", k({ ctrl: true }));
+		expect(h.store.hint).toBe("Esc stops the run; Ctrl+D again quits");
+		expect(h.log).toEqual([]);
+		h.advance(1500);
+		h.press("d", k({ ctrl: true }));
+		expect(h.log).toEqual([]);
+		h.advance(300);
+		h.press("d", k({ ctrl: true }));
+		expect(h.log).toEqual(["exit"]);
+	});
+
 	it("answers an approval: y once, a for the session, n with a typed reason, Esc denies and stops", () => {
 		const h = harness(true);
 		let answers = ask(h.store);

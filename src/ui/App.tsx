@@ -1,5 +1,5 @@
 import { Box, Text, useInput, useStdout } from "ink";
-import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { sanitizeForTerminal } from "../term/sanitize.js";
 import { previewBody } from "../view/format.js";
 import { ApprovalPanel } from "./ApprovalPanel.js";
@@ -90,8 +90,9 @@ export function App({ store, input, info, actions, size: fixed }: AppProps) {
 	const inputHeight = useSyncExternalStore(input.subscribe, input.getHeight);
 	const footer = approvalHeight + (typing ? inputHeight : 0) + queued.length + (store.hint ? 1 : 0);
 	const chatHeight = Math.max(1, height - 1 - footer);
-	const page = useMemo(() => ({ rows: chatHeight }), [chatHeight]);
-	page.rows = chatHeight;
+	// The handler reads the layout through a ref: a new layout (a hint row appearing) must not make a new handler.
+	const page = useRef(chatHeight);
+	page.current = chatHeight;
 	const handler = useMemo(
 		() =>
 			withoutLateReplies(
@@ -99,11 +100,11 @@ export function App({ store, input, info, actions, size: fixed }: AppProps) {
 					store,
 					input,
 					running: info.running,
-					page: () => page.rows,
+					page: () => page.current,
 					...actions,
 				}),
 			),
-		[store, input, info, actions, page],
+		[store, input, info, actions],
 	);
 	useInput(handler);
 	return (

@@ -284,7 +284,7 @@ const KEYS: readonly (readonly [string, string])[] = [
 	["Ctrl+_ / Ctrl+Y", "undo / redo"],
 	["Esc", "stop the run"],
 	["Ctrl+C", "clear the input, stop the run; twice to quit"],
-	["Ctrl+D", "quit on an empty input (otherwise delete forward)"],
+	["Ctrl+D", "quit on an empty input (twice while a run goes on; otherwise delete forward)"],
 	["Ctrl+O", "expand the latest tool output or thinking"],
 	["PgUp/PgDn, Shift+↑/↓", "scroll the chat"],
 	["Ctrl+Z", "suspend (fg resumes)"],

@@ -16,6 +16,19 @@ export type CompletionItem = { value: string; description: string; label?: strin
 export type Completion = { from: number; items: CompletionItem[] };
 export type Completer = (text: string) => Completion | null;
 
+/**
+ * What the key handler is in the middle of. It lives in the model, outside React, so a handler made again by a
+ * re-render (a hint appearing changes the layout) loses neither a half-received paste nor the first of two presses.
+ */
+export type KeyMemory = {
+	/** The chunks of a bracketed paste so far (null: not pasting); joined once, at its end. */
+	pasting: string[] | null;
+	/** Inside a paste, after a lone ESC: what came since (maybe the start of a split end marker). */
+	endMarker: string | null;
+	/** The last key that quits when pressed twice (Ctrl+C idle, Ctrl+D while running), and when. */
+	quitKey: { key: string; at: number } | null;
+};
+
 /** A visual row on screen: a piece `[start, end)` of logical line `line`. */
 export type VisualRow = { line: number; start: number; end: number };
 type Pos = { line: number; sub: number };
@@ -35,6 +48,7 @@ export class InputModel {
 	/** Ctrl+R: the query and the index of the shown match (-1: none). */
 	search: { query: string; index: number } | null = null;
 	selected = 0;
+	readonly keys: KeyMemory = { pasting: null, endMarker: null, quitKey: null };
 	private version = 0;
 	private readonly listeners = new Set<() => void>();
 	private historyIndex: number | null = null;

@@ -43,11 +43,7 @@ const END = "[201~";
 export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => void {
 	const { store, input } = deps;
 	const now = deps.now ?? Date.now;
-	/** The chunks of a bracketed paste so far (null: not pasting); joined once, at its end. */
-	let pasting: string[] | null = null;
-	/** Inside a paste, after a lone ESC: what came since (maybe the start of a split end marker). */
-	let endMarker: string | null = null;
-	let lastInterrupt = Number.NEGATIVE_INFINITY;
+	const memory = input.keys;
 
 	const answer = (decision: ApprovalDecision) => {
 		const pending = store.approval;
@@ -63,11 +59,16 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		if (store.approval) return answer({ approved: false, reason: "the user stopped the run", stop: true });
 		if (!input.empty) return input.clear();
 		if (deps.running()) return deps.abort();
+		pressToQuit("c", "press Ctrl+C again to quit (or Ctrl+D)");
+	};
+
+	/** The first press of a quit key shows `hint`; the same key again within DOUBLE_PRESS_MS quits. */
+	const pressToQuit = (name: string, hint: string) => {
 		const t = now();
-		if (t - lastInterrupt < DOUBLE_PRESS_MS) return deps.exit();
-		lastInterrupt = t;
-		store.setHint("press Ctrl+C again to quit (or Ctrl+D)");
-		setTimeout(() => store.setHint(null), DOUBLE_PRESS_MS).unref();
+		const last = memory.quitKey;
+		if (last?.key === name && t - last.at < DOUBLE_PRESS_MS) return deps.exit();
+		memory.quitKey = { key: name, at: t };
+		flashHint(store, hint, DOUBLE_PRESS_MS);
 	};
 
 	const approvalKey = (text: string, key: Key): boolean => {
@@ -175,26 +176,28 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 	return (chunk, key) => {
 		let text = chunk;
 		if (text === "[200~") {
-			endMarker = null;
-			pasting = [];
+			memory.endMarker = null;
+			memory.pasting = [];
 			return;
 		}
+		const { pasting } = memory;
 		if (pasting !== null) {
+			const { endMarker } = memory;
 			if (endMarker !== null || (key.escape && text === "") || (text.startsWith("[") && END.startsWith(text))) {
 				// The end marker may arrive in pieces when a read ends inside it: Ink then passes "[20" and "1~" (or a
 				// lone Escape first). Pieces that could start it are held; if they do not, they were pasted text.
 				const candidate = (endMarker ?? "") + text;
 				if (candidate !== END && END.startsWith(candidate)) {
-					endMarker = candidate;
+					memory.endMarker = candidate;
 					return;
 				}
 				if (candidate !== END) pasting.push(endMarker ?? "");
-				endMarker = null;
+				memory.endMarker = null;
 				if (candidate === END) text = END;
 			}
 			if (text === END) {
 				const pasted = pasting.join("");
-				pasting = null;
+				memory.pasting = null;
 				input.paste(pasted);
 				store.toBottom();
 				return;
@@ -221,8 +224,8 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		}
 		if (key.ctrl && text === "d") {
 			if (!input.empty) return input.deleteForward();
-			if (!deps.running()) deps.exit();
-			return;
+			if (!deps.running()) return deps.exit();
+			return pressToQuit("d", "Esc stops the run; Ctrl+D again quits");
 		}
 		if (key.ctrl && text === "o") return toggleLatest(store);
 		if (key.ctrl && text === "z") return deps.suspend?.();
@@ -262,6 +265,14 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		if (key.meta) return metaKey(input, text);
 		type(text);
 	};
+}
+
+/** Shows `text` in the hint row for `ms`, unless another hint has taken its place by then. */
+function flashHint(store: UiStore, text: string, ms: number): void {
+	store.setHint(text);
+	setTimeout(() => {
+		if (store.hint === text) store.setHint(null);
+	}, ms).unref();
 }
 
 /** Readline's Ctrl keys for editing. */

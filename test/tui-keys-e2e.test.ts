@@ -1,0 +1,50 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { GAR_BIN, tempHome } from "./support/cli.js";
+import { HAS_TMUX, TmuxSession } from "./support/tmux.js";
+import { startWireServer, type WireServer } from "./support/wire-server.js";
+
+let server: WireServer | undefined;
+let tmux: TmuxSession | undefined;
+afterEach(async () => {
+	tmux?.kill();
+	tmux = undefined;
+	await server?.close();
+	server = undefined;
+});
+
+/** The built app in tmux against the wire server; once it exits the shell prints its exit code. */
+async function launch(env: Record<string, string> = {}, args = "", size = { columns: 120, rows: 30 }) {
+	server = await startWireServer([{ text: "Hello from the wire." }]);
+	const { project, env: home } = tempHome();
+	const vars = Object.entries({ ...home, OPENAI_API_KEY: "test-key", ...env })
+		.map(([k, v]) => `${k}='${v}'`)
+		.join(" ");
+	const gar = `'${process.execPath}' '${GAR_BIN}' --provider openai --model gpt-5 --base-url ${server.url} ${args}`;
+	const command = `cd '${project}' && env -i ${vars} TERM=xterm-256color ${gar}; echo "exit code $?"; sleep 5`;
+	tmux = TmuxSession.start(command, size);
+	await tmux.waitFor(/Enter send/);
+	return tmux;
+}
+
+describe.skipIf(!HAS_TMUX)("keys in a real terminal", () => {
+	it("Ctrl+C twice within a second quits: the shell's screen comes back and gar exits 0", async () => {
+		const session = await launch();
+		session.send(["C-c"]);
+		await session.waitFor(/press Ctrl\+C again to quit/);
+		session.send(["C-c"]);
+		const screen = await session.waitFor(/exit code \d+/);
+		expect(screen).toContain("gar: nothing was saved");
+		expect(screen).toContain("exit code 0");
+	}, 30_000);
+
+	it("keeps a bracketed paste whole while the hint row appears and goes away", async () => {
+		const session = await launch();
+		session.send(["C-c"]);
+		// The paste starts while the hint shows and ends after it went away (the layout changed twice meanwhile).
+		session.send(["\x1b[200~first half "], true);
+		await session.waitFor(/press Ctrl\+C again/);
+		await session.waitFor((s) => !s.includes("press Ctrl+C again"));
+		session.send(["second half\x1b[201~"], true);
+		await session.waitFor(/› first half second half/);
+	}, 30_000);
+});
