@@ -47,6 +47,7 @@ function harness(running = false) {
 		store,
 		input: new InputModel(),
 		exit: () => calls.push("exit"),
+		columns: () => 120,
 		writeTerminal: (data) => written.push(data),
 	};
 	const notices = () => events.flatMap((e) => (e.type === "notice" ? [e.message] : []));
@@ -86,6 +87,11 @@ describe("slash command completion", () => {
 		expect(values("/model gpt-5")).toBeNull(); // a whole name: nothing left to complete
 		expect(values("/theme l")).toEqual(["light"]);
 		expect(values("/model ")).toBeNull();
+		// Tab asks for the whole list, before anything is typed or on a whole name.
+		expect(complete("/model ", true)?.items.map((i) => i.value)[0]).toBe("gpt-5");
+		expect(complete("/theme ", true)?.items.map((i) => i.value)).toEqual(["dark", "light", "mono"]);
+		expect(complete("/theme dark", true)?.items.map((i) => i.value)).toEqual(["dark"]);
+		expect(complete("/name ", true)).toBeNull();
 	});
 
 	it("offers the models the config's profiles name, after the one in use", () => {
@@ -148,6 +154,14 @@ describe("slash commands", () => {
 		expect(h.calls).toEqual(["model gpt-5-mini", "new", "exit"]);
 		expect(h.store.inspector).toBe(false);
 		expect(h.notices()).toEqual(["model: openai/gpt-5-mini from the next message on", "new session (not saved)"]);
+	});
+
+	it("/inspector in a terminal narrower than 100 columns says so instead of hiding it unseen", async () => {
+		const h = harness();
+		h.ctx.columns = () => 90;
+		await runCommand("/inspector", h.ctx);
+		expect(h.store.inspector).toBe(true);
+		expect(h.store.hint).toContain("the inspector needs 100 columns, this terminal has 90");
 	});
 
 	it("a command that must wait for the run goes back into the editor, so nothing typed is lost", async () => {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { render } from "ink-testing-library";
 import { describe, expect, it } from "vitest";
 import { App, type AppInfo } from "../src/ui/App.js";
+import { commandCompleter, modelNames } from "../src/ui/commands.js";
 import { editExternally } from "../src/ui/editor/external-editor.js";
 import { editorWork } from "../src/ui/editor/graphemes.js";
 import { PromptHistory } from "../src/ui/editor/history.js";
@@ -136,6 +137,32 @@ describe("the editor in the app", () => {
 		a.unmount();
 	});
 
+	it("Tab after `/model ` or `/theme ` lists the choices; `/mo` and Tab in one read completes", async () => {
+		const a = app({ columns: 120, rows: 30 });
+		a.input.completer = commandCompleter({ models: () => modelNames("gpt-5"), themes: () => ["dark", "light"] });
+		await a.write("/mo\t");
+		expect(a.input.text).toBe("/model ");
+		await a.write("\t");
+		expect(a.lastFrame()).toMatch(/› \/model \s+Enter send\n {2}gpt-5\s*\n/);
+		await a.write("\t");
+		expect(a.input.text).toBe("/model gpt-5");
+		a.input.clear();
+		await a.write("/theme ", "\t");
+		expect(a.lastFrame()).toMatch(/light/);
+		await a.write("\x1b[B", "\t");
+		expect(a.input.text).toBe("/theme light");
+		expect(a.store.inspector).toBe(true);
+		a.unmount();
+	});
+
+	it("Tab below 100 columns says the inspector needs a wider terminal", async () => {
+		const a = app({ columns: 90, rows: 20 });
+		await a.write("\t");
+		expect(a.lastFrame()).toContain("the inspector needs 100 columns, this terminal has 90");
+		expect(a.store.inspector).toBe(true);
+		a.unmount();
+	});
+
 	it("shows a 2,000-line paste as a placeholder and sends it expanded", async () => {
 		const a = app();
 		const lines = Array.from({ length: 2000 }, (_, i) => `row ${i}`);
@@ -222,6 +249,7 @@ describe("typing after a huge paste", () => {
 			abort: () => {},
 			exit: () => {},
 			page: () => 20,
+			columns: () => 80,
 		});
 		const key = {} as Parameters<typeof press>[1];
 		if (paste !== null) {

@@ -44,6 +44,7 @@ function harness(running = false) {
 		abort: () => log.push("abort"),
 		exit: () => log.push("exit"),
 		page: () => 20,
+		columns: () => 120,
 		now: () => clock,
 	});
 	return {

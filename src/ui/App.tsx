@@ -10,12 +10,10 @@ import type { InputModel } from "./input-model.js";
 import { createKeyHandler, type KeyDeps } from "./keys.js";
 import { withoutLateReplies } from "./late-reply.js";
 import { StatusBar } from "./StatusBar.js";
-import type { UiStore } from "./store.js";
+import { INSPECTOR_MIN_COLUMNS, type UiStore } from "./store.js";
 import { useTheme } from "./theme-context.js";
 import { useStore } from "./use-store.js";
 
-/** Below this many columns the inspector hides itself and a summary goes to the status bar. */
-export const INSPECTOR_MIN_COLUMNS = 100;
 const INSPECTOR_WIDTH = 44;
 
 export type AppInfo = {
@@ -91,8 +89,8 @@ export function App({ store, input, info, actions, size: fixed }: AppProps) {
 	const footer = approvalHeight + (typing ? inputHeight : 0) + queued.length + (store.hint ? 1 : 0);
 	const chatHeight = Math.max(1, height - 1 - footer);
 	// The handler reads the layout through a ref: a new layout (a hint row appearing) must not make a new handler.
-	const page = useRef(chatHeight);
-	page.current = chatHeight;
+	const layout = useRef({ rows: chatHeight, columns });
+	layout.current = { rows: chatHeight, columns };
 	const handler = useMemo(
 		() =>
 			withoutLateReplies(
@@ -100,7 +98,8 @@ export function App({ store, input, info, actions, size: fixed }: AppProps) {
 					store,
 					input,
 					running: info.running,
-					page: () => page.current,
+					page: () => layout.current.rows,
+					columns: () => layout.current.columns,
 					...actions,
 				}),
 			),

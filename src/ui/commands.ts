@@ -12,6 +12,8 @@ export type CommandContext = {
 	store: UiStore;
 	input: InputModel;
 	exit: () => void;
+	/** The terminal's width (/inspector says when the inspector does not fit). */
+	columns: () => number;
 	/** Writes straight to the terminal (the OSC 52 clipboard sequence of /copy). */
 	writeTerminal: (data: string) => void;
 	/** Switches the theme live; returns an error text, or null when done. Absent: themes cannot switch yet. */
@@ -85,10 +87,7 @@ export const COMMANDS: readonly CommandSpec[] = [
 	{
 		name: "inspector",
 		description: "show or hide the inspector (also Tab)",
-		run: (_arg, ctx) => {
-			ctx.store.inspector = !ctx.store.inspector;
-			ctx.store.changed();
-		},
+		run: (_arg, ctx) => ctx.store.toggleInspector(ctx.columns()),
 	},
 	{
 		name: "name",
@@ -141,7 +140,7 @@ function find(name: string): CommandSpec | undefined {
 
 /** The completer for the input: command names with their descriptions, then each command's argument. */
 export function commandCompleter(source: CompletionSource): Completer {
-	return (text) => {
+	return (text, all = false) => {
 		if (!text.startsWith("/") || text.startsWith("//")) return null;
 		const space = text.indexOf(" ");
 		if (space === -1) {
@@ -159,8 +158,8 @@ export function commandCompleter(source: CompletionSource): Completer {
 		const arg = text.slice(space + 1);
 		if (!command?.complete || arg.includes(" ")) return null;
 		const values = command.complete(arg, source);
-		// Nothing to complete before a letter is typed, or once the argument is a whole candidate.
-		if (arg === "" || values.length === 0 || values.includes(arg)) return null;
+		// Nothing to complete before a letter is typed, or once the argument is a whole candidate, unless Tab asked.
+		if (values.length === 0 || (!all && (arg === "" || values.includes(arg)))) return null;
 		return { from: space + 1, items: values.slice(0, 50).map((value) => ({ value, description: "" })) };
 	};
 }
@@ -276,7 +275,7 @@ const KEYS: readonly (readonly [string, string])[] = [
 	["↑ on an empty input", "pull back the last queued message"],
 	["Ctrl+R", "search the history (Enter takes it, Esc cancels)"],
 	["Ctrl+G", "edit the message in $EDITOR"],
-	["Tab", "complete a /command (otherwise: show/hide the inspector)"],
+	["Tab", "complete a /command; after /model or /theme list the choices (else: the inspector)"],
 	["Ctrl+←/→, Alt+B/F", "move by word"],
 	["Home/End, Ctrl+A/E", "start/end of the line"],
 	["Ctrl+W, Alt+Backspace", "delete the word before the cursor"],

@@ -14,7 +14,8 @@ const RECALL_CHARS = 20_000;
 export type CompletionItem = { value: string; description: string; label?: string };
 /** What completes the text: replace `text.slice(from)` with an item's value. */
 export type Completion = { from: number; items: CompletionItem[] };
-export type Completer = (text: string) => Completion | null;
+/** `all`: the person asked for the list (Tab), so offer every choice even before anything is typed. */
+export type Completer = (text: string, all?: boolean) => Completion | null;
 
 /**
  * What the key handler is in the middle of. It lives in the model, outside React, so a handler made again by a
@@ -56,6 +57,8 @@ export class InputModel {
 	private top: Pos = { line: 0, sub: 0 };
 	private dismissedAt = -1;
 	private completion: { version: number; value: Completion | null } = { version: -1, value: null };
+	/** Tab asked for every choice (`/model ` + Tab); cleared when the text is replaced or the list dismissed. */
+	private listAll = false;
 	private lastText: string | null = null;
 
 	readonly subscribe = (listener: () => void): (() => void) => {
@@ -163,6 +166,7 @@ export class InputModel {
 	}
 
 	clear(): void {
+		this.listAll = false;
 		this.buffer.reset();
 		this.historyIndex = null;
 		this.changed();
@@ -170,6 +174,7 @@ export class InputModel {
 
 	/** Replaces the text, cursor at the end. */
 	set(text: string): void {
+		this.listAll = false;
 		this.buffer.reset();
 		this.buffer.setText(text);
 		this.changed();
@@ -180,6 +185,7 @@ export class InputModel {
 		const raw = this.buffer.text;
 		const text = expandPastes(raw);
 		releasePastes(raw);
+		this.listAll = false;
 		this.buffer.reset();
 		this.historyIndex = null;
 		this.draft = "";
@@ -248,7 +254,7 @@ export class InputModel {
 		const lines = this.buffer.lines;
 		const first = lines[0] as string;
 		if (this.completer && lines.length === 1 && first.startsWith("/") && this.dismissedAt !== this.version) {
-			value = this.completer(first);
+			value = this.completer(first, this.listAll);
 			if (value && value.items.length === 0) value = null;
 		}
 		this.completion = { version: this.version, value };
@@ -273,8 +279,19 @@ export class InputModel {
 		return text;
 	}
 
+	/** Tab where nothing completes by itself (`/model `): opens the list of every choice. False when there is none. */
+	listChoices(): boolean {
+		if (this.listAll || this.completions()) return false;
+		this.listAll = true;
+		this.changed(false);
+		if (this.completions()) return true;
+		this.listAll = false;
+		return false;
+	}
+
 	dismiss(): boolean {
 		if (!this.completions()) return false;
+		this.listAll = false;
 		this.dismissedAt = this.version + 1;
 		this.changed(false);
 		return true;

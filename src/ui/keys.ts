@@ -23,6 +23,8 @@ export type KeyDeps = {
 	pullQueued?: () => string | undefined;
 	/** Rows of the chat pane, for PgUp/PgDn. */
 	page: () => number;
+	/** The terminal's width (Tab says when the inspector does not fit). */
+	columns: () => number;
 	now?: () => number;
 };
 
@@ -68,7 +70,7 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		const last = memory.quitKey;
 		if (last?.key === name && t - last.at < DOUBLE_PRESS_MS) return deps.exit();
 		memory.quitKey = { key: name, at: t };
-		flashHint(store, hint, DOUBLE_PRESS_MS);
+		store.flashHint(hint, DOUBLE_PRESS_MS);
 	};
 
 	const approvalKey = (text: string, key: Key): boolean => {
@@ -119,6 +121,12 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		input.newline();
 	};
 
+	/** Tab: completes; where nothing completes by itself (`/model `) lists the choices; else the inspector. */
+	const tab = () => {
+		if (input.completions()) return void input.accept();
+		if (!input.listChoices()) store.toggleInspector(deps.columns());
+	};
+
 	/** Printable text and the control characters that arrive inside a chunk. */
 	const type = (text: string) => {
 		let plain = "";
@@ -136,7 +144,11 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 			} else if (char === "\x7f" || char === "\b") {
 				flush();
 				input.backspace();
-			} else if (char >= " " || char === "\t") plain += char;
+			} else if (char === "\t") {
+				// "/mo" and Tab typed at once arrive as one chunk: the Tab still completes.
+				flush();
+				tab();
+			} else if (char >= " ") plain += char;
 			else {
 				// Ctrl+U, Ctrl+W, … typed faster than they are read arrive in one chunk too.
 				flush();
@@ -231,15 +243,7 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		if (key.ctrl && text === "z") return deps.suspend?.();
 		if (key.ctrl && text === "r") return store.approval ? undefined : input.startSearch();
 		if (key.ctrl && text === "g") return deps.externalEditor?.();
-		if (key.tab) {
-			if (input.completions()) {
-				input.accept();
-				return;
-			}
-			store.inspector = !store.inspector;
-			store.changed();
-			return;
-		}
+		if (key.tab) return tab();
 		if (key.pageUp || key.pageDown) return store.scrollBy((key.pageUp ? 1 : -1) * Math.max(1, deps.page() - 2));
 		if (key.shift && (key.upArrow || key.downArrow)) return store.scrollBy(key.upArrow ? 1 : -1);
 		if (key.home && input.empty) return store.scrollBy(Number.MAX_SAFE_INTEGER / 2);
@@ -265,14 +269,6 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		if (key.meta) return metaKey(input, text);
 		type(text);
 	};
-}
-
-/** Shows `text` in the hint row for `ms`, unless another hint has taken its place by then. */
-function flashHint(store: UiStore, text: string, ms: number): void {
-	store.setHint(text);
-	setTimeout(() => {
-		if (store.hint === text) store.setHint(null);
-	}, ms).unref();
 }
 
 /** Readline's Ctrl keys for editing. */

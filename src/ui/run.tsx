@@ -246,6 +246,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 		store,
 		input,
 		exit,
+		columns: () => process.stdout.columns || 80,
 		writeTerminal: (data) => process.stdout.write(data),
 		setTheme: (name) => switchTheme(store, name, { configDir }),
 	};
