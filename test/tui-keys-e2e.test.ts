@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import type { ScriptedTurn } from "../src/llm/scripted.js";
 import { GAR_BIN, tempHome } from "./support/cli.js";
 import { HAS_TMUX, TmuxSession } from "./support/tmux.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
@@ -13,15 +14,15 @@ afterEach(async () => {
 });
 
 /** The built app in tmux against the wire server; once it exits the shell prints its exit code. */
-async function launch(env: Record<string, string> = {}, args = "", size = { columns: 120, rows: 30 }) {
-	server = await startWireServer([{ text: "Hello from the wire." }]);
+async function launch(turns: ScriptedTurn[] = [{ text: "Hello from the wire." }], args = "") {
+	server = await startWireServer(turns);
 	const { project, env: home } = tempHome();
-	const vars = Object.entries({ ...home, OPENAI_API_KEY: "test-key", ...env })
+	const vars = Object.entries({ ...home, OPENAI_API_KEY: "test-key" })
 		.map(([k, v]) => `${k}='${v}'`)
 		.join(" ");
 	const gar = `'${process.execPath}' '${GAR_BIN}' --provider openai --model gpt-5 --base-url ${server.url} ${args}`;
 	const command = `cd '${project}' && env -i ${vars} TERM=xterm-256color ${gar}; echo "exit code $?"; sleep 5`;
-	tmux = TmuxSession.start(command, size);
+	tmux = TmuxSession.start(command, { columns: 120, rows: 30 });
 	await tmux.waitFor(/Enter send/);
 	return tmux;
 }
@@ -46,5 +47,25 @@ describe.skipIf(!HAS_TMUX)("keys in a real terminal", () => {
 		await session.waitFor((s) => !s.includes("press Ctrl+C again"));
 		session.send(["second half\x1b[201~"], true);
 		await session.waitFor(/› first half second half/);
+	}, 30_000);
+
+	it("`//text` sends `/text`; a line with an unknown /word stays in the input and Enter sends it as it is", async () => {
+		const session = await launch([{ text: "First reply." }, { text: "Second reply." }]);
+		const userTexts = () =>
+			(server?.requests ?? [])
+				.filter((r) => r.method === "POST")
+				.map((r) => JSON.stringify((r.body as { messages: unknown[] }).messages.at(-1)));
+		session.type("//etc/hosts is odd");
+		session.send(["Enter"]);
+		await session.waitFor(/First reply\./);
+		expect(userTexts()[0]).toContain('"/etc/hosts is odd"');
+		session.type("/usr/bin/env fails");
+		session.send(["Enter"]);
+		let screen = await session.waitFor(/unknown command \/usr\/bin\/env: Enter sends the line as a message/);
+		expect(screen).toMatch(/› \/usr\/bin\/env fails/);
+		expect(userTexts()).toHaveLength(1);
+		session.send(["Enter"]);
+		screen = await session.waitFor(/Second reply\./);
+		expect(userTexts()[1]).toContain('"/usr/bin/env fails"');
 	}, 30_000);
 });

@@ -6,6 +6,7 @@ import {
 	type CommandContext,
 	commandCompleter,
 	helpText,
+	lineKind,
 	modelNames,
 	osc52,
 	readyToRun,
@@ -172,6 +173,24 @@ describe("slash commands", () => {
 		expect(h.notices()[0]).toContain("waits until the run ends");
 		await runCommand("/nope", h.ctx);
 		expect(h.notices()[1]).toContain("unknown command /nope");
+	});
+
+	it("`//text` is the message `/text`; a line with an unknown /word stays in the input, and sent again is a message", async () => {
+		expect(lineKind("//text", null)).toEqual({ kind: "message", text: "/text" });
+		expect(lineKind("/help", null)).toEqual({ kind: "command" });
+		expect(lineKind("!ls", null)).toEqual({ kind: "shell" });
+		expect(lineKind("hello", null)).toEqual({ kind: "message", text: "hello" });
+		const h = harness();
+		const line = "/usr/bin/env fails here, why?";
+		h.ctx.input.take();
+		await runCommand(line, h.ctx);
+		expect(h.ctx.input.text).toBe(line);
+		expect(h.notices()).toEqual([
+			"unknown command /usr/bin/env: Enter sends the line as a message (so does starting it with //); /help lists the commands",
+		]);
+		expect(lineKind(line, h.ctx.input.offered)).toEqual({ kind: "message", text: line });
+		// Changed, it is a command line again.
+		expect(lineKind("/usr/bin/env", h.ctx.input.offered)).toEqual({ kind: "command" });
 	});
 
 	it("/copy puts the last answer on the clipboard with OSC 52; /session tells what it can", async () => {

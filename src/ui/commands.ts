@@ -169,6 +169,21 @@ export function modelNames(current: string, fromProfiles: readonly string[] = []
 	return [...new Set([current, ...fromProfiles, ...MODELS.map((m) => m.id)].filter(Boolean))];
 }
 
+/** What a sent line is: a /command, a !shell line, or a message (what to send). */
+export type LineKind = { kind: "command" } | { kind: "shell" } | { kind: "message"; text: string };
+
+/**
+ * Sorts a sent line. `//text` is the message `/text`; `offered` is the line put back after an unknown /word, which
+ * sent again unchanged is a message as it stands.
+ */
+export function lineKind(text: string, offered: string | null): LineKind {
+	if (text === offered) return { kind: "message", text };
+	if (text.startsWith("//")) return { kind: "message", text: text.slice(1) };
+	if (text.startsWith("/")) return { kind: "command" };
+	if (text.startsWith("!")) return { kind: "shell" };
+	return { kind: "message", text };
+}
+
 /** Whether a completed command line is ready to run (no argument missing). */
 export function readyToRun(text: string): boolean {
 	const match = /^\/(\S+)(?: (.*))?$/.exec(text);
@@ -186,7 +201,11 @@ export async function runCommand(text: string, ctx: CommandContext): Promise<voi
 	const arg = match?.[2] ?? "";
 	const command = find(name);
 	if (!command) {
-		return notice(ctx, `unknown command /${name}; /help lists the commands`, "warning");
+		// A path or a typo: nothing typed is thrown away, and the same line sent again is a message.
+		ctx.input.restore(text);
+		ctx.input.offered = text;
+		const how = "Enter sends the line as a message (so does starting it with //); /help lists the commands";
+		return notice(ctx, `unknown command /${name}: ${how}`, "warning");
 	}
 	if (command.idle && ctx.setup.conversation.running) {
 		ctx.input.restore(text);
@@ -264,6 +283,7 @@ export function helpText(): string {
 		...commands,
 		`  ${"!cmd".padEnd(width)}  run a shell command; its output goes into the next message's context`,
 		`  ${"!!cmd".padEnd(width)}  run a shell command without adding it to the context`,
+		`  ${"//text".padEnd(width)}  send /text as a message`,
 	].join("\n");
 }
 

@@ -49,6 +49,8 @@ export class InputModel {
 	/** Ctrl+R: the query and the index of the shown match (-1: none). */
 	search: { query: string; index: number } | null = null;
 	selected = 0;
+	/** A line put back because it began with an unknown /word: sent again unchanged, it is a message. */
+	offered: string | null = null;
 	readonly keys: KeyMemory = { pasting: null, endMarker: null, quitKey: null };
 	private version = 0;
 	private readonly listeners = new Set<() => void>();

@@ -7,7 +7,7 @@ import { gitBranch } from "../prompt/system-prompt.js";
 import { branchLabel } from "../view/format.js";
 import { initialView } from "../view/state.js";
 import { App, type AppInfo } from "./App.js";
-import { type CommandContext, commandCompleter, modelNames, runCommand, runShellLine } from "./commands.js";
+import { type CommandContext, commandCompleter, lineKind, modelNames, runCommand, runShellLine } from "./commands.js";
 import type { Connected } from "./connect.js";
 import { PromptHistory } from "./editor/history.js";
 import { expandPastes } from "./editor/paste.js";
@@ -43,20 +43,23 @@ function shownPath(path: string): string {
  */
 function submitter(setup: Setup, ctx: CommandContext) {
 	const { conversation, channel } = setup;
-	const { store } = ctx;
-	return (text: string, mode: SendMode = "send") => {
+	const { store, input } = ctx;
+	return (line: string, mode: SendMode = "send") => {
 		const fail = (error: unknown) =>
 			channel.emit({ type: "notice", level: "error", message: error instanceof Error ? error.message : String(error) });
-		if (text.startsWith("/") && !text.startsWith("//")) {
-			runCommand(text, ctx).catch(fail);
+		const sorted = lineKind(line, input.offered);
+		input.offered = null;
+		if (sorted.kind === "command") {
+			runCommand(line, ctx).catch(fail);
 			return;
 		}
-		if (text.startsWith("!")) {
-			runShellLine(text, ctx)
+		if (sorted.kind === "shell") {
+			runShellLine(line, ctx)
 				.catch(fail)
 				.finally(() => store.changed());
 			return;
 		}
+		const { text } = sorted;
 		if (conversation.running) {
 			if (mode === "follow_up") conversation.followUp(text);
 			else conversation.steer(text);
