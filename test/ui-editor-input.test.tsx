@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { render } from "ink-testing-library";
 import { describe, expect, it } from "vitest";
 import { App, type AppInfo } from "../src/ui/App.js";
-import { commandCompleter, modelNames } from "../src/ui/commands.js";
+import { commandCompleter } from "../src/ui/commands.js";
 import { editExternally } from "../src/ui/editor/external-editor.js";
 import { editorWork } from "../src/ui/editor/graphemes.js";
 import { PromptHistory } from "../src/ui/editor/history.js";
@@ -139,7 +139,7 @@ describe("the editor in the app", () => {
 
 	it("Tab after `/model ` or `/theme ` lists the choices; `/mo` and Tab in one read completes", async () => {
 		const a = app({ columns: 120, rows: 30 });
-		a.input.completer = commandCompleter({ models: () => modelNames("gpt-5"), themes: () => ["dark", "light"] });
+		a.input.completer = commandCompleter({ models: () => ["gpt-5", "gpt-5-mini"], themes: () => ["dark", "light"] });
 		await a.write("/mo\t");
 		expect(a.input.text).toBe("/model ");
 		await a.write("\t");

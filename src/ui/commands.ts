@@ -1,4 +1,3 @@
-import { MODELS } from "../llm/models.js";
 import type { Setup } from "../modes/setup.js";
 import { initialView } from "../view/state.js";
 import type { Completer, CompletionItem, InputModel } from "./input-model.js";
@@ -58,18 +57,22 @@ export const COMMANDS: readonly CommandSpec[] = [
 	{
 		name: "model",
 		args: "NAME",
-		description: "switch the model from the next message on",
+		description: "switch the model from the next message on (PROVIDER/NAME switches the provider)",
 		idle: true,
-		complete: (arg, source) => source.models().filter((m) => m.startsWith(arg)),
+		// `gpt` finds `openai/gpt-5.4` too: the part after a provider prefix counts.
+		complete: (arg, source) =>
+			source.models().filter((m) => m.startsWith(arg) || m.slice(m.indexOf("/") + 1).startsWith(arg)),
 		run: async (arg, ctx) => {
 			const { conversation } = ctx.setup;
-			if (!arg) {
+			if (!arg.trim()) {
 				const { provider, model } = conversation.model;
-				return notice(ctx, `the model is ${provider}/${model}; /model NAME switches`);
+				return notice(ctx, `the model is ${provider}/${model}; /model NAME switches (Tab lists the choices)`);
 			}
 			const next = await ctx.setup.providerFor(arg);
+			if ("error" in next) return notice(ctx, next.error, "warning");
 			conversation.setModel(next.provider, next.model, next.contextWindow);
-			notice(ctx, `model: ${next.provider.name}/${next.model} from the next message on`);
+			const note = next.note ? `\n${next.note}` : "";
+			notice(ctx, `model: ${next.provider.name}/${next.model} from the next message on${note}`);
 		},
 	},
 	{
@@ -162,11 +165,6 @@ export function commandCompleter(source: CompletionSource): Completer {
 		if (values.length === 0 || (!all && (arg === "" || values.includes(arg)))) return null;
 		return { from: space + 1, items: values.slice(0, 50).map((value) => ({ value, description: "" })) };
 	};
-}
-
-/** Model names to complete `/model` with: the model in use, those the config's profiles name, then the model table's. */
-export function modelNames(current: string, fromProfiles: readonly string[] = []): string[] {
-	return [...new Set([current, ...fromProfiles, ...MODELS.map((m) => m.id)].filter(Boolean))];
 }
 
 /** What a sent line is: a /command, a !shell line, or a message (what to send). */

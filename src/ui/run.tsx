@@ -7,7 +7,7 @@ import { gitBranch } from "../prompt/system-prompt.js";
 import { branchLabel } from "../view/format.js";
 import { initialView } from "../view/state.js";
 import { App, type AppInfo } from "./App.js";
-import { type CommandContext, commandCompleter, lineKind, modelNames, runCommand, runShellLine } from "./commands.js";
+import { type CommandContext, commandCompleter, lineKind, runCommand, runShellLine } from "./commands.js";
 import type { Connected } from "./connect.js";
 import { PromptHistory } from "./editor/history.js";
 import { expandPastes } from "./editor/paste.js";
@@ -232,7 +232,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	const { switchTheme, themeNames, userConfigDir } = await import("./themes.js");
 	const configDir = userConfigDir();
 	input.completer = commandCompleter({
-		models: () => modelNames(conversation.model.model, connected.setup.profileModels),
+		models: () => connected.setup.modelChoices(),
 		themes: () => themeNames(configDir),
 	});
 	const [{ configPaths }, { historyFile }] = await Promise.all([
