@@ -45,6 +45,17 @@ describe("what /model switches to", () => {
 		expect(refuseSwitch({ provider: "openai", model: "" }, openai, anthropic)).toBe(
 			"/model openai/NAME: the model name is missing",
 		);
+		// A family gar knows by name, even for a model newer than its table.
+		expect(refuseSwitch({ provider: "openai", model: "claude-next-9" }, openai, openai)).toBe(
+			"claude-next-9 is an Anthropic model, which openai cannot serve: /model anthropic/claude-next-9 switches the provider",
+		);
+		expect(refuseSwitch({ provider: "anthropic", model: "o7-mini" }, anthropic, anthropic)).toContain(
+			"is an OpenAI model",
+		);
+		// Lines typed together with Alt+Enter are not one model name.
+		expect(refuseSwitch({ provider: "anthropic", model: "claude-opus-5\n/model x" }, anthropic, anthropic)).toBe(
+			"a model name has no spaces or line breaks: /model NAME",
+		);
 	});
 
 	it("a provider without a key is not switched to: the message says what to set", () => {

@@ -1,5 +1,5 @@
 import type { ProviderName } from "../config/types.js";
-import { findModel, MODELS } from "../llm/models.js";
+import { findModel, MODELS, vendorOf } from "../llm/models.js";
 
 /** What one provider can reach, from the config and environment as gar started. */
 export type Reach = {
@@ -45,12 +45,13 @@ function servesAnyId(reach: Reach): boolean {
 
 /**
  * Why switching to `target` cannot work, in words that say what to do; null when it can. `from` is the provider in
- * use. A model the table knows for the other provider is refused (its wire would reject it), except on an
- * OpenAI-compatible server, which may serve it.
+ * use. The other vendor's model (known to the table or by its family's name) is refused, since that wire would
+ * reject it, except on an OpenAI-compatible server, which may serve it.
  */
 export function refuseSwitch(target: ModelTarget, reach: Reach, from: Reach): string | null {
 	const { provider, model } = target;
 	if (model.trim() === "") return `/model ${provider}/NAME: the model name is missing`;
+	if (/\s/.test(model)) return "a model name has no spaces or line breaks: /model NAME";
 	if (reach.missingKey) {
 		const server = provider === "openai" ? `, or base_url in [providers.openai] for an OpenAI-compatible server` : "";
 		// On OpenRouter and the like, ids such as "anthropic/claude-…" are the server's own.
@@ -60,9 +61,9 @@ export function refuseSwitch(target: ModelTarget, reach: Reach, from: Reach): st
 				: "";
 		return `no API key for ${provider}: set ${reach.missingKey} (or api_key_env in [providers.${provider}])${server} and start gar again${own}`;
 	}
-	const known = findModel(model);
-	if (known && known.provider !== provider && !servesAnyId(reach)) {
-		return `${model} is ${VENDOR[known.provider]} model, which ${provider} cannot serve: /model ${known.provider}/${model} switches the provider`;
+	const vendor = vendorOf(model);
+	if (vendor && vendor !== provider && !servesAnyId(reach)) {
+		return `${model} is ${VENDOR[vendor]} model, which ${provider} cannot serve: /model ${vendor}/${model} switches the provider`;
 	}
 	return null;
 }
