@@ -13,15 +13,20 @@ afterEach(async () => {
 	server = undefined;
 });
 
-/** The built app in tmux against the wire server; once it exits the shell prints its exit code. */
-async function launch(turns: ScriptedTurn[] = [{ text: "Hello from the wire." }], args = "") {
+/**
+ * The built app in tmux against the wire server; once it exits the shell prints its exit code, then starts it again
+ * with `thenArgs` when given (`-c` continues the session).
+ */
+async function launch(turns: ScriptedTurn[] = [{ text: "Hello from the wire." }], thenArgs?: string) {
 	server = await startWireServer(turns);
 	const { project, env: home } = tempHome();
 	const vars = Object.entries({ ...home, OPENAI_API_KEY: "test-key" })
 		.map(([k, v]) => `${k}='${v}'`)
 		.join(" ");
-	const gar = `'${process.execPath}' '${GAR_BIN}' --provider openai --model gpt-5 --base-url ${server.url} ${args}`;
-	const command = `cd '${project}' && env -i ${vars} TERM=xterm-256color ${gar}; echo "exit code $?"; sleep 5`;
+	const gar = `env -i ${vars} TERM=xterm-256color '${process.execPath}' '${GAR_BIN}' --provider openai --model gpt-5 --base-url ${server.url}`;
+	// A moment on the shell's screen between the two, so a test sees the first one end.
+	const again = thenArgs === undefined ? "" : `sleep 1; ${gar} ${thenArgs}; `;
+	const command = `cd '${project}' && ${gar}; echo "exit code $?"; ${again}sleep 5`;
 	tmux = TmuxSession.start(command, { columns: 120, rows: 30 });
 	await tmux.waitFor(/Enter send/);
 	return tmux;
@@ -67,5 +72,31 @@ describe.skipIf(!HAS_TMUX)("keys in a real terminal", () => {
 		session.send(["Enter"]);
 		screen = await session.waitFor(/Second reply\./);
 		expect(userTexts()[1]).toContain('"/usr/bin/env fails"');
+	}, 30_000);
+
+	it("a sent paste stays one placeholder in the chat, also in the continued session; Ctrl+O expands it", async () => {
+		const session = await launch([{ text: "Got it." }], "-c");
+		const pasted = Array.from({ length: 5000 }, (_, i) => `pasted line ${i}`).join("\n");
+		session.type("look at ");
+		session.paste(pasted);
+		session.type(" please");
+		await session.waitFor(/› look at \[pasted 5000 lines\] please/);
+		session.send(["Enter"]);
+		let screen = await session.waitFor(/Got it\./);
+		expect(screen).toContain("you › look at [pasted 5000 lines] please");
+		expect(screen).not.toContain("pasted line 4999");
+		const body = JSON.stringify(server?.requests.find((r) => r.method === "POST")?.body);
+		expect(body).toContain("look at pasted line 0\\npasted line 1\\n");
+		expect(body).toContain("pasted line 4999 please");
+		// Ctrl+O: the newest foldable item is the message with the paste.
+		session.send(["C-o"]);
+		screen = await session.waitFor(/pasted line 4999 please/);
+		session.send(["C-o"]);
+		await session.waitFor((s) => !s.includes("pasted line 4999") && s.includes("[pasted 5000 lines]"));
+		session.send(["C-d"]);
+		await session.waitFor(/exit code 0/);
+		screen = await session.waitFor(/you › look at \[pasted 5000 lines\] please/);
+		expect(screen).toContain("Got it.");
+		expect(screen).not.toContain("pasted line 4999");
 	}, 30_000);
 });

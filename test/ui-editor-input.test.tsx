@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { render } from "ink-testing-library";
 import { describe, expect, it } from "vitest";
+import type { PastedRange } from "../src/agent/events.js";
 import { App, type AppInfo } from "../src/ui/App.js";
 import { commandCompleter } from "../src/ui/commands.js";
 import { editExternally } from "../src/ui/editor/external-editor.js";
@@ -32,12 +33,12 @@ function info(running: { value: boolean }): AppInfo {
 function app(size = { columns: 100, rows: 30 }) {
 	const store = new UiStore(initialView({ provider: "p", model: "m" }));
 	const input = new InputModel();
-	const sent: { text: string; mode: SendMode | undefined }[] = [];
+	const sent: { text: string; mode: SendMode | undefined; pastes?: PastedRange[] | undefined }[] = [];
 	const queued: string[] = [];
 	const running = { value: false };
 	const counts = { aborted: 0, exits: 0 };
 	const actions = {
-		submit: (text: string, mode?: SendMode) => sent.push({ text, mode }),
+		submit: (text: string, mode?: SendMode, pastes?: PastedRange[]) => sent.push({ text, mode, pastes }),
 		abort: () => {
 			counts.aborted++;
 		},
@@ -172,6 +173,8 @@ describe("the editor in the app", () => {
 		expect(a.sent).toEqual([]);
 		await a.write("\r");
 		expect(a.sent[0]?.text).toBe(`look: ${lines.join("\n")} thanks`);
+		// Where the paste sits goes with it, so the chat can show it folded.
+		expect(a.sent[0]?.pastes).toEqual([{ start: 6, end: 6 + lines.join("\n").length }]);
 		a.unmount();
 	});
 

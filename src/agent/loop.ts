@@ -18,7 +18,7 @@ import { toToolSpec } from "../tools/index.js";
 import type { AnyTool } from "../tools/types.js";
 import type { EventChannel } from "./channel.js";
 import { boundToolArguments } from "./depth.js";
-import type { RequestInfo, RunStopReason, UserSource } from "./events.js";
+import type { RequestInfo, RunStopReason, UserInput, UserSource } from "./events.js";
 import { LoopGuard } from "./loop-guard.js";
 import { MessageQueue } from "./queue.js";
 import { describeMessages, describeSystem, describeTools } from "./request-info.js";
@@ -172,7 +172,7 @@ export class Agent {
 	}
 
 	/** Runs until done. `prompt` null continues from the current context (e.g. after a steer). */
-	async run(prompt: string | null, signal: AbortSignal = new AbortController().signal): Promise<RunResult> {
+	async run(prompt: string | UserInput | null, signal: AbortSignal = new AbortController().signal): Promise<RunResult> {
 		const { channel } = this.options;
 		const maxTurns = this.options.maxTurns ?? 50;
 		const started = this.now();
@@ -346,16 +346,18 @@ export class Agent {
 		return result;
 	}
 
-	private addUser(content: string, source: UserSource): void {
-		const message = { role: "user" as const, content };
+	private addUser(input: string | UserInput, source: UserSource): void {
+		const { text, pastes } = typeof input === "string" ? { text: input, pastes: undefined } : input;
+		const message = { role: "user" as const, content: text };
 		this.history.push(message);
-		this.options.channel.emit({ type: "user_message", message, source });
+		const pasted = pastes && pastes.length > 0 ? { pastes } : {};
+		this.options.channel.emit({ type: "user_message", message, source, ...pasted });
 	}
 
 	/** Moves queued steers into the context; true when there were any. */
 	private deliverSteers(): boolean {
 		const steers = this.queue.takeSteers();
-		for (const text of steers) this.addUser(text, "steer");
+		for (const steer of steers) this.addUser(steer, "steer");
 		return steers.length > 0;
 	}
 

@@ -302,7 +302,7 @@ const KEYS: readonly (readonly [string, string])[] = [
 	["Esc", "stop the run"],
 	["Ctrl+C", "clear the input, stop the run; twice to quit"],
 	["Ctrl+D", "quit on an empty input (twice while a run goes on; otherwise delete forward)"],
-	["Ctrl+O", "expand the latest tool output or thinking"],
+	["Ctrl+O", "expand the newest folded block (tool output, thinking, a paste)"],
 	["PgUp/PgDn, Shift+↑/↓", "scroll the chat"],
 	["Ctrl+Z", "suspend (fg resumes)"],
 ];

@@ -1,5 +1,6 @@
+import type { UserInput } from "../agent/events.js";
 import { PromptHistory } from "./editor/history.js";
-import { expandPastes, releasePastes } from "./editor/paste.js";
+import { expandMessage, releasePastes } from "./editor/paste.js";
 import { TextBuffer } from "./editor/text-buffer.js";
 import { type Row, rowOf, wrapLine } from "./editor/wrap.js";
 
@@ -184,8 +185,13 @@ export class InputModel {
 
 	/** Returns the text with pastes expanded and empties the editor. */
 	take(): string {
+		return this.takeMessage().text;
+	}
+
+	/** Empties the editor; returns the text with pastes expanded and where the large pastes sit in it. */
+	takeMessage(): UserInput {
 		const raw = this.buffer.text;
-		const text = expandPastes(raw);
+		const message = expandMessage(raw);
 		releasePastes(raw);
 		this.listAll = false;
 		this.buffer.reset();
@@ -193,7 +199,7 @@ export class InputModel {
 		this.draft = "";
 		this.top = { line: 0, sub: 0 };
 		this.changed();
-		return text;
+		return message;
 	}
 
 	/** Puts text back (a queued message pulled back, a command that cannot run now) before what is there. */

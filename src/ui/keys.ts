@@ -1,4 +1,5 @@
 import type { Key } from "ink";
+import type { PastedRange } from "../agent/events.js";
 import type { ApprovalDecision } from "../agent/loop.js";
 import { readyToRun } from "./commands.js";
 import type { InputModel } from "./input-model.js";
@@ -11,8 +12,11 @@ export type KeyDeps = {
 	store: UiStore;
 	input: InputModel;
 	running: () => boolean;
-	/** The person sent a line (a task, a steer or follow-up while running, a /command or a !shell line). */
-	submit: (text: string, mode?: SendMode) => void;
+	/**
+	 * The person sent a line (a task, a steer or follow-up while running, a /command or a !shell line); `pastes`:
+	 * where large pastes sit in it (the chat folds them).
+	 */
+	submit: (text: string, mode?: SendMode, pastes?: PastedRange[]) => void;
 	abort: () => void;
 	exit: () => void;
 	/** Ctrl+Z: give the terminal back and stop the process until `fg`. */
@@ -109,10 +113,10 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 			const completed = input.accept();
 			if (completed === undefined || !readyToRun(completed)) return;
 		}
-		const text = input.take();
+		const { text, pastes } = input.takeMessage();
 		if (text.trim() === "") return;
 		input.history.add(text);
-		deps.submit(text, mode);
+		deps.submit(text, mode, pastes);
 	};
 
 	/** Alt+Enter: a follow-up while a run goes on, otherwise a new line. */
@@ -289,12 +293,16 @@ function metaKey(input: InputModel, text: string): void {
 	else if (text === "f") input.wordRight();
 }
 
-/** Ctrl+O: expands or collapses the latest tool call or thinking block. */
+/** Ctrl+O: expands or collapses the latest folded item: a tool call, thinking, a paste or a `!command`'s output. */
 function toggleLatest(store: UiStore): void {
 	const items = store.view.items;
 	for (let i = items.length - 1; i >= 0; i--) {
 		const item = items[i];
-		if (item && (item.kind === "tool" || item.kind === "thinking")) {
+		const folds =
+			item?.kind === "tool" ||
+			item?.kind === "thinking" ||
+			(item?.kind === "user" && (item.pastes !== undefined || item.source === "shell"));
+		if (item && folds) {
 			store.toggleExpanded(item.key);
 			return;
 		}
