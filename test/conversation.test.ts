@@ -65,6 +65,25 @@ describe("Conversation", () => {
 		);
 	});
 
+	it("refuses a prompt larger than the context window before calling the model; nothing of it is kept", async () => {
+		const { conversation, events, provider, session } = make([{ text: "never" }, { text: "fits" }], {
+			contextWindow: 4000,
+		});
+		const result = await conversation.run("x".repeat(20_000));
+		expect(result).toMatchObject({ stopReason: "error", errorKind: "overflow", turns: 0, text: "" });
+		expect(result.error).toMatch(
+			/^the prompt is about 5,000 tokens; with the system prompt and tools \([\d,]+\) it does not fit the 4,000-token context window of m1: send a smaller part \(a file's relevant lines, a shorter log\) or use a model with a larger window$/,
+		);
+		expect(provider.calls).toHaveLength(0);
+		expect(types(events)).toEqual(["agent_start", "agent_end"]);
+		expect(events.at(-1)).toMatchObject({ type: "agent_end", stopReason: "error", errorKind: "overflow" });
+		expect(conversation.messages).toEqual([]);
+		expect(loadSession(session.file).entries.some((e) => e.type === "user")).toBe(false);
+		// The conversation goes on: a prompt that fits is sent.
+		expect(await conversation.run("hi")).toMatchObject({ stopReason: "done", text: "never" });
+		expect(provider.calls).toHaveLength(1);
+	});
+
 	it("refuses a second run while one is going, without interleaving it", async () => {
 		const { conversation, provider } = make([{ text: ["a", "b", "c"], delayMs: 20 }, { text: "second" }]);
 		const first = conversation.run("one");

@@ -148,6 +148,11 @@ export function defaultModel(provider: "anthropic" | "openai"): string {
 	return provider === "anthropic" ? "claude-sonnet-5-5" : "gpt-5.4";
 }
 
+/** The endpoint the provider's SDK uses when no base URL is configured. */
+export function defaultBaseUrl(provider: "anthropic" | "openai"): string {
+	return provider === "anthropic" ? "https://api.anthropic.com" : "https://api.openai.com/v1";
+}
+
 /** The model's context window in tokens; `fallback` (default 128,000) for an unknown model. */
 export function contextWindowOf(modelId: string, fallback = 128_000): number {
 	return findModel(modelId)?.contextWindow ?? fallback;
