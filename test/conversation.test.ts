@@ -6,6 +6,7 @@ import type { AgentEvent } from "../src/agent/events.js";
 import { Conversation, ConversationBusyError, type ConversationOptions } from "../src/conversation/conversation.js";
 import { createScriptedProvider, type ScriptedTurn } from "../src/llm/scripted.js";
 import { loadSession } from "../src/session/load.js";
+import { replayEvents } from "../src/session/replay.js";
 import { SessionWriter } from "../src/session/writer.js";
 import { createTools } from "../src/tools/index.js";
 import { toolSummary } from "../src/view/format.js";
@@ -111,6 +112,34 @@ describe("Conversation", () => {
 			{ type: "queue", steers: [], followUps: [] },
 		]);
 		expect(provider.calls[1]?.messages.at(-1)).toEqual({ role: "user", content: "do X instead" });
+	});
+
+	it("keeps where the person pasted: on the event, in the session and in its replay; the model reads it all", async () => {
+		const { conversation, events, provider, session } = make([
+			{ toolCalls: [{ id: "a", name: "bash", args: { command: "echo one" } }] },
+			{ text: "done" },
+		]);
+		const pasted = "line 1\nline 2\n";
+		conversation.channel.subscribe((e) => {
+			if (e.type === "tool_start") conversation.steer({ text: `and ${pasted}`, pastes: [{ start: 4, end: 18 }] });
+		});
+		await conversation.run({ text: `see ${pasted}please`, pastes: [{ start: 4, end: 18 }] });
+		const sent = events.flatMap((e) => (e.type === "user_message" ? [e] : []));
+		expect(sent.map((e) => [e.source, e.pastes])).toEqual([
+			["prompt", [{ start: 4, end: 18 }]],
+			["steer", [{ start: 4, end: 18 }]],
+		]);
+		expect(provider.calls[0]?.messages.at(-1)).toEqual({ role: "user", content: "see line 1\nline 2\nplease" });
+		const saved = loadSession(session.file);
+		expect(saved.entries.filter((e) => e.type === "user").map((e) => e.pastes)).toEqual([
+			[{ start: 4, end: 18 }],
+			[{ start: 4, end: 18 }],
+		]);
+		const replayed = [...replayEvents(saved)].flatMap(({ event }) => (event.type === "user_message" ? [event] : []));
+		expect(replayed.map((e) => e.pastes)).toEqual(sent.map((e) => e.pastes));
+		// A plain message carries no `pastes` field at all.
+		await conversation.run("plain");
+		expect(events.filter((e) => e.type === "user_message").at(-1)).not.toHaveProperty("pastes");
 	});
 
 	it("aborts the run: a running command is stopped and the run ends aborted", async () => {

@@ -18,7 +18,7 @@ import { toToolSpec } from "../tools/index.js";
 import type { AnyTool } from "../tools/types.js";
 import type { EventChannel } from "./channel.js";
 import { boundToolArguments } from "./depth.js";
-import type { RequestInfo, RunStopReason, UserSource } from "./events.js";
+import type { RequestInfo, RunStopReason, UserInput, UserSource } from "./events.js";
 import { LoopGuard } from "./loop-guard.js";
 import { MessageQueue } from "./queue.js";
 import { describeMessages, describeSystem, describeTools, estimateTokens } from "./request-info.js";
@@ -172,7 +172,7 @@ export class Agent {
 	}
 
 	/** Runs until done. `prompt` null continues from the current context (e.g. after a steer). */
-	async run(prompt: string | null, signal: AbortSignal = new AbortController().signal): Promise<RunResult> {
+	async run(prompt: string | UserInput | null, signal: AbortSignal = new AbortController().signal): Promise<RunResult> {
 		const { channel } = this.options;
 		const maxTurns = this.options.maxTurns ?? 50;
 		const started = this.now();
@@ -223,7 +223,7 @@ export class Agent {
 		});
 		// A prompt that cannot fit the window is refused before anything is sent or kept: no compaction can make room
 		// for it, and saved, it would make every continuation of the session overflow too.
-		const refused = prompt === null ? undefined : this.tooLong(prompt);
+		const refused = prompt === null ? undefined : this.tooLong(typeof prompt === "string" ? prompt : prompt.text);
 		if (refused !== undefined) {
 			stop = "error";
 			error = refused;
@@ -364,16 +364,18 @@ export class Agent {
 		return `the prompt is about ${n(tokens)} tokens; with the system prompt and tools (${n(overhead)}) it does not fit the ${n(window)}-token context window of ${this.options.model}: send a smaller part (a file's relevant lines, a shorter log) or use a model with a larger window`;
 	}
 
-	private addUser(content: string, source: UserSource): void {
-		const message = { role: "user" as const, content };
+	private addUser(input: string | UserInput, source: UserSource): void {
+		const { text, pastes } = typeof input === "string" ? { text: input, pastes: undefined } : input;
+		const message = { role: "user" as const, content: text };
 		this.history.push(message);
-		this.options.channel.emit({ type: "user_message", message, source });
+		const pasted = pastes && pastes.length > 0 ? { pastes } : {};
+		this.options.channel.emit({ type: "user_message", message, source, ...pasted });
 	}
 
 	/** Moves queued steers into the context; true when there were any. */
 	private deliverSteers(): boolean {
 		const steers = this.queue.takeSteers();
-		for (const text of steers) this.addUser(text, "steer");
+		for (const steer of steers) this.addUser(steer, "steer");
 		return steers.length > 0;
 	}
 

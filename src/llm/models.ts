@@ -121,6 +121,16 @@ export function findModel(id: string): ModelInfo | undefined {
 	return BY_ID.get(base) ?? BY_ID.get(ALIASES.get(base) ?? "");
 }
 
+/** Whose API serves `id`: the table's entry, else its family's name (claude-…; gpt-…, o3…); undefined for others. */
+export function vendorOf(id: string): ModelInfo["provider"] | undefined {
+	const known = findModel(id);
+	if (known) return known.provider;
+	const base = baseModelId(id);
+	if (base.startsWith("claude-")) return "anthropic";
+	if (/^(gpt-|o\d+(-|$))/.test(base)) return "openai";
+	return undefined;
+}
+
 /** Cost of one reply in USD; null when the model or its price is unknown (never 0 for an unknown price). */
 export function costUsd(modelId: string, usage: Usage): number | null {
 	const price = findModel(modelId)?.pricing;

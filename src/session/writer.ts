@@ -1,6 +1,6 @@
 import { appendFileSync, closeSync, constants, fstatSync, openSync, readSync, unlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { UserSource } from "../agent/events.js";
+import type { PastedRange, UserSource } from "../agent/events.js";
 import type { AssistantMessage } from "../llm/types.js";
 import { makeDirs } from "../tools/make-dirs.js";
 import {
@@ -260,8 +260,15 @@ export class SessionWriter {
 		return this.append(entry);
 	}
 
-	appendUser(content: string, extra: { source?: UserSource; runId?: string } = {}): UserEntry {
-		return this.appendNew<UserEntry>({ type: "user", content, ...withRun(extra.runId), ...source(extra.source) });
+	appendUser(content: string, extra: { source?: UserSource; runId?: string; pastes?: PastedRange[] } = {}): UserEntry {
+		const pastes = extra.pastes && extra.pastes.length > 0 ? { pastes: extra.pastes } : {};
+		return this.appendNew<UserEntry>({
+			type: "user",
+			content,
+			...withRun(extra.runId),
+			...source(extra.source),
+			...pastes,
+		});
 	}
 
 	/** Saves a reply as it ended, partial content included; error text is passed through redactSecrets. */

@@ -1,5 +1,5 @@
 import { Box, Text, useInput, useStdout } from "ink";
-import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { sanitizeForTerminal } from "../term/sanitize.js";
 import { ApprovalPanel } from "./ApprovalPanel.js";
 import { layoutApproval } from "./approval-layout.js";
@@ -10,12 +10,10 @@ import type { InputModel } from "./input-model.js";
 import { createKeyHandler, type KeyDeps } from "./keys.js";
 import { withoutLateReplies } from "./late-reply.js";
 import { StatusBar } from "./StatusBar.js";
-import type { UiStore } from "./store.js";
+import { INSPECTOR_MIN_COLUMNS, type UiStore } from "./store.js";
 import { useTheme } from "./theme-context.js";
 import { useStore } from "./use-store.js";
 
-/** Below this many columns the inspector hides itself and a summary goes to the status bar. */
-export const INSPECTOR_MIN_COLUMNS = 100;
 const INSPECTOR_WIDTH = 44;
 
 export type AppInfo = {
@@ -98,8 +96,9 @@ export function App({ store, input, info, actions, size: fixed }: AppProps) {
 	const inputHeight = useSyncExternalStore(input.subscribe, input.getHeight);
 	const footer = approvalHeight + (typing ? inputHeight : 0) + queued.length + (store.hint ? 1 : 0);
 	const chatHeight = Math.max(1, height - 1 - footer);
-	const page = useMemo(() => ({ rows: chatHeight }), [chatHeight]);
-	page.rows = chatHeight;
+	// The handler reads the layout through a ref: a new layout (a hint row appearing) must not make a new handler.
+	const layout = useRef({ rows: chatHeight, columns });
+	layout.current = { rows: chatHeight, columns };
 	const handler = useMemo(
 		() =>
 			withoutLateReplies(
@@ -107,11 +106,12 @@ export function App({ store, input, info, actions, size: fixed }: AppProps) {
 					store,
 					input,
 					running: info.running,
-					page: () => page.rows,
+					page: () => layout.current.rows,
+					columns: () => layout.current.columns,
 					...actions,
 				}),
 			),
-		[store, input, info, actions, page],
+		[store, input, info, actions],
 	);
 	useInput(handler);
 	return (

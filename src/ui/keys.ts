@@ -1,4 +1,5 @@
 import type { Key } from "ink";
+import type { PastedRange } from "../agent/events.js";
 import type { ApprovalDecision } from "../agent/loop.js";
 import { mustReadAll, readAll } from "./approval-layout.js";
 import { readyToRun } from "./commands.js";
@@ -12,8 +13,11 @@ export type KeyDeps = {
 	store: UiStore;
 	input: InputModel;
 	running: () => boolean;
-	/** The person sent a line (a task, a steer or follow-up while running, a /command or a !shell line). */
-	submit: (text: string, mode?: SendMode) => void;
+	/**
+	 * The person sent a line (a task, a steer or follow-up while running, a /command or a !shell line); `pastes`:
+	 * where large pastes sit in it (the chat folds them).
+	 */
+	submit: (text: string, mode?: SendMode, pastes?: PastedRange[]) => void;
 	abort: () => void;
 	exit: () => void;
 	/** Ctrl+Z: give the terminal back and stop the process until `fg`. */
@@ -24,6 +28,8 @@ export type KeyDeps = {
 	pullQueued?: () => string | undefined;
 	/** Rows of the chat pane, for PgUp/PgDn. */
 	page: () => number;
+	/** The terminal's width (Tab says when the inspector does not fit). */
+	columns: () => number;
 	now?: () => number;
 };
 
@@ -44,11 +50,7 @@ const END = "[201~";
 export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => void {
 	const { store, input } = deps;
 	const now = deps.now ?? Date.now;
-	/** The chunks of a bracketed paste so far (null: not pasting); joined once, at its end. */
-	let pasting: string[] | null = null;
-	/** Inside a paste, after a lone ESC: what came since (maybe the start of a split end marker). */
-	let endMarker: string | null = null;
-	let lastInterrupt = Number.NEGATIVE_INFINITY;
+	const memory = input.keys;
 
 	const answer = (decision: ApprovalDecision) => {
 		const pending = store.approval;
@@ -64,11 +66,16 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		if (store.approval) return answer({ approved: false, reason: "the user stopped the run", stop: true });
 		if (!input.empty) return input.clear();
 		if (deps.running()) return deps.abort();
+		pressToQuit("c", "press Ctrl+C again to quit (or Ctrl+D)");
+	};
+
+	/** The first press of a quit key shows `hint`; the same key again within DOUBLE_PRESS_MS quits. */
+	const pressToQuit = (name: string, hint: string) => {
 		const t = now();
-		if (t - lastInterrupt < DOUBLE_PRESS_MS) return deps.exit();
-		lastInterrupt = t;
-		store.setHint("press Ctrl+C again to quit (or Ctrl+D)");
-		setTimeout(() => store.setHint(null), DOUBLE_PRESS_MS).unref();
+		const last = memory.quitKey;
+		if (last?.key === name && t - last.at < DOUBLE_PRESS_MS) return deps.exit();
+		memory.quitKey = { key: name, at: t };
+		store.flashHint(hint, DOUBLE_PRESS_MS);
 	};
 
 	const approvalKey = (text: string, key: Key): boolean => {
@@ -120,16 +127,22 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 			const completed = input.accept();
 			if (completed === undefined || !readyToRun(completed)) return;
 		}
-		const text = input.take();
+		const { text, pastes } = input.takeMessage();
 		if (text.trim() === "") return;
 		input.history.add(text);
-		deps.submit(text, mode);
+		deps.submit(text, mode, pastes);
 	};
 
 	/** Alt+Enter: a follow-up while a run goes on, otherwise a new line. */
 	const altEnter = () => {
 		if (deps.running() && !store.approval && !input.empty) return submit("follow_up");
 		input.newline();
+	};
+
+	/** Tab: completes; where nothing completes by itself (`/model `) lists the choices; else the inspector. */
+	const tab = () => {
+		if (input.completions()) return void input.accept();
+		if (!input.listChoices()) store.toggleInspector(deps.columns());
 	};
 
 	/** Printable text and the control characters that arrive inside a chunk. */
@@ -149,7 +162,11 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 			} else if (char === "\x7f" || char === "\b") {
 				flush();
 				input.backspace();
-			} else if (char >= " " || char === "\t") plain += char;
+			} else if (char === "\t") {
+				// "/mo" and Tab typed at once arrive as one chunk: the Tab still completes.
+				flush();
+				tab();
+			} else if (char >= " ") plain += char;
 			else {
 				// Ctrl+U, Ctrl+W, … typed faster than they are read arrive in one chunk too.
 				flush();
@@ -189,26 +206,28 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 	return (chunk, key) => {
 		let text = chunk;
 		if (text === "[200~") {
-			endMarker = null;
-			pasting = [];
+			memory.endMarker = null;
+			memory.pasting = [];
 			return;
 		}
+		const { pasting } = memory;
 		if (pasting !== null) {
+			const { endMarker } = memory;
 			if (endMarker !== null || (key.escape && text === "") || (text.startsWith("[") && END.startsWith(text))) {
 				// The end marker may arrive in pieces when a read ends inside it: Ink then passes "[20" and "1~" (or a
 				// lone Escape first). Pieces that could start it are held; if they do not, they were pasted text.
 				const candidate = (endMarker ?? "") + text;
 				if (candidate !== END && END.startsWith(candidate)) {
-					endMarker = candidate;
+					memory.endMarker = candidate;
 					return;
 				}
 				if (candidate !== END) pasting.push(endMarker ?? "");
-				endMarker = null;
+				memory.endMarker = null;
 				if (candidate === END) text = END;
 			}
 			if (text === END) {
 				const pasted = pasting.join("");
-				pasting = null;
+				memory.pasting = null;
 				input.paste(pasted);
 				store.toBottom();
 				return;
@@ -235,22 +254,14 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		}
 		if (key.ctrl && text === "d") {
 			if (!input.empty) return input.deleteForward();
-			if (!deps.running()) deps.exit();
-			return;
+			if (!deps.running()) return deps.exit();
+			return pressToQuit("d", "Esc stops the run; Ctrl+D again quits");
 		}
 		if (key.ctrl && text === "o") return toggleLatest(store);
 		if (key.ctrl && text === "z") return deps.suspend?.();
 		if (key.ctrl && text === "r") return store.approval ? undefined : input.startSearch();
 		if (key.ctrl && text === "g") return deps.externalEditor?.();
-		if (key.tab) {
-			if (input.completions()) {
-				input.accept();
-				return;
-			}
-			store.inspector = !store.inspector;
-			store.changed();
-			return;
-		}
+		if (key.tab) return tab();
 		if (key.pageUp || key.pageDown) return store.scrollBy((key.pageUp ? 1 : -1) * Math.max(1, deps.page() - 2));
 		if (key.shift && (key.upArrow || key.downArrow)) return store.scrollBy(key.upArrow ? 1 : -1);
 		if (key.home && input.empty) return store.scrollBy(Number.MAX_SAFE_INTEGER / 2);
@@ -296,12 +307,16 @@ function metaKey(input: InputModel, text: string): void {
 	else if (text === "f") input.wordRight();
 }
 
-/** Ctrl+O: expands or collapses the latest tool call or thinking block. */
+/** Ctrl+O: expands or collapses the latest folded item: a tool call, thinking, a paste or a `!command`'s output. */
 function toggleLatest(store: UiStore): void {
 	const items = store.view.items;
 	for (let i = items.length - 1; i >= 0; i--) {
 		const item = items[i];
-		if (item && (item.kind === "tool" || item.kind === "thinking")) {
+		const folds =
+			item?.kind === "tool" ||
+			item?.kind === "thinking" ||
+			(item?.kind === "user" && (item.pastes !== undefined || item.source === "shell"));
+		if (item && folds) {
 			store.toggleExpanded(item.key);
 			return;
 		}

@@ -23,6 +23,11 @@ export type PendingApproval = {
 /** Events that only grow what is already on screen: drawn at most ~30 times a second. */
 const STREAMING = new Set<AgentEvent["type"]>(["text_delta", "thinking_delta", "toolcall_delta", "tool_update"]);
 
+/** Below this many columns the inspector hides itself and a summary goes to the status bar. */
+export const INSPECTOR_MIN_COLUMNS = 100;
+/** How long a hint such as "the inspector needs a wider terminal" stays. */
+const HINT_MS = 3000;
+
 export type StoreOptions = { now?: () => number; intervalMs?: number };
 
 /**
@@ -114,6 +119,25 @@ export class UiStore {
 		if (this.hint === text) return;
 		this.hint = text;
 		this.changed();
+	}
+
+	/** Shows `text` in the hint row for `ms`, unless another hint has taken its place by then. */
+	flashHint(text: string, ms = HINT_MS): void {
+		this.setHint(text);
+		setTimeout(() => {
+			if (this.hint === text) this.setHint(null);
+		}, ms).unref();
+	}
+
+	/** Tab and /inspector: shows or hides the inspector; where it cannot fit, says so instead. */
+	toggleInspector(columns: number): void {
+		if (columns < INSPECTOR_MIN_COLUMNS) {
+			const why = `the inspector needs ${INSPECTOR_MIN_COLUMNS} columns, this terminal has ${columns}`;
+			this.flashHint(`${why}; its summary is in the status bar`);
+		} else {
+			this.inspector = !this.inspector;
+			this.changed();
+		}
 	}
 
 	/** Stops pending redraws (on exit). */

@@ -85,7 +85,12 @@ export function reduce(state: ViewState, event: AgentEvent, at: number): ViewSta
 			state.context = { ...state.context, window: event.contextWindow };
 			break;
 		case "user_message":
-			push(state, { kind: "user", text: event.message.content, source: event.source });
+			push(state, {
+				kind: "user",
+				text: event.message.content,
+				source: event.source,
+				...(event.pastes ? { pastes: event.pastes } : {}),
+			});
 			break;
 		case "turn_start":
 			state.turn = event.turn;

@@ -1,4 +1,4 @@
-import type { AgentEvent, RunStopReason, ToolOutcome, UserSource } from "../agent/events.js";
+import type { AgentEvent, PastedRange, RunStopReason, ToolOutcome, UserSource } from "../agent/events.js";
 import { EMPTY_USAGE, type ErrorKind, type Usage } from "../llm/types.js";
 import type { ToolDetails, ToolPreview, ToolProgress } from "../tools/types.js";
 
@@ -29,7 +29,8 @@ export type ToolItem = {
 
 /** One row-group of the chat. Items are immutable: a change replaces the item, so views can memo by identity. */
 export type ChatItem =
-	| { kind: "user"; key: string; text: string; source: UserSource }
+	/** `pastes`: blocks the person pasted, shown folded as `[pasted N lines]` until expanded. */
+	| { kind: "user"; key: string; text: string; source: UserSource; pastes?: PastedRange[] }
 	| { kind: "text"; key: string; text: string; streaming: boolean }
 	| { kind: "thinking"; key: string; text: string; streaming: boolean }
 	| ToolItem
