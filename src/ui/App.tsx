@@ -97,8 +97,8 @@ export function App({ store, input, info, actions, size: fixed }: AppProps) {
 	const footer = approvalHeight + (typing ? inputHeight : 0) + queued.length + (store.hint ? 1 : 0);
 	const chatHeight = Math.max(1, height - 1 - footer);
 	// The handler reads the layout through a ref: a new layout (a hint row appearing) must not make a new handler.
-	const layout = useRef({ rows: chatHeight, columns });
-	layout.current = { rows: chatHeight, columns };
+	const frame = useRef({ rows: chatHeight, columns });
+	frame.current = { rows: chatHeight, columns };
 	const handler = useMemo(
 		() =>
 			withoutLateReplies(
@@ -106,8 +106,8 @@ export function App({ store, input, info, actions, size: fixed }: AppProps) {
 					store,
 					input,
 					running: info.running,
-					page: () => layout.current.rows,
-					columns: () => layout.current.columns,
+					page: () => frame.current.rows,
+					columns: () => frame.current.columns,
 					...actions,
 				}),
 			),
