@@ -1,8 +1,9 @@
-import { existsSync, fstatSync, statSync } from "node:fs";
+import { existsSync, fstatSync } from "node:fs";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { nearCommand, promptIntent } from "./commands/words.js";
+import { checkCwd, whyMissing } from "./commands/path-check.js";
+import { nearCommand, promptIntent, typoMessage } from "./commands/words.js";
 import { isUsageError, UsageError } from "./errors.js";
 import type { OutputFormat } from "./modes/print-output.js";
 import { installInterrupts } from "./signals.js";
@@ -133,7 +134,8 @@ function buildProgram(run: (code: number) => void, mode: ProgramMode = { promptO
 		)
 		.enablePositionalOptions()
 		.exitOverride()
-		.configureOutput({ writeErr: (s) => process.stderr.write(s) })
+		// Commander's errors are printed by main, with gar's prefix (or as a typo of a command).
+		.configureOutput({ writeErr: (s) => process.stderr.write(s), outputError: () => {} })
 		.action(async (words: string[], options: RootOptions) =>
 			run((await bareWord(program, words, options, mode)) ?? (await runRoot(words, options))),
 		)
@@ -143,17 +145,25 @@ function buildProgram(run: (code: number) => void, mode: ProgramMode = { promptO
 		});
 	if (mode.promptOnly) return program;
 
-	subcommand(program, "demo")
+	program
+		.command("demo")
 		.description("watch gar work: a scripted session in a temporary copy of a tiny project (no key needed)")
 		.option("--theme <name>", "colour theme: dark, light, mono or your own")
-		.action(async (o: { theme?: string }) => {
+		// Taken only to be refused with a reason: every other subcommand has them.
+		.addOption(new Option("--cwd <dir>").hideHelp())
+		.addOption(new Option("--session-dir <dir>").hideHelp())
+		.action(async (o: { theme?: string }, demo: Command) => {
+			refuseUnused(program, demo);
 			if (!process.stdout.isTTY || !process.stdin.isTTY) throw new UsageError("gar demo needs a terminal");
-			const { runTui, background } = await loadTui(o.theme);
-			run(await runTui({ cwd: process.cwd(), demo: true, ...(o.theme ? { theme: o.theme } : {}), ...background }));
+			const theme = o.theme ?? program.opts<RootOptions>().theme;
+			const { runTui, background } = await loadTui(theme);
+			run(await runTui({ cwd: process.cwd(), demo: true, ...(theme ? { theme } : {}), ...background }));
 		});
 
 	subcommand(program, "config")
-		.description("print the effective configuration, the model that will be used, and where each value comes from")
+		.description(
+			"print the model and endpoint that will be used, the effective configuration, and where each value comes from",
+		)
 		.option("--json", "as JSON")
 		.option("--profile <name>", "as with this [profiles.NAME] table")
 		.action(async (options: { json?: boolean }) => {
@@ -211,6 +221,7 @@ function buildProgram(run: (code: number) => void, mode: ProgramMode = { promptO
 			const { compactCommand } = await import("./commands/compact.js");
 			const merged = { ...program.opts<RootOptions>(), ...options };
 			const cwd = resolve(merged.cwd ?? process.cwd());
+			checkCwd(cwd);
 			const io = { stdout: (t: string) => process.stdout.write(t), stderr: (t: string) => process.stderr.write(t) };
 			const own = { ...(options.focus ? { focus: options.focus } : {}), ...(options.json ? { json: true } : {}) };
 			run(await compactCommand(id, { ...configFlags(merged), cwd, ...own }, { ...io, env: process.env }));
@@ -241,7 +252,39 @@ function buildProgram(run: (code: number) => void, mode: ProgramMode = { promptO
 			const ctx = await sessionsContext(program);
 			run(await replayCommand(target, { baseDir: ctx.baseDir, cwd: ctx.cwd, ...options }));
 		});
+
+	program
+		.command("help [command...]")
+		.description("show the help of gar or of one command")
+		.action((words: string[]) => {
+			const [name] = words;
+			if (words.length > 1) {
+				const text = `help ${words.join(" ")}`;
+				throw new UsageError(`help takes one command name; to send "${text}" to the model, use \`gar -- ${text}\``);
+			}
+			const sub = name === undefined ? program : findCommand(program, name);
+			if (!sub) throw new UsageError(`help: ${noCommand(program, name ?? "")}`);
+			sub.outputHelp();
+			run(0);
+		});
 	return program;
+}
+
+function findCommand(program: Command, name: string): Command | undefined {
+	return program.commands.find((c) => c.name() === name || c.aliases().includes(name));
+}
+
+/** Every command's name and aliases, in the order of the help. */
+function commandNames(program: Command): string[] {
+	return program.commands.flatMap((c) => [c.name(), ...c.aliases()]);
+}
+
+/** A name that is no command: the one it probably misspells, else the list of commands. */
+function noCommand(program: Command, name: string): string {
+	const meant = nearCommand(name, commandNames(program));
+	if (meant !== undefined) return `no command "${name}"; did you mean \`gar help ${meant}\`?`;
+	const all = program.commands.map((c) => `${c.name()}${c.aliases().length > 0 ? ` (${c.aliases().join(", ")})` : ""}`);
+	return `no command "${name}"; the commands are ${all.join(", ")}`;
 }
 
 /** A subcommand with the options every subcommand shares (root options go before a subcommand). */
@@ -250,6 +293,19 @@ function subcommand(program: Command, spec: string): Command {
 		.command(spec)
 		.option("--cwd <dir>", "the project directory")
 		.option("--session-dir <dir>", "where sessions are saved");
+}
+
+/** gar demo uses only --theme: any other option given (before `demo` or after it) is refused, not ignored. */
+function refuseUnused(program: Command, demo: Command): void {
+	const given = (command: Command) =>
+		command.options
+			.filter((opt) => opt.attributeName() !== "theme" && command.getOptionValueSource(opt.attributeName()) === "cli")
+			.map((opt) => opt.long ?? opt.flags);
+	const unused = [...given(program), ...given(demo)];
+	if (unused.length === 0) return;
+	throw new UsageError(
+		`gar demo does not use ${unused.join(", ")}: it runs a scripted model in a temporary project of its own (only --theme applies)`,
+	);
 }
 
 function positiveNumber(value: string): number {
@@ -264,16 +320,19 @@ async function loadFor(program: Command) {
 	const sub = program.commands.find((c) => c.name() === program.args[0]);
 	const options = { ...program.opts<RootOptions>(), ...(sub?.opts<RootOptions>() ?? {}) };
 	const cwd = resolve(options.cwd ?? process.cwd());
+	checkCwd(cwd);
 	const result = loadConfig({ cwd, env: process.env, flags: configFlags(options) });
 	for (const warning of result.warnings) process.stderr.write(`gar: warning: ${warning}\n`);
 	return { cwd, result };
 }
 
-async function trustContext(cwd: string | undefined) {
+async function trustContext(dir: string | undefined) {
 	const { configPaths } = await import("./config/index.js");
+	const cwd = resolve(dir ?? process.cwd());
+	checkCwd(cwd);
 	return {
 		configDir: configPaths(homedir(), process.env).configDir,
-		cwd: resolve(cwd ?? process.cwd()),
+		cwd,
 		write: (text: string) => process.stdout.write(text),
 	};
 }
@@ -299,8 +358,8 @@ function configFlags(o: RootOptions) {
 }
 
 /**
- * A first word that is not a task: `gar help` shows the help; a word one or two edits from a subcommand is a typo
- * (exit 2), never a run with every tool. Undefined: go on with the run. Skipped with -p and after `--`.
+ * A first word that is not a task: one or two edits from a subcommand is a typo (exit 2), never a run with every
+ * tool. Undefined: go on with the run. Skipped with -p and after `--`.
  */
 async function bareWord(
 	program: Command,
@@ -310,37 +369,27 @@ async function bareWord(
 ): Promise<number | undefined> {
 	const [first] = words;
 	if (o.print || mode.literal || first === undefined) return undefined;
-	if (first === "help") {
-		interrupts.release();
-		const sub = program.commands.find((c) => c.name() === words[1] || c.aliases().includes(words[1] ?? ""));
-		(sub ?? program).outputHelp();
-		return 0;
-	}
-	const names = program.commands.flatMap((c) => [c.name(), ...c.aliases()]);
-	const meant = nearCommand(first, [...names, "help"]);
+	const meant = nearCommand(first, commandNames(program));
 	if (meant === undefined) return undefined;
-	throw new UsageError(
-		`did you mean \`gar ${meant}\`? To send "${first}" to the model, quote it with other words or use \`gar -- ${first}\``,
-	);
+	throw new UsageError(typoMessage(first, meant));
 }
 
-/** Checks that need no model: the folder exists, a prompt file named is there, --session names something. */
+/**
+ * Checks that need no model: the folder is one, a prompt or schema file named is there, --session names something.
+ */
 function checkRoot(o: RootOptions, cwd: string): void {
-	let isDir = false;
-	try {
-		isDir = statSync(cwd).isDirectory();
-	} catch {
-		isDir = false;
-	}
-	if (!isDir) throw new UsageError(`--cwd ${cwd}: no such directory`);
+	checkCwd(cwd);
 	for (const [flag, value] of [
 		["--system-prompt", o.systemPrompt],
 		["--append-system-prompt", o.appendSystemPrompt],
 	] as const) {
 		if (value === undefined || !looksLikeFile(value) || existsSync(resolve(cwd, value))) continue;
 		throw new UsageError(
-			`${flag} ${value}: no such file; to pass text, not a file, include a space or a line break (text of one word with / or ending in .md or .txt is read as a file name)`,
+			`${flag} ${value}: ${whyMissing(resolve(cwd, value), "no such file")}; to pass text, not a file, include a space or a line break (text of one word with / or ending in .md or .txt is read as a file name)`,
 		);
+	}
+	if (o.schema !== undefined && !existsSync(resolve(cwd, o.schema))) {
+		throw new UsageError(`--schema ${o.schema}: ${whyMissing(resolve(cwd, o.schema), "no such file")}`);
 	}
 	if (o.session === "") throw new UsageError("--session needs a session id or file (gar sessions lists them)");
 }
@@ -423,12 +472,17 @@ export async function main(argv: string[]): Promise<number> {
 		await program.parseAsync(argv, { from: "user" });
 		return code;
 	} catch (error) {
-		if (error instanceof CommanderError) {
-			// --help and --version end here with exit code 0; a bad flag has already been explained on stderr.
-			return error.exitCode === 0 ? 0 : 2;
-		}
 		// Messages may quote file names, session names or a server's words: show their control characters inert.
 		const { sanitizeForTerminal } = await import("./term/sanitize.js");
+		if (error instanceof CommanderError) {
+			// --help and --version end here with exit code 0.
+			if (error.exitCode === 0) return 0;
+			// `gar sessons --all` fails on --all, but the misspelt command is what to tell.
+			const meant = intent.forcePrompt || !intent.first ? undefined : nearCommand(intent.first, commandNames(program));
+			const message = meant ? typoMessage(intent.first ?? "", meant) : error.message.replace(/^error: /, "");
+			process.stderr.write(sanitizeForTerminal(`gar: ${message}\n`));
+			return 2;
+		}
 		if (isUsageError(error)) {
 			process.stderr.write(sanitizeForTerminal(`gar: ${error.message}\n`));
 			return 2;
@@ -439,8 +493,19 @@ export async function main(argv: string[]): Promise<number> {
 	}
 }
 
-main(process.argv.slice(2)).then((code) => {
+/**
+ * Resolves once `stream` has handed everything queued to the OS: into a pipe, writes are asynchronous and
+ * `process.exit` drops what a slow reader has not taken yet. At once when nothing is queued; a reader that went away
+ * (EPIPE) ends the wait too.
+ */
+function drained(stream: NodeJS.WriteStream): Promise<void> {
+	if (stream.writableLength === 0 || stream.destroyed) return Promise.resolve();
+	return new Promise((resolve) => stream.write("", () => resolve()));
+}
+
+main(process.argv.slice(2)).then(async (code) => {
 	process.exitCode = code;
-	// Output was flushed before main resolved; exit now so that nothing left open (a socket, a timer) keeps us alive.
+	await Promise.all([drained(process.stdout), drained(process.stderr)]);
+	// Exit now so that nothing left open (a socket, a timer) keeps us alive.
 	process.exit(code);
 });

@@ -134,6 +134,8 @@ describe("agent loop", () => {
 		expect(result.stopReason).toBe("max_turns");
 		expect(result.turns).toBe(3);
 		expect(result.error).toContain("--max-turns");
+		const once = await setup([loop, loop], { maxTurns: 1 }).agent.run("loop");
+		expect(once.error).toBe("stopped after 1 turn (the turn limit; raise it with --max-turns)");
 	});
 
 	it("turns unknown tools and unparsable arguments into error results the model can read", async () => {

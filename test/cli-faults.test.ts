@@ -2,7 +2,9 @@ import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { GAR_BIN, runGar, spawnGar, tempHome } from "./support/cli.js";
+import { SessionWriter } from "../src/session/writer.js";
+import { type CliRun, GAR_BIN, runGar, spawnGar, tempHome } from "./support/cli.js";
+import { makeUnwritable, onReadOnlyMount } from "./support/unwritable.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
 
 let server: WireServer | undefined;
@@ -142,6 +144,67 @@ describe("a closed stdout is not a crash", () => {
 			});
 			expect(stderr).toBe("gar=0\n");
 		}
+	});
+});
+
+/** Runs `argv` (a wrapper around the built CLI) and resolves with its exit code and output. */
+function runArgv(argv: string[], options: { env: NodeJS.ProcessEnv; cwd: string }): Promise<CliRun> {
+	return new Promise((resolve, reject) => {
+		const [bin = "", ...args] = argv;
+		const child = spawn(bin, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
+		let stdout = "";
+		let stderr = "";
+		child.stdout.on("data", (d: Buffer) => {
+			stdout += d.toString();
+		});
+		child.stderr.on("data", (d: Buffer) => {
+			stderr += d.toString();
+		});
+		child.on("error", reject);
+		child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+	});
+}
+
+describe("a session that cannot be written", () => {
+	/** A home with one saved session in `sessions`, to continue with -c. */
+	function saved() {
+		const home = tempHome();
+		const sessions = join(home.root, "sessions");
+		const writer = SessionWriter.create({ dir: sessions, cwd: home.project });
+		writer.appendUser("hi");
+		writer.close();
+		return { ...home, sessions, file: writer.file, env: { ...home.env, OPENAI_API_KEY: "k" } };
+	}
+	const args = (sessions: string) => ["-p", "again", "-c", "--session-dir", sessions, "--base-url", server?.url ?? ""];
+	const ONE_LINE =
+		/^gar: cannot write to the session file \S+\.jsonl: [^\n]+ \([A-Z]+\); make it writable, or add --no-session to continue it without saving\n$/;
+
+	it("gar -c on a read-only (or, for root, immutable) session file is exit 2 with one line, no model call", async (ctx) => {
+		server = await startWireServer([{ text: "never" }]);
+		const { project, env, sessions, file } = saved();
+		const undo = makeUnwritable(file);
+		if (!undo) return ctx.skip();
+		try {
+			const run = await runGar(args(sessions), { env, cwd: project });
+			expect(run.stderr).toMatch(ONE_LINE);
+			expect(run.stderr).toContain(file);
+			expect(run.code).toBe(2);
+			expect(server.requests).toHaveLength(0);
+		} finally {
+			undo();
+		}
+	});
+
+	it("gar -c with the session on a read-only file system is exit 2 with one line, no model call", async (ctx) => {
+		server = await startWireServer([{ text: "never" }]);
+		const { project, env, sessions, file } = saved();
+		const argv = onReadOnlyMount(sessions, [process.execPath, GAR_BIN, ...args(sessions)]);
+		if (!argv) return ctx.skip();
+		const run = await runArgv(argv, { env, cwd: project });
+		expect(run.stderr).toMatch(ONE_LINE);
+		expect(run.stderr).toContain(`${file}: read-only file system (EROFS);`);
+		expect(run.code).toBe(2);
+		expect(server.requests).toHaveLength(0);
 	});
 });
 

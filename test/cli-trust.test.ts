@@ -62,6 +62,41 @@ describe("gar trust", () => {
 	});
 });
 
+describe("gar trust and gar untrust run at the same time", () => {
+	const listed = (root: string) =>
+		(JSON.parse(readFileSync(join(root, "config", "gar", "trusted.json"), "utf8")).projects as { path: string }[])
+			.map((p) => p.path)
+			.sort();
+
+	it("lose no change: 10 projects trusted in parallel, then 10 untrusted in parallel", async () => {
+		const { env, root } = world();
+		const projects = Array.from({ length: 10 }, (_, i) => join(root, `p${i}`));
+		for (const project of projects) mkdirSync(project);
+		const trusted = await Promise.all(projects.map((project) => runGar(["trust", project], { env, cwd: root })));
+		expect(trusted.map((run) => run.code)).toEqual(projects.map(() => 0));
+		expect(listed(root)).toEqual([...projects].sort());
+		const untrusted = await Promise.all(projects.map((project) => runGar(["untrust", project], { env, cwd: root })));
+		expect(untrusted.map((run) => run.stdout)).toEqual(projects.map((project) => `no longer trusted: ${project}\n`));
+		expect(listed(root)).toEqual([]);
+	}, 60_000);
+
+	it("record one project once when it is trusted 10 times at once, and keep the others while it is untrusted", async () => {
+		const { env, root, project } = world();
+		const others = Array.from({ length: 5 }, (_, i) => join(root, `q${i}`));
+		for (const other of others) mkdirSync(other);
+		const runs = await Promise.all(Array.from({ length: 10 }, () => runGar(["trust", project], { env, cwd: root })));
+		expect(runs.filter((run) => run.stdout.startsWith("trusted ")).length).toBe(1);
+		expect(runs.filter((run) => run.stdout.startsWith("already trusted")).length).toBe(9);
+		expect(listed(root)).toEqual([project]);
+		const mixed = await Promise.all([
+			...others.map((other) => runGar(["trust", other], { env, cwd: root })),
+			...Array.from({ length: 5 }, () => runGar(["untrust", project], { env, cwd: root })),
+		]);
+		expect(mixed.map((run) => run.code)).toEqual(mixed.map(() => 0));
+		expect(listed(root)).toEqual([...others].sort());
+	}, 60_000);
+});
+
 describe("gar --idle-timeout", () => {
 	it("sets agent.idle_timeout, shown by gar config with its source", async () => {
 		const { project, env } = world();

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { GAR_BIN, runGar, tempHome } from "./support/cli.js";
@@ -75,7 +75,32 @@ describe("the command line does what the person meant", () => {
 		expect(missingCwd.code).toBe(2);
 		expect(missingCwd.stderr).toContain("no such directory");
 		writeFileSync(join(root, "file"), "x");
-		expect((await run(["-p", "hi", "--cwd", join(root, "file"), "--base-url", url])).code).toBe(2);
+		const file = await run(["-p", "hi", "--cwd", join(root, "file"), "--base-url", url]);
+		expect(file).toMatchObject({ code: 2, stderr: `gar: --cwd ${join(root, "file")}: not a directory\n` });
+		for (const command of [["config"], ["sessions"], ["show", "x"], ["trust", "--list"], ["compact", "x"]]) {
+			const sub = await run([...command, "--cwd", join(root, "file")]);
+			expect(sub, command.join(" ")).toMatchObject({
+				code: 2,
+				stderr: `gar: --cwd ${join(root, "file")}: not a directory\n`,
+			});
+		}
+		symlinkSync(join(root, "gone"), join(root, "link"));
+		const dangling = await run(["-p", "hi", "--cwd", join(root, "link"), "--base-url", url]);
+		expect(dangling.stderr).toBe(
+			`gar: --cwd ${join(root, "link")}: a symbolic link to ${join(root, "gone")}, which does not exist\n`,
+		);
+		const prompts = await run(["-p", "hi", "--system-prompt", join(root, "link"), "--base-url", url]);
+		expect(prompts.stderr).toContain(
+			`--system-prompt ${join(root, "link")}: a symbolic link to ${join(root, "gone")}, which does not exist; to pass text`,
+		);
+		const schema = await run(["-p", "hi", "--schema", join(root, "link"), "--base-url", url]);
+		expect(schema.stderr).toBe(
+			`gar: --schema ${join(root, "link")}: a symbolic link to ${join(root, "gone")}, which does not exist\n`,
+		);
+		const resumed = await run(["-p", "hi", "--session", join(root, "link"), "--base-url", url]);
+		expect(resumed.stderr).toBe(
+			`gar: no session file ${join(root, "link")}: a symbolic link to ${join(root, "gone")}, which does not exist\n`,
+		);
 		const prompt = await run(["-p", "hi", "--system-prompt", "prompts/rules.md", "--base-url", url]);
 		expect(prompt.code).toBe(2);
 		expect(prompt.stderr).toContain("--system-prompt prompts/rules.md: no such file; to pass text");
@@ -122,6 +147,41 @@ describe("the command line does what the person meant", () => {
 		expect(String(cost).split(".")[1]?.length ?? 0).toBeLessThanOrEqual(6);
 	});
 
+	it("gar help NAME: an unknown name is an error naming the commands; --help lists help", async () => {
+		const { run } = await setup();
+		const unknown = await run(["help", "foo"]);
+		expect(unknown.code).toBe(2);
+		expect(unknown.stdout).toBe("");
+		expect(unknown.stderr).toBe(
+			'gar: help: no command "foo"; the commands are demo, config, show (tree), sessions, fork, label, name, compact, trust, untrust, replay, help\n',
+		);
+		expect((await run(["help", "sesions"])).stderr).toBe(
+			'gar: help: no command "sesions"; did you mean `gar help sessions`?\n',
+		);
+		expect((await run(["help", "tree"])).stdout).toContain("Usage: gar show|tree");
+		expect((await run(["help", "me", "fix", "it"])).stderr).toBe(
+			'gar: help takes one command name; to send "help me fix it" to the model, use `gar -- help me fix it`\n',
+		);
+		const help = await run(["--help"]);
+		expect(help.stdout).toMatch(/\n {2}help \[command\.\.\.\] +show the help of gar or of one command\n/);
+		expect(server?.requests).toHaveLength(0);
+	});
+
+	it("a misspelt command is named even before an option it does not take; commander's errors read gar:", async () => {
+		const { run } = await setup();
+		const typo = await run(["sessons", "--all"]);
+		expect(typo.code).toBe(2);
+		expect(typo.stderr).toContain("gar: did you mean `gar sessions`?");
+		const option = await run(["--bogus"]);
+		expect(option).toMatchObject({ code: 2, stderr: "gar: unknown option '--bogus'\n" });
+		const missing = await run(["show"]);
+		expect(missing).toMatchObject({ code: 2, stderr: "gar: missing required argument 'session'\n" });
+		const choice = await run(["--output", "xml", "-p", "hi"]);
+		expect(choice.code).toBe(2);
+		expect(choice.stderr).toMatch(/^gar: option '--output <format>' argument 'xml' is invalid/);
+		expect(server?.requests).toHaveLength(0);
+	});
+
 	it("gar config names the model in use and its source, and takes --profile", async () => {
 		const { run, root } = await setup();
 		const plain = await run(["config"]);
@@ -154,8 +214,10 @@ describe("the command line does what the person meant", () => {
 		const shown = await run(["show", id]);
 		expect(shown.code).toBe(0);
 		expect(shown.stdout).toMatch(new RegExp(`${user.id}\\s+user\\s+fix the bug {2}2 branches`));
-		expect(shown.stdout).toMatch(new RegExp(` {2}${answer.id}\\s+assistant\\s+first answer {2}\\[good\\]`));
-		expect(shown.stdout).toMatch(/ {2}\w{10}\s+assistant\s+second answer {2}← current leaf/);
+		expect(shown.stdout).toMatch(new RegExp(`\n├─ ${answer.id}\\s+assistant\\s+first answer {2}\\[good\\]`));
+		expect(shown.stdout).toMatch(
+			/\n└─ \w{10}\s+user\s+another way\n {3}\w{10}\s+assistant\s+second answer {2}← current leaf/,
+		);
 		expect(shown.stdout).not.toMatch(/system_prompt|request|\brun\b/);
 		const all = await run(["sessions", "--all"]);
 		expect(all.stdout).toMatch(/ID\s+NAME\s+DATE\s+PROJECT\s+ENTRIES\s+FIRST PROMPT/);

@@ -22,11 +22,27 @@ describe("reading the first word", () => {
 
 	it("knows when the words must be the prompt: after -p or after --", () => {
 		const takesValue = (flag: string) => ["--model", "-m", "--output"].includes(flag);
-		expect(promptIntent(["-p", "config"], { takesValue })).toEqual({ literal: false, forcePrompt: true });
-		expect(promptIntent(["--model", "x", "-p", "show"], { takesValue })).toEqual({ literal: false, forcePrompt: true });
-		expect(promptIntent(["config", "--json"], { takesValue })).toEqual({ literal: false, forcePrompt: false });
+		expect(promptIntent(["-p", "config"], { takesValue })).toEqual({
+			literal: false,
+			forcePrompt: true,
+			first: "config",
+		});
+		expect(promptIntent(["--model", "x", "-p", "show"], { takesValue })).toEqual({
+			literal: false,
+			forcePrompt: true,
+			first: "show",
+		});
+		expect(promptIntent(["config", "--json"], { takesValue })).toEqual({
+			literal: false,
+			forcePrompt: false,
+			first: "config",
+		});
 		expect(promptIntent(["--", "config"], { takesValue })).toEqual({ literal: true, forcePrompt: true });
-		expect(promptIntent(["--model", "config", "fix"], { takesValue })).toEqual({ literal: false, forcePrompt: false });
+		expect(promptIntent(["--model", "config", "fix"], { takesValue })).toEqual({
+			literal: false,
+			forcePrompt: false,
+			first: "fix",
+		});
 	});
 });
 

@@ -62,7 +62,7 @@ describe("compaction from the CLI", () => {
 
 	it("ends with exit 1 and advice when the request is still too long after compacting, without a loop", async () => {
 		server = await startWireServer([
-			{ text: "done one", usage: { input: 100, output: 10 } },
+			{ text: "done one", usage: { input: 1200, output: 10 } },
 			{ text: "SUMMARY", fault: { kind: "http", status: 400, body: OVERFLOW } },
 			{ text: "never", fault: { kind: "http", status: 400, body: OVERFLOW, times: 9 } },
 		]);
@@ -75,6 +75,50 @@ describe("compaction from the CLI", () => {
 		expect(JSON.parse(second.stdout)).toMatchObject({ ok: false, errorKind: "overflow" });
 		expect(JSON.parse(second.stdout).error).toContain("keep_recent_tokens");
 		expect(server.requests).toHaveLength(4);
+	});
+
+	it("gar compact exits 1 and saves nothing when the summary would not make the context smaller", async () => {
+		server = await startWireServer([
+			{ text: "done one", usage: { input: 700, output: 30 } },
+			{ text: "done two", usage: { input: 800, output: 30 } },
+			{ text: `SUMMARY ${"y".repeat(8000)}` },
+		]);
+		const { project, env } = home("[context]\nwindow = 100000\n");
+		const opts = { env, cwd: project };
+		const base = ["--base-url", server.url, "--output", "json", "--model", "local-model"];
+		const first = JSON.parse((await runGar(["-p", `task one ${"a".repeat(400)}`, ...base], opts)).stdout);
+		expect((await runGar(["-p", `task two ${"b".repeat(400)}`, "-c", ...base], opts)).code).toBe(0);
+		const file = first.sessionId;
+		const before = (await runGar(["show", "--json", file], opts)).stdout;
+
+		const compact = await runGar(["--base-url", server.url, "compact", file], opts);
+		expect(compact.code).toBe(1);
+		expect(compact.stdout).toBe("");
+		expect(compact.stderr).toMatch(
+			/^gar: compaction failed: the summary would not make the context smaller \(\d+ → [\d.]+k tokens\); the session is unchanged\n$/,
+		);
+		expect((await runGar(["show", "--json", file], opts)).stdout).toBe(before);
+		const json = await runGar(["--base-url", server.url, "compact", file, "--json"], opts);
+		expect(json.code).toBe(1);
+		expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, sessionId: file });
+	});
+
+	it("gar compact exits 1 without a model call when the older turns are smaller than any summary", async () => {
+		server = await startWireServer([
+			{ text: "done one", usage: { input: 700, output: 3 } },
+			{ text: "done two", usage: { input: 720, output: 3 } },
+			{ text: "SUMMARY" },
+		]);
+		const { project, env } = home("[context]\nwindow = 100000\n");
+		const opts = { env, cwd: project };
+		const base = ["--base-url", server.url, "--output", "json", "--model", "local-model"];
+		const first = JSON.parse((await runGar(["-p", "task one", ...base], opts)).stdout);
+		expect((await runGar(["-p", "task two", "-c", ...base], opts)).code).toBe(0);
+		const compact = await runGar(["--base-url", server.url, "compact", first.sessionId], opts);
+		expect(compact.code).toBe(1);
+		expect(compact.stdout).toBe("");
+		expect(compact.stderr).toMatch(/^gar: compaction failed: nothing worth compacting: .*\n$/);
+		expect(server.requests).toHaveLength(2);
 	});
 
 	it("validates the [context] keys like the rest of the config", async () => {

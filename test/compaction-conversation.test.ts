@@ -77,6 +77,10 @@ const isSummaryRequest = (body: unknown) =>
 	);
 
 const reply = (text: string, input: number): WireTurn => ({ text, usage: { input, output: 10 } });
+// Input tokens a server would report for the requests with one and two `big` tasks: the system prompt and the
+// tool definitions (≈ 620 tokens) and ≈ 500 per task. A compaction must come out smaller than these.
+const ONE_BIG = 1150;
+const TWO_BIG = 1700;
 const types = (events: AgentEvent[]) => events.map((e) => e.type);
 const ANTHROPIC_OVERFLOW = JSON.stringify({
 	type: "error",
@@ -196,7 +200,7 @@ describe("overflow recovery", () => {
 		it(`compacts once and retries the request after a ${wire} "too long" error`, async () => {
 			const { server, conversation, events } = await setup(
 				[
-					reply("done one", 100),
+					reply("done one", ONE_BIG),
 					// The overflow answers the second request; the summary request is then served this turn.
 					{ text: "SUMMARY", fault: { kind: "http", status: 400, body } },
 					reply("done two", 100),
@@ -220,7 +224,7 @@ describe("overflow recovery", () => {
 	it("ends the run with advice when the retry overflows too, without a loop", async () => {
 		const { server, conversation, events } = await setup(
 			[
-				reply("done one", 100),
+				reply("done one", ONE_BIG),
 				{ text: "SUMMARY", fault: { kind: "http", status: 400, body: ANTHROPIC_OVERFLOW } },
 				{ text: "never", fault: { kind: "http", status: 400, body: ANTHROPIC_OVERFLOW, times: 5 } },
 			],
@@ -254,10 +258,10 @@ describe("manual compaction", () => {
 	it("updates the previous summary on a second compaction instead of summarizing it blindly", async () => {
 		const { server, conversation } = await setup(
 			[
-				reply("done one", 100),
-				reply("done two", 100),
+				reply("done one", ONE_BIG),
+				reply("done two", TWO_BIG),
 				{ text: "SUMMARY-1" },
-				reply("done three", 100),
+				reply("done three", TWO_BIG),
 				{ text: "SUMMARY-2" },
 				reply("done four", 100),
 			],
@@ -302,12 +306,10 @@ describe("manual compaction", () => {
 	});
 
 	it("summarizes the older half of a short conversation that fits keep_recent_tokens whole", async () => {
-		const { server, conversation } = await setup(
-			[reply("done one", 100), reply("done two", 100), reply("done three", 100), { text: "SUMMARY" }, reply("ok", 1)],
-			{ window: null },
-		);
-		// Three turns of ~25 tokens: far under keep_recent_tokens (600), yet /compact should free something.
-		for (const task of ["task one", "task two", "task three"]) await conversation.run(task);
+		const turns = [reply("done one", 750), reply("done two", 850), reply("done three", 950)];
+		const { server, conversation } = await setup([...turns, { text: "SUMMARY" }, reply("ok", 1)], { window: null });
+		// Three turns of ~100 tokens: under keep_recent_tokens (600), yet /compact should free something.
+		for (const task of ["task one", "task two", "task three"]) await conversation.run(`${task} ${"x".repeat(400)}`);
 		expect(await conversation.compact()).toMatchObject({ ok: true });
 		await conversation.run("task four");
 		const summarized = sent(server.requests[3]?.body).join("");
@@ -333,7 +335,7 @@ describe("manual compaction", () => {
 describe("restart", () => {
 	it("rebuilds the same context after a restart, and a resumed run sends it", async () => {
 		const first = await setup(
-			[reply("done one", 100), reply("done two", 100), { text: "SUMMARY-1" }, reply("done three", 100)],
+			[reply("done one", ONE_BIG), reply("done two", TWO_BIG), { text: "SUMMARY-1" }, reply("done three", 100)],
 			{ window: null },
 		);
 		await first.conversation.run(big("task one"));

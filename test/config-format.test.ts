@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { configCommand } from "../src/commands/config.js";
 import {
 	ConfigError,
 	formatConfig,
@@ -7,6 +8,7 @@ import {
 	maskSecret,
 	resolveRun,
 } from "../src/config/index.js";
+import { defaultModel as modelDefault } from "../src/llm/models.js";
 import { makeWorld, type World } from "./fixtures/config/world.js";
 
 let w: World;
@@ -176,5 +178,41 @@ describe("resolveRun", () => {
 			path: w.userFile,
 		});
 		expect(resolveRun(result.config, env, defaultModel)).toMatchObject({ apiKey: "gsk", apiKeyEnv: "GROQ_API_KEY" });
+	});
+});
+
+describe("gar config", () => {
+	const run = (env: NodeJS.ProcessEnv, json = false) => {
+		let out = "";
+		configCommand(load(env), { json }, (t) => (out += t));
+		return out;
+	};
+
+	it("names the endpoint in use and where it comes from, after the model in use", () => {
+		expect(run({}).split("\n").slice(0, 2)).toEqual([
+			`model in use: ${modelDefault("anthropic")}  (the default for provider anthropic)`,
+			"endpoint in use: https://api.anthropic.com  (the default for provider anthropic)",
+		]);
+		w.write(w.userFile, 'base_url = "https://user:secret@proxy.example/v1"\n');
+		expect(run({ OPENAI_API_KEY: "k" }).split("\n")[1]).toBe(
+			"endpoint in use: https://proxy.example/v1  (base_url, ~/.config/gar/config.toml:1)",
+		);
+		expect(run({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: "http://localhost:8080/v1" }).split("\n")[1]).toBe(
+			"endpoint in use: http://localhost:8080/v1  (providers.openai.base_url, env OPENAI_BASE_URL)",
+		);
+	});
+
+	it("gives the endpoint in use in --json as endpointInUse, like modelInUse", () => {
+		expect(JSON.parse(run({ OPENAI_API_KEY: "k" }, true)).endpointInUse).toEqual({
+			url: "https://api.openai.com/v1",
+			key: null,
+			source: { kind: "provider_default" },
+		});
+		const env = { OPENAI_API_KEY: "k", OPENAI_BASE_URL: "http://localhost:8080/v1" };
+		expect(JSON.parse(run(env, true)).endpointInUse).toEqual({
+			url: "http://localhost:8080/v1",
+			key: "providers.openai.base_url",
+			source: { kind: "env", name: "OPENAI_BASE_URL" },
+		});
 	});
 });

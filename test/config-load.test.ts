@@ -1,7 +1,9 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ConfigError, configPaths, findProjectConfig, loadConfig } from "../src/config/index.js";
+import { ConfigError, configPaths, findProjectConfig, loadConfig, resolveRun } from "../src/config/index.js";
+import { ENV_KEYS } from "../src/config/layers.js";
+import { trustFile, writeTrusted } from "../src/config/trust-store.js";
 import { makeWorld, type World } from "./fixtures/config/world.js";
 
 let w: World;
@@ -274,5 +276,84 @@ describe("session dir", () => {
 	it("defaults under XDG_DATA_HOME", () => {
 		const data = join(w.root, "data");
 		expect(load({ XDG_DATA_HOME: data }).config.session.dir).toBe(join(data, "gar", "sessions"));
+	});
+});
+
+describe("precedence between the top-level base_url and a provider table's", () => {
+	const trustProject = () =>
+		writeTrusted(trustFile(join(w.home, ".config", "gar")), [{ path: w.project, trustedAt: "t" }]);
+	const endpoint = (env: NodeJS.ProcessEnv, flags = {}) => resolveRun(load(env, flags).config, env, () => "m").baseUrl;
+
+	it("the environment beats a project file, as flags > environment > project says", () => {
+		trustProject();
+		w.write(w.projectFile, 'base_url = "https://project.example/v1"\n');
+		const key = { ANTHROPIC_API_KEY: "k" };
+		expect(endpoint({ ...key, ANTHROPIC_BASE_URL: "https://env.example" })).toBe("https://env.example");
+		expect(endpoint({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: "https://env.example/v1" })).toBe("https://env.example/v1");
+		expect(endpoint(key)).toBe("https://project.example/v1");
+		expect(endpoint({ ...key, ANTHROPIC_BASE_URL: "https://env.example" }, { baseUrl: "http://flag.example" })).toBe(
+			"http://flag.example",
+		);
+	});
+
+	it("the environment beats a profile, and a project file beats the user file", () => {
+		w.write(w.userFile, 'profile = "p"\n[profiles.p]\nbase_url = "https://profile.example"\n');
+		expect(endpoint({ ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "https://env.example" })).toBe("https://env.example");
+		w.write(w.userFile, 'base_url = "https://user.example"\n');
+		trustProject();
+		w.write(w.projectFile, '[providers.anthropic]\nbase_url = "https://project.example"\n');
+		expect(endpoint({ ANTHROPIC_API_KEY: "k" })).toBe("https://project.example");
+	});
+
+	it("within one layer the top-level base_url wins", () => {
+		w.write(
+			w.userFile,
+			'base_url = "https://top.example"\n[providers.anthropic]\nbase_url = "https://table.example"\n',
+		);
+		expect(endpoint({ ANTHROPIC_API_KEY: "k" })).toBe("https://top.example");
+		const env = { ANTHROPIC_API_KEY: "k", GAR_BASE_URL: "https://top.env", ANTHROPIC_BASE_URL: "https://table.env" };
+		expect(endpoint(env)).toBe("https://top.env");
+	});
+
+	it("every variable beats the project file's value of its key", () => {
+		trustProject();
+		const project: Record<string, string> = {
+			provider: 'provider = "anthropic"',
+			model: 'model = "project-model"',
+			base_url: 'base_url = "https://project.example"',
+			profile: 'profile = "a"',
+			"agent.max_turns": "[agent]\nmax_turns = 3",
+			"agent.thinking": '[agent]\nthinking = "low"',
+			"session.dir": '[session]\ndir = "/project/sessions"',
+			"agent.idle_timeout": "[agent]\nidle_timeout = 7",
+			"providers.anthropic.base_url": '[providers.anthropic]\nbase_url = "https://project.example/a"',
+			"providers.openai.base_url": '[providers.openai]\nbase_url = "https://project.example/o"',
+		};
+		const fromEnv: Record<string, [string, unknown]> = {
+			provider: ["openai", "openai"],
+			model: ["env-model", "env-model"],
+			base_url: ["https://env.example", "https://env.example"],
+			profile: ["b", "b"],
+			"agent.max_turns": ["9", 9],
+			"agent.thinking": ["high", "high"],
+			"session.dir": ["/env/sessions", "/env/sessions"],
+			"agent.idle_timeout": ["11", 11],
+			"providers.anthropic.base_url": ["https://env.example/a", "https://env.example/a"],
+			"providers.openai.base_url": ["https://env.example/o", "https://env.example/o"],
+		};
+		const profiles = '\n[profiles.a]\nthinking = "low"\n[profiles.b]\nthinking = "medium"\n';
+		for (const [name, key] of ENV_KEYS) {
+			w.write(w.projectFile, `${project[key]}${profiles}`);
+			const [raw, value] = fromEnv[key] ?? [];
+			const provider = key.includes("openai") ? "openai" : "anthropic";
+			const env = { [name]: String(raw), ...(provider === "openai" ? { OPENAI_API_KEY: "k" } : {}) };
+			const r = load(env);
+			expect(r.sources.get(key), name).toEqual({ kind: "env", name });
+			if (key.endsWith("base_url")) {
+				expect(resolveRun(r.config, { ANTHROPIC_API_KEY: "k", OPENAI_API_KEY: "k" }, () => "m").baseUrl, name).toBe(
+					value,
+				);
+			}
+		}
 	});
 });

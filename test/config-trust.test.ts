@@ -1,7 +1,8 @@
-import { readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { trustCommand, untrustCommand } from "../src/commands/trust.js";
+import { withFileLock } from "../src/config/file-lock.js";
 import { formatConfig, formatConfigJson, loadConfig } from "../src/config/index.js";
 import { readTrusted, trustFile, writeTrusted } from "../src/config/trust-store.js";
 import { makeWorld, type World } from "./fixtures/config/world.js";
@@ -211,5 +212,45 @@ describe("the trust file", () => {
 	it("is not needed when there is no project file", () => {
 		writeFileSync(join(w.project, "README"), "x");
 		expect(load().warnings).toEqual([]);
+	});
+});
+
+describe("the trust file's lock", () => {
+	const file = () => trustFile(configDir);
+	const lockWith = (text: string) => {
+		mkdirSync(configDir, { recursive: true });
+		writeFileSync(`${file()}.lock`, text);
+	};
+
+	it("is held while the change runs and removed after, leaving no temp files", () => {
+		expect(withFileLock(file(), () => existsSync(`${file()}.lock`))).toBe(true);
+		expect(readdirSync(configDir)).toEqual([]);
+		expect(() =>
+			withFileLock(file(), () => {
+				throw new Error("boom");
+			}),
+		).toThrow("boom");
+		expect(readdirSync(configDir)).toEqual([]);
+	});
+
+	it("is broken when its process is gone", () => {
+		lockWith(`999999 ${Date.now()}`);
+		expect(withFileLock(file(), () => "ran", { alive: () => false })).toBe("ran");
+		expect(readdirSync(configDir)).toEqual([]);
+	});
+
+	it("is broken when older than the stale age, even if its process runs", () => {
+		lockWith(`${process.pid} 1000`);
+		expect(withFileLock(file(), () => "ran", { now: () => 1000 + 31_000 })).toBe("ran");
+	});
+
+	it("is waited for while live, then refused with the holder and what to do", () => {
+		lockWith(`${process.pid} ${Date.now()}`);
+		const started = Date.now();
+		expect(() => withFileLock(file(), () => "ran", { waitMs: 120 })).toThrow(
+			`${file()} is locked by process ${process.pid}, another gar changing it; try again, or delete ${file()}.lock if no gar is running`,
+		);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(100);
+		expect(readFileSync(`${file()}.lock`, "utf8")).toContain(String(process.pid));
 	});
 });

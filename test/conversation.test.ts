@@ -6,8 +6,12 @@ import type { AgentEvent } from "../src/agent/events.js";
 import { Conversation, ConversationBusyError, type ConversationOptions } from "../src/conversation/conversation.js";
 import { createScriptedProvider, type ScriptedTurn } from "../src/llm/scripted.js";
 import { loadSession } from "../src/session/load.js";
+import { replayEvents } from "../src/session/replay.js";
 import { SessionWriter } from "../src/session/writer.js";
 import { createTools } from "../src/tools/index.js";
+import { toolSummary } from "../src/view/format.js";
+import { reduce } from "../src/view/reducer.js";
+import { initialView } from "../src/view/state.js";
 import { fakeClock, tempDirsPerTest } from "./fixtures/session/run.js";
 
 const tmp = tempDirsPerTest();
@@ -64,6 +68,25 @@ describe("Conversation", () => {
 		);
 	});
 
+	it("refuses a prompt larger than the context window before calling the model; nothing of it is kept", async () => {
+		const { conversation, events, provider, session } = make([{ text: "never" }, { text: "fits" }], {
+			contextWindow: 4000,
+		});
+		const result = await conversation.run("x".repeat(20_000));
+		expect(result).toMatchObject({ stopReason: "error", errorKind: "overflow", turns: 0, text: "" });
+		expect(result.error).toMatch(
+			/^the prompt is about 5,000 tokens; with the system prompt and tools \([\d,]+\) it does not fit the 4,000-token context window of m1: send a smaller part \(a file's relevant lines, a shorter log\) or use a model with a larger window$/,
+		);
+		expect(provider.calls).toHaveLength(0);
+		expect(types(events)).toEqual(["agent_start", "agent_end"]);
+		expect(events.at(-1)).toMatchObject({ type: "agent_end", stopReason: "error", errorKind: "overflow" });
+		expect(conversation.messages).toEqual([]);
+		expect(loadSession(session.file).entries.some((e) => e.type === "user")).toBe(false);
+		// The conversation goes on: a prompt that fits is sent.
+		expect(await conversation.run("hi")).toMatchObject({ stopReason: "done", text: "never" });
+		expect(provider.calls).toHaveLength(1);
+	});
+
 	it("refuses a second run while one is going, without interleaving it", async () => {
 		const { conversation, provider } = make([{ text: ["a", "b", "c"], delayMs: 20 }, { text: "second" }]);
 		const first = conversation.run("one");
@@ -89,6 +112,34 @@ describe("Conversation", () => {
 			{ type: "queue", steers: [], followUps: [] },
 		]);
 		expect(provider.calls[1]?.messages.at(-1)).toEqual({ role: "user", content: "do X instead" });
+	});
+
+	it("keeps where the person pasted: on the event, in the session and in its replay; the model reads it all", async () => {
+		const { conversation, events, provider, session } = make([
+			{ toolCalls: [{ id: "a", name: "bash", args: { command: "echo one" } }] },
+			{ text: "done" },
+		]);
+		const pasted = "line 1\nline 2\n";
+		conversation.channel.subscribe((e) => {
+			if (e.type === "tool_start") conversation.steer({ text: `and ${pasted}`, pastes: [{ start: 4, end: 18 }] });
+		});
+		await conversation.run({ text: `see ${pasted}please`, pastes: [{ start: 4, end: 18 }] });
+		const sent = events.flatMap((e) => (e.type === "user_message" ? [e] : []));
+		expect(sent.map((e) => [e.source, e.pastes])).toEqual([
+			["prompt", [{ start: 4, end: 18 }]],
+			["steer", [{ start: 4, end: 18 }]],
+		]);
+		expect(provider.calls[0]?.messages.at(-1)).toEqual({ role: "user", content: "see line 1\nline 2\nplease" });
+		const saved = loadSession(session.file);
+		expect(saved.entries.filter((e) => e.type === "user").map((e) => e.pastes)).toEqual([
+			[{ start: 4, end: 18 }],
+			[{ start: 4, end: 18 }],
+		]);
+		const replayed = [...replayEvents(saved)].flatMap(({ event }) => (event.type === "user_message" ? [event] : []));
+		expect(replayed.map((e) => e.pastes)).toEqual(sent.map((e) => e.pastes));
+		// A plain message carries no `pastes` field at all.
+		await conversation.run("plain");
+		expect(events.filter((e) => e.type === "user_message").at(-1)).not.toHaveProperty("pastes");
 	});
 
 	it("aborts the run: a running command is stopped and the run ends aborted", async () => {
@@ -197,6 +248,13 @@ describe("Conversation", () => {
 		expect(result.stopReason).toBe("aborted");
 		expect(existsSync(join(cwd, "x.txt"))).toBe(false);
 		expect(types(events)).not.toContain("tool_start");
+		// The person said no (Esc): the call reads "denied (Esc)", not "not run" as if the run had just been aborted.
+		expect(events.find((e) => e.type === "approval_result")).toMatchObject({ approved: false, stop: true });
+		expect(events.find((e) => e.type === "tool_end")).toMatchObject({ outcome: "denied" });
+		let view = initialView({ provider: "p", model: "m1" });
+		for (const event of events) view = reduce(view, event, 0);
+		const item = view.items.find((i) => i.kind === "tool");
+		expect(item?.kind === "tool" && toolSummary(item)).toBe("denied (Esc)");
 	});
 
 	it("denies without asking when approval is required and there is no one to ask", async () => {

@@ -1,11 +1,24 @@
 import { describe, expect, it } from "vitest";
-import { baseModelId, contextWindowOf, costUsd, defaultModel, findModel, MODELS } from "../src/llm/models.js";
+import { baseModelId, contextWindowOf, costUsd, defaultModel, findModel, MODELS, vendorOf } from "../src/llm/models.js";
 
 const usage = (input: number, output: number, cacheRead = 0, cacheWrite = 0) => ({
 	input,
 	output,
 	cacheRead,
 	cacheWrite,
+});
+
+describe("vendorOf", () => {
+	it("knows a model's vendor from the table, or from its family's name for a model newer than the table", () => {
+		expect(vendorOf("gpt-4.1")).toBe("openai");
+		expect(vendorOf("claude-sonnet-4-5-20250929")).toBe("anthropic");
+		expect(vendorOf("claude-next-9")).toBe("anthropic");
+		expect(vendorOf("gpt-7")).toBe("openai");
+		expect(vendorOf("o7-mini")).toBe("openai");
+		expect(vendorOf("anthropic/claude-sonnet-4.5")).toBe("anthropic");
+		expect(vendorOf("qwen3-coder")).toBeUndefined();
+		expect(vendorOf("openchat")).toBeUndefined();
+	});
 });
 
 describe("findModel", () => {

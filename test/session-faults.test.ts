@@ -17,6 +17,7 @@ import { sessionDirFor } from "../src/session/paths.js";
 import { SessionWriter } from "../src/session/writer.js";
 import { createBashTool } from "../src/tools/index.js";
 import { fakeClock, tempDirsPerTest } from "./fixtures/session/run.js";
+import { makeUnwritable } from "./support/unwritable.js";
 
 const tmp = tempDirsPerTest();
 const CWD = "/home/me/src/app";
@@ -131,6 +132,31 @@ describe("session faults are facts", () => {
 		utimesSync(old, new Date(2020, 1, 1), new Date(2020, 1, 1));
 		const opened = openRunSession({ continue: true, noSession: true }, base, CWD);
 		expect(opened.warnings.join("\n")).toMatch(/newsession01.*newer gar/);
+	});
+
+	it("a session file that cannot be written is a SessionError naming the path and the cause (gar -c, the app)", (ctx) => {
+		const base = tmp();
+		const writer = SessionWriter.create({ dir: base, cwd: CWD });
+		writer.appendUser("hi");
+		writer.close();
+		const undo = makeUnwritable(writer.file);
+		if (!undo) return ctx.skip();
+		try {
+			// What setupRun does for `gar -c` and `--session`, in headless mode and in the full-screen app.
+			const resume = () => openRunSession({ continue: true }, base, CWD);
+			expect(resume).toThrow(SessionError);
+			const cause = /(permission denied \(EACCES\)|operation not permitted \(EPERM\))/.source;
+			const pattern = `^cannot write to the session file ${writer.file}: ${cause}; make it writable, or add --no-session`;
+			expect(resume).toThrow(new RegExp(pattern));
+			// Other writers (gar label, gar name) get the path and the cause, without the advice about runs.
+			expect(() => SessionWriter.open(writer.file)).toThrow(
+				new RegExp(`^cannot write to the session file ${writer.file}: ${cause}$`),
+			);
+			// Reading it needs no write: --no-session continues from it.
+			expect(openRunSession({ continue: true, noSession: true }, base, CWD).history).toHaveLength(1);
+		} finally {
+			undo();
+		}
 	});
 
 	it("continuing a session recorded in another directory is refused, naming both", () => {

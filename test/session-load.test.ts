@@ -91,6 +91,26 @@ describe("loadSession", () => {
 		]);
 	});
 
+	it("reads where a user message was pasted into; a malformed value is dropped, never the message", () => {
+		const file = join(tmp(), "pastes.jsonl");
+		const head = '{"type":"session","version":1,"id":"p1","cwd":"/w","createdAt":"2026-01-02T03:04:05.000Z"}';
+		const user = (id: string, parent: string | null, pastes: unknown) =>
+			JSON.stringify({
+				type: "user",
+				id,
+				parentId: parent,
+				ts: "2026-01-02T03:04:06.000Z",
+				content: "see abc",
+				pastes,
+			});
+		writeFileSync(file, `${[head, user("u1", null, [{ start: 4, end: 7 }]), user("u2", "u1", "oops")].join("\n")}\n`);
+		const session = loadSession(file);
+		expect(session.warnings).toEqual([]);
+		expect(session.get("u1")).toMatchObject({ content: "see abc", pastes: [{ start: 4, end: 7 }] });
+		expect(session.get("u2")).toMatchObject({ content: "see abc" });
+		expect(session.get("u2")).not.toHaveProperty("pastes", "oops");
+	});
+
 	it("refuses a file written by a newer major version, with a clear message", () => {
 		const file = fixture("newer-major.jsonl");
 		expect(() => loadSession(file)).toThrow(

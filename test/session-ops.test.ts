@@ -2,13 +2,17 @@ import { createHash } from "node:crypto";
 import { readFileSync, renameSync, utimesSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { EventChannel } from "../src/agent/channel.js";
+import type { AgentEvent } from "../src/agent/events.js";
 import { buildContext } from "../src/session/context.js";
 import { forkSession } from "../src/session/fork.js";
 import { loadSession } from "../src/session/load.js";
 import { findLatestSession, listSessions, readSessionInfo, resolveSession } from "../src/session/ops.js";
 import { sessionDirFor } from "../src/session/paths.js";
+import { SessionRecorder } from "../src/session/recorder.js";
+import { replayEvents } from "../src/session/replay.js";
 import { SessionWriter } from "../src/session/writer.js";
-import { fakeClock, firstReply, secondReply, tempDirsPerTest } from "./fixtures/session/run.js";
+import { fakeClock, firstReply, secondReply, tempDirsPerTest, twoTurnRun } from "./fixtures/session/run.js";
 
 const tmp = tempDirsPerTest();
 /** A session with the given user prompts (each answered), its mtime set to `ageSec` seconds ago. */
@@ -143,6 +147,8 @@ describe("forkSession", () => {
 			[t1.id, "ran ls"],
 		]);
 		expect(copy.leafId).toBe(t1.id);
+		expect(readSessionInfo(forked).forkOf).toEqual({ session: source.header.id, entry: t1.id });
+		expect(readSessionInfo(writer.file).forkOf).toBeUndefined();
 		expect(copy.name).toBeUndefined();
 		expect(buildContext(copy)).toEqual(buildContext(source, t1.id));
 	});
@@ -155,5 +161,36 @@ describe("forkSession", () => {
 		expect(dirname(forked)).toBe(sessionDirFor(base, "/p/elsewhere"));
 		const empty = session(base, "/p/app", [], 0);
 		expect(() => forkSession(empty, undefined, { dir: base })).toThrow(/nothing to fork/);
+	});
+
+	it("keeps the branch's records, so the fork replays with the source's limits, requests and timings", () => {
+		const base = tmp();
+		const writer = SessionWriter.create({ dir: base, cwd: "/p/app", now: fakeClock() });
+		const channel = new EventChannel();
+		new SessionRecorder(writer, (_file, error) => {
+			throw new Error(error);
+		}).attach(channel);
+		const prompt = { text: "You are gar.", parts: [{ source: "base" as const, chars: 12, tokens: 3 }] };
+		writer.ensurePrompt({ hash: "h1", ...prompt, toolsHash: "t1", tools: [] });
+		const withPrompt = (event: AgentEvent): AgentEvent =>
+			event.type === "request" ? { ...event, system: { ...event.system, hash: "h1" } } : event;
+		for (const event of [...twoTurnRun("first", "run_1"), ...twoTurnRun("second", "run_2")]) {
+			channel.emit(withPrompt(event));
+		}
+		writer.close();
+		const source = loadSession(writer.file);
+		const nodes = source.entries.filter((e) => e.type === "tool_result" || e.type === "assistant");
+		for (const at of [source.leafId, nodes[0]?.id, nodes[1]?.id, nodes[2]?.id]) {
+			const fork = loadSession(forkSession(writer.file, at ?? undefined, { dir: base }));
+			expect(fork.warnings).toEqual([]);
+			const replayed = [...replayEvents(fork)];
+			expect(replayed).toEqual([...replayEvents(source, at)]);
+			expect(replayed.find((r) => r.event.type === "agent_start")?.event).toMatchObject({ maxTurns: 50 });
+			expect(replayed.find((r) => r.event.type === "request")?.event).toMatchObject({ system: { chars: 12 } });
+		}
+		const whole = loadSession(forkSession(writer.file, undefined, { dir: base }));
+		const records = (s: typeof source) => s.entries.filter((e) => e.type !== "label").map((e) => e.type);
+		expect(records(whole)).toEqual(records(source));
+		expect([...whole.startedCalls]).toEqual([...source.startedCalls]);
 	});
 });

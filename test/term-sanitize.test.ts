@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
 	hasHostileControls,
+	hasZeroWidth,
+	jsonForTerminal,
+	revealHidden,
 	sanitizeBytesForTerminal,
 	sanitizeForTerminal,
 	TerminalSanitizer,
@@ -60,6 +63,17 @@ describe("sanitizeForTerminal", () => {
 	});
 });
 
+describe("jsonForTerminal", () => {
+	it("escapes what a terminal would act on, and reads back as the same value", () => {
+		const value = { a: "x\u009b2Jy\u202Ez", b: ["\u001b]52;c;Zm9v\u0007", 1], c: "plain" };
+		const json = jsonForTerminal(value);
+		expect(json).toBe(sanitizeForTerminal(json));
+		expect(json).toContain("\\u009b");
+		expect(json).toContain("\\u202e");
+		expect(JSON.parse(json)).toEqual(value);
+	});
+});
+
 describe("sanitizeBytesForTerminal", () => {
 	it("shows invalid UTF-8 as U+FFFD and controls visibly", () => {
 		const bytes = Buffer.concat([Buffer.from("ok "), Buffer.from([0xff, 0xfe]), Buffer.from(" \x1b[2J é")]);
@@ -84,6 +98,38 @@ describe("hasHostileControls", () => {
 
 	it("ignores invalid UTF-8, which is not a control", () => {
 		expect(hasHostileControls("a\ud800")).toBe(false);
+	});
+});
+
+describe("zero-width characters (flagged and shown in an approval question)", () => {
+	it.each([
+		["zero-width space", "rm -rf /tmp/build\u200b /home", "rm -rf /tmp/build⟨U+200B⟩ /home"],
+		["zero-width non-joiner", "cur\u200cl", "cur⟨U+200C⟩l"],
+		["zero-width joiner between letters", "s\u200dudo", "s⟨U+200D⟩udo"],
+		["word joiner", "a\u2060b", "a⟨U+2060⟩b"],
+		["invisible operator", "a\u2062b", "a⟨U+2062⟩b"],
+		["BOM inside a path", "/etc/\ufeffpasswd", "/etc/⟨U+FEFF⟩passwd"],
+		["a joiner after an emoji but before a letter", "👩\u200dx", "👩⟨U+200D⟩x"],
+		["tag characters (text that shows as nothing)", "ok\u{e0072}\u{e006d}", "ok⟨U+E0072⟩⟨U+E006D⟩"],
+		["with control characters too", "\x1b[2J\u200b", "␛[2J⟨U+200B⟩"],
+	])("are shown and flagged: %s", (_name, text, shown) => {
+		expect(hasZeroWidth(text)).toBe(true);
+		expect(revealHidden(text)).toBe(shown);
+	});
+
+	it.each([
+		["family emoji (joiners between emoji)", "👩‍👩‍👧"],
+		["rainbow flag (variation selector, joiner)", "🏳️‍🌈"],
+		["skin tone and joiner", "👩🏽‍💻"],
+		["subdivision flag (tags after a black flag)", "🏴󠁧󠁢󠁳󠁣󠁴󠁿"],
+		["plain text", "ls -la; echo 日本語"],
+	])("are part of the picture, not flagged: %s", (_name, text) => {
+		expect(hasZeroWidth(text)).toBe(false);
+		expect(revealHidden(text)).toBe(text);
+	});
+
+	it("leaves sanitizeForTerminal alone (chat text keeps its joiners)", () => {
+		expect(sanitizeForTerminal("a\u200bb")).toBe("a\u200bb");
 	});
 });
 

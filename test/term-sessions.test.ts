@@ -38,3 +38,13 @@ describe("gar sessions shows hostile names and prompts inert", () => {
 		expect(out).toBe("no sessions for /tmp/␛[31mred (gar sessions --all lists every project)\n");
 	});
 });
+
+describe("gar sessions marks forks", () => {
+	it("with the session each was forked from, before its first prompt", () => {
+		const plain = { ...hostile, name: "n", firstPrompt: "fix it" };
+		const fork = { ...plain, id: "def456", forkOf: { session: "abc123", entry: "u000000001" } };
+		const [, source, forked] = formatSessionTable([plain, fork], 200).split("\n");
+		expect(source).toMatch(/ {2}fix it$/);
+		expect(forked).toMatch(/^def456 .* {2}\(fork of abc123\) fix it$/);
+	});
+});

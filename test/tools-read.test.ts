@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -131,6 +131,14 @@ describe("read", () => {
 		);
 		await expect(read({ path: "nope/deeper/x.ts" })).rejects.toThrow(
 			/The directory nope\/deeper does not exist either/,
+		);
+	});
+
+	it("calls a dangling symlink what it is, never a similar name of itself", async () => {
+		symlinkSync(join(dir, "gone.md"), join(dir, "notes.md"));
+		writeFileSync(join(dir, "notes.txt"), "");
+		await expect(read({ path: "notes.md" })).rejects.toThrow(
+			"File not found: notes.md. It is a symbolic link to gone.md, which does not exist.",
 		);
 	});
 

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { GAR_BIN, tempHome } from "./support/cli.js";
@@ -119,11 +119,46 @@ describe.skipIf(!HAS_TMUX)("the full-screen app in a real terminal", () => {
 		tmux.send(["Enter"]);
 		const screen = await tmux.waitFor(/allow once/);
 		expect(screen).toContain("␛[2K␛[1Gallow bash ls -la? && touch PWNED");
-		expect(screen).toContain("this call contains terminal control characters");
+		expect(screen).toContain("⚠ contains control, bidi or zero-width characters");
 		tmux.type("n");
 		tmux.send(["Enter"]);
 		await tmux.waitFor(/done · 2 turns/);
 		expect(existsSync(join(project, "PWNED"))).toBe(false);
+	}, 30_000);
+
+	it("shows a command that hides its end behind 300 spaces whole at 80 columns: marked, scrolled, denied", async () => {
+		const steps = Array.from({ length: 20 }, (_, i) => `echo step ${i}`);
+		const command = [...steps, `ls -la${" ".repeat(300)}; rm -rf important`].join("\n");
+		server = await startWireServer([{ toolCalls: [{ id: "d1", name: "bash", args: { command } }] }, { text: "ok" }]);
+		const { project, env } = tempHome();
+		mkdirSync(join(project, "important"));
+		writeFileSync(join(project, "important", "keep.txt"), "keep\n");
+		tmux = launch(project, env, `--provider openai --model gpt-5 --base-url ${server.url} --approve`, {
+			columns: 80,
+			rows: 24,
+		});
+		await tmux.waitFor(/Enter send/);
+		tmux.type("clean up");
+		tmux.send(["Enter"]);
+		// The headline is the panel's first row; the preview says how much is below it.
+		let screen = await tmux.waitFor(/more lines — ↓ to read/);
+		const panel = screen.split("\n");
+		const top = panel.findIndex((l) => l.startsWith("┌"));
+		expect(panel[top + 1]).toMatch(/│ bash in .* \(timeout 2 m 00 s\)/);
+		expect(screen).toContain("y allow once · a allow bash for this session · n deny · Esc deny and stop");
+		expect(panel.slice(top).join("\n")).not.toContain("; rm -rf important");
+		// y before the end was on screen does not run it.
+		tmux.type("y");
+		screen = await tmux.waitFor(/read the whole command first/);
+		for (let i = 0; i < 4; i++) tmux.send(["Down"]);
+		await tmux.waitFor(/read the whole command first: 11 more lines — ↓ to read · 4 above/);
+		for (let i = 0; i < 4; i++) tmux.send(["PageDown"]);
+		screen = await tmux.waitFor(/end of the preview/);
+		expect(screen).toContain("│ > ls -la␣×300; rm -rf important");
+		tmux.send(["Escape"]);
+		await tmux.waitFor(/The user denied this bash call: the user stopped the run/);
+		expect(existsSync(join(project, "important", "keep.txt"))).toBe(true);
+		expect(server.requests.filter((r) => r.method === "POST")).toHaveLength(1);
 	}, 30_000);
 
 	it("edits multi-line text: a 2,000-line paste as a placeholder, newline keys, history, !cmd into the context", async () => {
@@ -165,7 +200,7 @@ describe.skipIf(!HAS_TMUX)("the full-screen app in a real terminal", () => {
 		// !cmd: the output shows in the chat and goes with the next message.
 		session.type("!echo hi-from-shell");
 		session.send(["Enter"]);
-		await session.waitFor(/\$ echo hi-from-shell[\s│]+hi-from-shell/);
+		await session.waitFor(/\$ echo hi-from-shell.*\n\s+hi-from-shell/);
 		session.type("what did it print?");
 		session.send(["Enter"]);
 		await session.waitFor(/Saw the echo\./);
@@ -190,5 +225,36 @@ describe.skipIf(!HAS_TMUX)("the full-screen app in a real terminal", () => {
 		await tmux.waitFor(/error · 1 turn/);
 		tmux.send(["C-d"]);
 		await tmux.waitFor(/continue it with/);
+	}, 30_000);
+});
+
+describe.skipIf(!HAS_TMUX)("the line mode (--plain) in a real terminal", () => {
+	it("shows the typed task once, answers approvals with single keys, says denied (Esc), prints how to continue", async () => {
+		server = await startWireServer([
+			{ toolCalls: [{ id: "b1", name: "bash", args: { command: "echo approved-ok" } }] },
+			{ toolCalls: [{ id: "b2", name: "bash", args: { command: "touch PWNED" } }] },
+			{ text: "never asked" },
+		]);
+		const { project, env } = tempHome();
+		tmux = launch(project, env, `--plain --provider openai --model gpt-5 --base-url ${server.url} --approve`);
+		await tmux.waitFor(/Ctrl\+D quits/);
+		tmux.type("list the files please");
+		tmux.send(["Enter"]);
+		let screen = await tmux.waitFor(/\$ echo approved-ok[\s\S]*Esc deny and stop ›/);
+		expect(screen).toContain("y allow once · a allow bash for this session · n deny · Esc deny and stop ›");
+		// Other keys do nothing; y alone (no Enter) allows.
+		tmux.type("x");
+		await new Promise((r) => setTimeout(r, 300));
+		expect(tmux.screen()).not.toContain("exit 0");
+		tmux.type("y");
+		screen = await tmux.waitFor(/\$ touch PWNED[\s\S]*Esc deny and stop ›/);
+		expect(screen).toMatch(/· bash echo approved-ok — exit 0/);
+		tmux.send(["Escape"]);
+		screen = await tmux.waitFor(/✗ bash touch PWNED — denied \(Esc\)/);
+		expect(existsSync(join(project, "PWNED"))).toBe(false);
+		expect(screen.split("list the files please").length - 1).toBe(1);
+		await tmux.waitFor(/\[aborted · 2 turns/);
+		tmux.send(["C-d"]);
+		screen = await tmux.waitFor(/continue it with: gar --plain -c {3}\(or gar --plain --session \w+\)/);
 	}, 30_000);
 });

@@ -247,6 +247,31 @@ describe("renderItem: other items", () => {
 		]);
 	});
 
+	it("shows what was pasted as its placeholder, all of it expanded; ranges that do not fit the text are ignored", () => {
+		const pasted = Array.from({ length: 5000 }, (_, i) => `row ${i}`).join("\n");
+		const message = `look at ${pasted} please`;
+		const start = "look at ".length;
+		const item: ChatItem = {
+			kind: "user",
+			key: "u",
+			source: "prompt",
+			text: message,
+			pastes: [{ start, end: start + pasted.length }],
+		};
+		const folded = render(item, 60);
+		expect(text(folded)).toEqual(["you › look at [pasted 5000 lines] please"]);
+		expect(span(folded, "[pasted 5000 lines]")?.color).toBe(theme.accent);
+		expect(render(item, 60, true)).toHaveLength(5000);
+		const damaged = {
+			...item,
+			pastes: [
+				{ start: 0, end: message.length + 1 },
+				{ start: 9, end: 3 },
+			],
+		};
+		expect(render(damaged, 60)).toHaveLength(5000);
+	});
+
 	it("wraps a notice laid out in columns (the /help tables) under its second column", () => {
 		const message =
 			"Keys\n  Ctrl+R      search the history, Enter takes it and Esc cancels\nplain words that just wrap around here and there";

@@ -6,7 +6,7 @@ import {
 	type CommandContext,
 	commandCompleter,
 	helpText,
-	modelNames,
+	lineKind,
 	osc52,
 	readyToRun,
 	runCommand,
@@ -16,7 +16,16 @@ import { InputModel } from "../src/ui/input-model.js";
 import { UiStore } from "../src/ui/store.js";
 import { initialView } from "../src/view/state.js";
 
-const source = { models: () => modelNames("gpt-5"), themes: () => ["dark", "light", "mono"] };
+/** What setup.modelChoices() gives on OpenAI with an Anthropic key too (test/model-switch.test.ts checks that). */
+const MODELS = [
+	"gpt-5",
+	"gpt-5.4",
+	"gpt-5-mini",
+	"gpt-5-nano",
+	"anthropic/claude-sonnet-4-5",
+	"anthropic/claude-sonnet-4-0",
+];
+const source = { models: () => MODELS, themes: () => ["dark", "light", "mono"] };
 const complete = commandCompleter(source);
 const values = (text: string) => complete(text)?.items.map((i) => i.value) ?? null;
 
@@ -42,11 +51,12 @@ function harness(running = false) {
 		setup: {
 			conversation,
 			channel,
-			providerFor: async (model) => ({ provider: { name: "openai" } as never, model, contextWindow: null }),
+			providerFor: async (model) => ({ provider: { name: "openai" } as never, model, contextWindow: null, note: null }),
 		},
 		store,
 		input: new InputModel(),
 		exit: () => calls.push("exit"),
+		columns: () => 120,
 		writeTerminal: (data) => written.push(data),
 	};
 	const notices = () => events.flatMap((e) => (e.type === "notice" ? [e.message] : []));
@@ -81,19 +91,21 @@ describe("slash command completion", () => {
 
 	it("completes /model from the model table and /theme from the themes", () => {
 		expect(values("/model gpt-5-m")).toEqual(expect.arrayContaining(["gpt-5-mini"]));
-		expect(values("/model claude-son")?.every((m) => m.startsWith("claude-son"))).toBe(true);
+		expect(values("/model gpt-5-")).toEqual(["gpt-5-mini", "gpt-5-nano"]);
 		expect(complete("/model claude-son")?.from).toBe("/model ".length);
 		expect(values("/model gpt-5")).toBeNull(); // a whole name: nothing left to complete
 		expect(values("/theme l")).toEqual(["light"]);
 		expect(values("/model ")).toBeNull();
+		// Tab asks for the whole list, before anything is typed or on a whole name.
+		expect(complete("/model ", true)?.items.map((i) => i.value)[0]).toBe("gpt-5");
+		expect(complete("/theme ", true)?.items.map((i) => i.value)).toEqual(["dark", "light", "mono"]);
+		expect(complete("/theme dark", true)?.items.map((i) => i.value)).toEqual(["dark"]);
+		expect(complete("/name ", true)).toBeNull();
 	});
 
-	it("offers the models the config's profiles name, after the one in use", () => {
-		const names = modelNames("gpt-5", ["qwen2.5-coder", "gpt-5"]);
-		expect(names.slice(0, 2)).toEqual(["gpt-5", "qwen2.5-coder"]);
-		expect(names.filter((n) => n === "gpt-5")).toHaveLength(1);
-		const withProfiles = commandCompleter({ models: () => names, themes: () => [] });
-		expect(withProfiles("/model qw")?.items.map((i) => i.value)).toEqual(["qwen2.5-coder"]);
+	it("completes `/model claude` with the other provider's `anthropic/…` models", () => {
+		expect(values("/model claude-sonnet-4")).toEqual(["anthropic/claude-sonnet-4-5", "anthropic/claude-sonnet-4-0"]);
+		expect(values("/model anthropic/claude-sonnet-4-5")).toBeNull();
 	});
 
 	it("accepting a completion through the input fills in the command; a command that needs an argument waits", () => {
@@ -150,6 +162,14 @@ describe("slash commands", () => {
 		expect(h.notices()).toEqual(["model: openai/gpt-5-mini from the next message on", "new session (not saved)"]);
 	});
 
+	it("/inspector in a terminal narrower than 100 columns says so instead of hiding it unseen", async () => {
+		const h = harness();
+		h.ctx.columns = () => 90;
+		await runCommand("/inspector", h.ctx);
+		expect(h.store.inspector).toBe(true);
+		expect(h.store.hint).toContain("the inspector needs 100 columns, this terminal has 90");
+	});
+
 	it("a command that must wait for the run goes back into the editor, so nothing typed is lost", async () => {
 		const h = harness(true);
 		await runCommand("/model gpt-5-mini", h.ctx);
@@ -158,6 +178,24 @@ describe("slash commands", () => {
 		expect(h.notices()[0]).toContain("waits until the run ends");
 		await runCommand("/nope", h.ctx);
 		expect(h.notices()[1]).toContain("unknown command /nope");
+	});
+
+	it("`//text` is the message `/text`; a line with an unknown /word stays in the input, and sent again is a message", async () => {
+		expect(lineKind("//text", null)).toEqual({ kind: "message", text: "/text" });
+		expect(lineKind("/help", null)).toEqual({ kind: "command" });
+		expect(lineKind("!ls", null)).toEqual({ kind: "shell" });
+		expect(lineKind("hello", null)).toEqual({ kind: "message", text: "hello" });
+		const h = harness();
+		const line = "/usr/bin/env fails here, why?";
+		h.ctx.input.take();
+		await runCommand(line, h.ctx);
+		expect(h.ctx.input.text).toBe(line);
+		expect(h.notices()).toEqual([
+			"unknown command /usr/bin/env: Enter sends the line as a message (so does starting it with //); /help lists the commands",
+		]);
+		expect(lineKind(line, h.ctx.input.offered)).toEqual({ kind: "message", text: line });
+		// Changed, it is a command line again.
+		expect(lineKind("/usr/bin/env", h.ctx.input.offered)).toEqual({ kind: "command" });
 	});
 
 	it("/copy puts the last answer on the clipboard with OSC 52; /session tells what it can", async () => {

@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { render } from "ink-testing-library";
 import { describe, expect, it } from "vitest";
+import type { PastedRange } from "../src/agent/events.js";
 import { App, type AppInfo } from "../src/ui/App.js";
+import { commandCompleter } from "../src/ui/commands.js";
 import { editExternally } from "../src/ui/editor/external-editor.js";
 import { editorWork } from "../src/ui/editor/graphemes.js";
 import { PromptHistory } from "../src/ui/editor/history.js";
@@ -31,16 +33,18 @@ function info(running: { value: boolean }): AppInfo {
 function app(size = { columns: 100, rows: 30 }) {
 	const store = new UiStore(initialView({ provider: "p", model: "m" }));
 	const input = new InputModel();
-	const sent: { text: string; mode: SendMode | undefined }[] = [];
+	const sent: { text: string; mode: SendMode | undefined; pastes?: PastedRange[] | undefined }[] = [];
 	const queued: string[] = [];
 	const running = { value: false };
-	const counts = { aborted: 0 };
+	const counts = { aborted: 0, exits: 0 };
 	const actions = {
-		submit: (text: string, mode?: SendMode) => sent.push({ text, mode }),
+		submit: (text: string, mode?: SendMode, pastes?: PastedRange[]) => sent.push({ text, mode, pastes }),
 		abort: () => {
 			counts.aborted++;
 		},
-		exit: () => {},
+		exit: () => {
+			counts.exits++;
+		},
 		pullQueued: () => queued.pop(),
 	};
 	const r = render(<App store={store} input={input} info={info(running)} actions={actions} size={size} />);
@@ -60,6 +64,9 @@ function app(size = { columns: 100, rows: 30 }) {
 		write,
 		get aborted() {
 			return counts.aborted;
+		},
+		get exits() {
+			return counts.exits;
 		},
 	};
 }
@@ -112,6 +119,51 @@ describe("the editor in the app", () => {
 		a.unmount();
 	});
 
+	it("Ctrl+C twice quits though the hint it shows changes the layout", async () => {
+		const a = app();
+		await a.write("\x03");
+		expect(a.lastFrame()).toContain("press Ctrl+C again to quit");
+		await a.write("\x03");
+		expect(a.exits).toBe(1);
+		a.unmount();
+	});
+
+	it("keeps a bracketed paste whole when the layout changes while it arrives", async () => {
+		const a = app();
+		await a.write("\x1b[200~first half ");
+		a.store.setHint("a hint row appears");
+		await tick();
+		await a.write("second half\x1b[201~");
+		expect(a.input.text).toBe("first half second half");
+		a.unmount();
+	});
+
+	it("Tab after `/model ` or `/theme ` lists the choices; `/mo` and Tab in one read completes", async () => {
+		const a = app({ columns: 120, rows: 30 });
+		a.input.completer = commandCompleter({ models: () => ["gpt-5", "gpt-5-mini"], themes: () => ["dark", "light"] });
+		await a.write("/mo\t");
+		expect(a.input.text).toBe("/model ");
+		await a.write("\t");
+		expect(a.lastFrame()).toMatch(/› \/model \s+Enter send\n {2}gpt-5\s*\n/);
+		await a.write("\t");
+		expect(a.input.text).toBe("/model gpt-5");
+		a.input.clear();
+		await a.write("/theme ", "\t");
+		expect(a.lastFrame()).toMatch(/light/);
+		await a.write("\x1b[B", "\t");
+		expect(a.input.text).toBe("/theme light");
+		expect(a.store.inspector).toBe(true);
+		a.unmount();
+	});
+
+	it("Tab below 100 columns says the inspector needs a wider terminal", async () => {
+		const a = app({ columns: 90, rows: 20 });
+		await a.write("\t");
+		expect(a.lastFrame()).toContain("the inspector needs 100 columns, this terminal has 90");
+		expect(a.store.inspector).toBe(true);
+		a.unmount();
+	});
+
 	it("shows a 2,000-line paste as a placeholder and sends it expanded", async () => {
 		const a = app();
 		const lines = Array.from({ length: 2000 }, (_, i) => `row ${i}`);
@@ -121,6 +173,8 @@ describe("the editor in the app", () => {
 		expect(a.sent).toEqual([]);
 		await a.write("\r");
 		expect(a.sent[0]?.text).toBe(`look: ${lines.join("\n")} thanks`);
+		// Where the paste sits goes with it, so the chat can show it folded.
+		expect(a.sent[0]?.pastes).toEqual([{ start: 6, end: 6 + lines.join("\n").length }]);
 		a.unmount();
 	});
 
@@ -198,6 +252,7 @@ describe("typing after a huge paste", () => {
 			abort: () => {},
 			exit: () => {},
 			page: () => 20,
+			columns: () => 80,
 		});
 		const key = {} as Parameters<typeof press>[1];
 		if (paste !== null) {

@@ -257,7 +257,7 @@ describe("hints at 80, 100 and 120 columns", () => {
 		const view = at([...start.map(([, e]): [number, AgentEvent] => [t, e]), [t + 400, delta("Let me check. ")]]);
 		view.model = "claude-sonnet-5-5-20260101";
 		const store = new UiStore(view);
-		store.idleTimeoutMs = 300_000;
+		store.idleTimeoutMs = () => 300_000;
 		const { lastFrame, unmount } = render(
 			<App store={store} input={new InputModel()} info={info} actions={noop} size={{ columns: 80, rows: 12 }} />,
 		);

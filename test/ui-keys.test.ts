@@ -4,7 +4,7 @@ import type { ApprovalDecision } from "../src/agent/loop.js";
 import { InputModel } from "../src/ui/input-model.js";
 import { createKeyHandler } from "../src/ui/keys.js";
 import { UiStore } from "../src/ui/store.js";
-import { initialView } from "../src/view/state.js";
+import { type ChatItem, initialView } from "../src/view/state.js";
 
 const NO_KEY: Key = {
 	upArrow: false,
@@ -44,6 +44,7 @@ function harness(running = false) {
 		abort: () => log.push("abort"),
 		exit: () => log.push("exit"),
 		page: () => 20,
+		columns: () => 120,
 		now: () => clock,
 	});
 	return {
@@ -117,6 +118,19 @@ describe("the full-screen key handler", () => {
 		expect(h.log).toEqual(["abort", "exit"]);
 	});
 
+	it("Ctrl+D during a run says what to do, and quits when pressed again within a second", () => {
+		const h = harness(true);
+		h.press("d", k({ ctrl: true }));
+		expect(h.store.hint).toBe("Esc stops the run; Ctrl+D again quits");
+		expect(h.log).toEqual([]);
+		h.advance(1500);
+		h.press("d", k({ ctrl: true }));
+		expect(h.log).toEqual([]);
+		h.advance(300);
+		h.press("d", k({ ctrl: true }));
+		expect(h.log).toEqual(["exit"]);
+	});
+
 	it("answers an approval: y once, a for the session, n with a typed reason, Esc denies and stops", () => {
 		const h = harness(true);
 		let answers = ask(h.store);
@@ -142,6 +156,18 @@ describe("the full-screen key handler", () => {
 		expect(h.log).toEqual([]); // Esc answered the question; it did not also abort by itself
 	});
 
+	it('takes a key and the Enter typed right after it in one read ("n\\r") as the key, then Enter', () => {
+		const h = harness(true);
+		let answers = ask(h.store);
+		h.press("n\r", k());
+		expect(answers).toEqual([{ approved: false, reason: "the user said no" }]);
+		answers = ask(h.store);
+		h.press("Y\r", k());
+		expect(answers).toEqual([{ approved: true }]);
+		expect(h.input.empty).toBe(true);
+		expect(h.log).toEqual([]);
+	});
+
 	it("ignores other keys while a question is open, so typing cannot approve by accident", () => {
 		const h = harness(true);
 		const answers = ask(h.store);
@@ -149,6 +175,26 @@ describe("the full-screen key handler", () => {
 		expect(answers).toEqual([]);
 		h.press("", k({ return: true }));
 		expect(answers).toEqual([]);
+	});
+
+	it("Ctrl+O folds and unfolds the newest folded item: a message with a paste, a !command's output, thinking", () => {
+		const h = harness();
+		const pasted: ChatItem = {
+			kind: "user",
+			key: "u1",
+			source: "prompt",
+			text: "a\nb",
+			pastes: [{ start: 0, end: 3 }],
+		};
+		h.store.view = { ...h.store.view, items: [{ kind: "user", key: "u0", source: "prompt", text: "plain" }, pasted] };
+		h.press("o", k({ ctrl: true }));
+		expect([...h.store.expanded]).toEqual(["u1"]);
+		h.press("o", k({ ctrl: true }));
+		expect([...h.store.expanded]).toEqual([]);
+		const shell: ChatItem = { kind: "user", key: "s1", source: "shell", text: "I ran a shell command myself\nls\nx" };
+		h.store.view = { ...h.store.view, items: [pasted, shell] };
+		h.press("o", k({ ctrl: true }));
+		expect([...h.store.expanded]).toEqual(["s1"]);
 	});
 
 	it("inserts a bracketed paste as text, never sending it", () => {

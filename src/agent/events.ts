@@ -18,6 +18,12 @@ export type RunStopReason = "done" | "max_turns" | "error" | "aborted" | "length
  */
 export type UserSource = "prompt" | "steer" | "follow_up" | "shell" | "schema_retry";
 
+/** A block the person pasted into a message: `[start, end)` in UTF-16 units of its text. Views fold it. */
+export type PastedRange = { start: number; end: number };
+
+/** A message as the person sent it: the text (what the model reads) and where they pasted blocks into it. */
+export type UserInput = { text: string; pastes?: PastedRange[] };
+
 /** One part of the system prompt, for the request viewer: where it came from and its size. */
 export type SystemPart = {
 	source: "base" | "context_file" | "append" | "environment";
@@ -81,7 +87,8 @@ export type AgentEvent =
 			contextWindow: number | null;
 	  }
 	/** A user message entered the context; emitted (and saved) before the model is called. */
-	| { type: "user_message"; message: UserMessage; source: UserSource }
+	/** `pastes`: where the person pasted blocks into the message (absent: none). */
+	| { type: "user_message"; message: UserMessage; source: UserSource; pastes?: PastedRange[] }
 	| { type: "turn_start"; turn: number; maxTurns: number }
 	/** Just before each model call. */
 	| ({ type: "request" } & RequestInfo)
@@ -121,6 +128,8 @@ export type AgentEvent =
 			reason?: string;
 			/** The person allowed this tool for the rest of the session. */
 			remember?: boolean;
+			/** The person also stopped the run (Esc or Ctrl+C at the question). */
+			stop?: boolean;
 	  }
 	/** The tool really starts (after approval, if any). */
 	| { type: "tool_start"; callId: string; name: string; args: Record<string, unknown> }

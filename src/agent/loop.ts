@@ -18,10 +18,10 @@ import { toToolSpec } from "../tools/index.js";
 import type { AnyTool } from "../tools/types.js";
 import type { EventChannel } from "./channel.js";
 import { boundToolArguments } from "./depth.js";
-import type { RequestInfo, RunStopReason, UserSource } from "./events.js";
+import type { RequestInfo, RunStopReason, UserInput, UserSource } from "./events.js";
 import { LoopGuard } from "./loop-guard.js";
 import { MessageQueue } from "./queue.js";
-import { describeMessages, describeSystem, describeTools } from "./request-info.js";
+import { describeMessages, describeSystem, describeTools, estimateTokens } from "./request-info.js";
 import { checkAnswer, type OutputSchema } from "./structured.js";
 import { type Approval, ToolRunner } from "./tool-runner.js";
 
@@ -172,7 +172,7 @@ export class Agent {
 	}
 
 	/** Runs until done. `prompt` null continues from the current context (e.g. after a steer). */
-	async run(prompt: string | null, signal: AbortSignal = new AbortController().signal): Promise<RunResult> {
+	async run(prompt: string | UserInput | null, signal: AbortSignal = new AbortController().signal): Promise<RunResult> {
 		const { channel } = this.options;
 		const maxTurns = this.options.maxTurns ?? 50;
 		const started = this.now();
@@ -221,16 +221,23 @@ export class Agent {
 			maxTurns,
 			contextWindow: this.options.contextWindow ?? null,
 		});
-		if (prompt !== null) this.addUser(prompt, "prompt");
+		// A prompt that cannot fit the window is refused before anything is sent or kept: no compaction can make room
+		// for it, and saved, it would make every continuation of the session overflow too.
+		const refused = prompt === null ? undefined : this.tooLong(typeof prompt === "string" ? prompt : prompt.text);
+		if (refused !== undefined) {
+			stop = "error";
+			error = refused;
+			errorKind = "overflow";
+		} else if (prompt !== null) this.addUser(prompt, "prompt");
 
-		while (true) {
+		while (refused === undefined) {
 			if (signal.aborted) {
 				stop = "aborted";
 				break;
 			}
 			if (turns >= maxTurns) {
 				stop = "max_turns";
-				error = `stopped after ${maxTurns} turns (the turn limit; raise it with --max-turns)`;
+				error = `stopped after ${maxTurns} turn${maxTurns === 1 ? "" : "s"} (the turn limit; raise it with --max-turns)`;
 				break;
 			}
 			if (this.options.compact && !autoFailed && !compacted) {
@@ -346,16 +353,29 @@ export class Agent {
 		return result;
 	}
 
-	private addUser(content: string, source: UserSource): void {
-		const message = { role: "user" as const, content };
+	/** Why `prompt` alone, with the system prompt and tools, cannot fit the model's window; undefined when it can. */
+	private tooLong(prompt: string): string | undefined {
+		const window = this.options.contextWindow;
+		if (window === undefined || window === null) return undefined;
+		const tokens = estimateTokens(prompt.length);
+		const overhead = this.systemInfo.tokens + this.toolsInfo.tokens;
+		if (tokens + overhead <= window) return undefined;
+		const n = (value: number) => value.toLocaleString("en-US");
+		return `the prompt is about ${n(tokens)} tokens; with the system prompt and tools (${n(overhead)}) it does not fit the ${n(window)}-token context window of ${this.options.model}: send a smaller part (a file's relevant lines, a shorter log) or use a model with a larger window`;
+	}
+
+	private addUser(input: string | UserInput, source: UserSource): void {
+		const { text, pastes } = typeof input === "string" ? { text: input, pastes: undefined } : input;
+		const message = { role: "user" as const, content: text };
 		this.history.push(message);
-		this.options.channel.emit({ type: "user_message", message, source });
+		const pasted = pastes && pastes.length > 0 ? { pastes } : {};
+		this.options.channel.emit({ type: "user_message", message, source, ...pasted });
 	}
 
 	/** Moves queued steers into the context; true when there were any. */
 	private deliverSteers(): boolean {
 		const steers = this.queue.takeSteers();
-		for (const text of steers) this.addUser(text, "steer");
+		for (const steer of steers) this.addUser(steer, "steer");
 		return steers.length > 0;
 	}
 

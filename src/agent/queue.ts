@@ -1,4 +1,6 @@
-/** Called with the queue's contents after every change. */
+import type { UserInput } from "./events.js";
+
+/** Called with the queue's contents (their texts) after every change. */
 export type QueueListener = (steers: readonly string[], followUps: readonly string[]) => void;
 
 /**
@@ -6,22 +8,25 @@ export type QueueListener = (steers: readonly string[], followUps: readonly stri
  * (the reply's remaining tool calls are skipped); a follow-up is delivered when the run would otherwise stop.
  */
 export class MessageQueue {
-	private steers: string[] = [];
-	private followUps: string[] = [];
+	private steers: UserInput[] = [];
+	private followUps: UserInput[] = [];
 
 	constructor(private readonly onChange: QueueListener = () => {}) {}
 
 	private changed(): void {
-		this.onChange([...this.steers], [...this.followUps]);
+		this.onChange(
+			this.steers.map((m) => m.text),
+			this.followUps.map((m) => m.text),
+		);
 	}
 
-	steer(text: string): void {
-		this.steers.push(text);
+	steer(message: string | UserInput): void {
+		this.steers.push(typeof message === "string" ? { text: message } : message);
 		this.changed();
 	}
 
-	followUp(text: string): void {
-		this.followUps.push(text);
+	followUp(message: string | UserInput): void {
+		this.followUps.push(typeof message === "string" ? { text: message } : message);
 		this.changed();
 	}
 
@@ -30,7 +35,7 @@ export class MessageQueue {
 	}
 
 	/** Removes and returns every queued steer, oldest first. */
-	takeSteers(): string[] {
+	takeSteers(): UserInput[] {
 		const out = this.steers;
 		if (out.length === 0) return out;
 		this.steers = [];
@@ -39,7 +44,7 @@ export class MessageQueue {
 	}
 
 	/** Removes and returns the oldest follow-up, if any: one per stop, so each gets its own answer. */
-	takeFollowUp(): string | undefined {
+	takeFollowUp(): UserInput | undefined {
 		const out = this.followUps.shift();
 		if (out !== undefined) this.changed();
 		return out;
@@ -49,12 +54,12 @@ export class MessageQueue {
 	pullLast(): string | undefined {
 		const out = this.followUps.length > 0 ? this.followUps.pop() : this.steers.pop();
 		if (out !== undefined) this.changed();
-		return out;
+		return out?.text;
 	}
 
 	/** Removes and returns everything still queued (e.g. to put it back in the editor after an abort). */
 	drain(): string[] {
-		const out = [...this.steers, ...this.followUps];
+		const out = [...this.steers, ...this.followUps].map((m) => m.text);
 		if (out.length === 0) return out;
 		this.steers = [];
 		this.followUps = [];

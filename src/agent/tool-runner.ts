@@ -84,7 +84,8 @@ export class ToolRunner {
 		const approval = this.o.approval;
 		if (approval && tool.mutating && approval.needed(tool.name)) {
 			const decision = await this.ask(approval, tool, call, signal);
-			if (signal.aborted) {
+			// A "no" that also stopped the run (Esc) is a denial; an abort from elsewhere leaves the call not run.
+			if (signal.aborted && !(decision.stop && !decision.approved)) {
 				this.end(call, "not_run", note(NOT_RUN_ABORT), 0);
 				return;
 			}
@@ -114,19 +115,20 @@ export class ToolRunner {
 		};
 		const { channel } = this.o;
 		channel.emit({ type: "approval_request", callId: call.id, name: call.name, args: call.arguments, preview });
-		let decision: { approved: boolean; reason?: string; remember?: boolean };
+		let decision: ApprovalDecision;
 		try {
 			decision = await approval.ask({ callId: call.id, name: call.name, args: call.arguments, preview }, signal);
 		} catch (error) {
 			decision = { approved: false, reason: error instanceof Error ? error.message : String(error) };
 		}
-		const { approved, reason, remember } = decision;
+		const { approved, reason, remember, stop } = decision;
 		channel.emit({
 			type: "approval_result",
 			callId: call.id,
 			approved,
 			...(reason === undefined ? {} : { reason }),
 			...(remember ? { remember: true } : {}),
+			...(stop ? { stop: true } : {}),
 		});
 		return decision;
 	}

@@ -11,7 +11,8 @@ export type CompactIo = { stdout: (text: string) => void; stderr: (text: string)
 /**
  * `gar compact SESSION [--focus TEXT]`: summarizes the older part of a session's current path with its model and
  * saves a compaction node, so the next run sends the summary and the recent turns. The file keeps everything.
- * Returns the exit code: 0 compacted, 1 the compaction failed or there was nothing to compact.
+ * Returns the exit code: 0 compacted, 1 the compaction failed, there was nothing worth compacting, or the context
+ * would not have shrunk (the session is then unchanged).
  */
 export async function compactCommand(target: string, options: CompactOptions, io: CompactIo): Promise<number> {
 	const { focus, json, ...flags } = options;

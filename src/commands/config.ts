@@ -1,7 +1,7 @@
 import { showSource } from "../config/format.js";
-import { formatConfig, formatConfigJson } from "../config/index.js";
+import { baseUrlOf, formatConfig, formatConfigJson, stripUserinfo } from "../config/index.js";
 import type { LoadResult, Source } from "../config/types.js";
-import { defaultModel } from "../llm/models.js";
+import { defaultBaseUrl, defaultModel } from "../llm/models.js";
 import { sanitizeForTerminal } from "../term/sanitize.js";
 
 /** The model a run will use and the key it comes from: `model`, the provider table's `model`, or the default. */
@@ -14,21 +14,35 @@ export function modelInUse(result: LoadResult): { model: string; key: string | n
 	return { model: defaultModel(config.provider), key: null, source: null };
 }
 
-/** `gar config`: the model in use and where it comes from, then every effective value with its source. */
+/** The endpoint a run will call (userinfo removed) and the key it comes from, or the provider's default (key null). */
+export function endpointInUse(result: LoadResult): { url: string; key: string | null; source: Source | null } {
+	const { config, sources } = result;
+	const used = baseUrlOf(config, config.provider);
+	if (!used) return { url: defaultBaseUrl(config.provider), key: null, source: null };
+	return { url: stripUserinfo(used.url), key: used.key, source: sources.get(used.key) ?? null };
+}
+
+/** `gar config`: the model and endpoint in use and where they come from, then every value with its source. */
 export function configCommand(result: LoadResult, options: { json?: boolean }, write: (text: string) => void): number {
-	const used = modelInUse(result);
+	const model = modelInUse(result);
+	const endpoint = endpointInUse(result);
+	const sourceOf = (used: { key: string | null; source: Source | null }) =>
+		used.key === null ? { kind: "provider_default" } : (used.source ?? { kind: "default" });
 	if (options.json) {
 		const doc = JSON.parse(formatConfigJson(result)) as Record<string, unknown>;
-		const modelSource = used.key === null ? { kind: "provider_default" } : (used.source ?? { kind: "default" });
-		write(
-			`${JSON.stringify({ modelInUse: { model: used.model, key: used.key, source: modelSource }, ...doc }, null, 2)}\n`,
-		);
+		const modelInUse = { model: model.model, key: model.key, source: sourceOf(model) };
+		const endpointInUse = { url: endpoint.url, key: endpoint.key, source: sourceOf(endpoint) };
+		write(`${JSON.stringify({ modelInUse, endpointInUse, ...doc }, null, 2)}\n`);
 		return 0;
 	}
-	const from =
+	const from = (used: { key: string | null; source: Source | null }) =>
 		used.key === null
 			? `the default for provider ${result.config.provider}`
 			: `${used.key}, ${showSource(used.key, used.source ?? undefined, result.home)}`;
-	write(`${sanitizeForTerminal(`model in use: ${used.model}  (${from})`)}\n\n${formatConfig(result)}\n`);
+	const head = [
+		`model in use: ${model.model}  (${from(model)})`,
+		`endpoint in use: ${endpoint.url}  (${from(endpoint)})`,
+	];
+	write(`${sanitizeForTerminal(head.join("\n"))}\n\n${formatConfig(result)}\n`);
 	return 0;
 }

@@ -33,13 +33,13 @@ export async function replayCommand(target: string, options: ReplayOptions): Pro
 	if (leaf === null) throw new UsageError(`${file} has no conversation to replay`);
 	const channel = new EventChannel();
 	const writer = new PrintWriter("stream-json", process.stdout, process.stderr);
-	if (options.output === "stream-json") channel.subscribe(writer.onEvent);
-	else {
-		// Text for a terminal is made safe; text to a pipe or file keeps the recorded bytes.
-		const stream = process.stdout.isTTY ? new TerminalSanitizer() : null;
-		const safe = stream ? (text: string) => stream.push(text) : undefined;
-		channel.subscribe(createTranscript((text) => process.stdout.write(text), safe ? { safe } : {}));
-	}
+	// Text is for a person: made safe wherever it goes (`| less -R` or `| tee log` end in a terminal too);
+	// stream-json keeps the recorded bytes.
+	const text = options.output === "text" ? new TerminalSanitizer() : null;
+	if (text) {
+		const safe = (piece: string) => text.push(piece);
+		channel.subscribe(createTranscript((piece) => process.stdout.write(piece), { safe }));
+	} else channel.subscribe(writer.onEvent);
 	let previous: number | undefined;
 	for (const { event, ts } of replayEvents(session, leaf)) {
 		const at = Date.parse(ts);
@@ -49,6 +49,7 @@ export async function replayCommand(target: string, options: ReplayOptions): Pro
 		previous = at;
 		channel.emit(event);
 	}
-	if (options.output === "stream-json") await writer.flush();
+	if (text) process.stdout.write(text.end());
+	else await writer.flush();
 	return 0;
 }

@@ -41,7 +41,7 @@ function projectCell(cwd: string, home: string): string {
 
 /**
  * The session table: id, name, date, entries, first prompt (with `project`, the session's folder after the date);
- * the prompt column takes what width is left.
+ * the prompt column takes what width is left and starts with `(fork of ID)` for a fork.
  */
 export function formatSessionTable(
 	sessions: SessionInfo[],
@@ -56,7 +56,7 @@ export function formatSessionTable(
 			shortDate(s.modifiedAt),
 			...(project ? [projectCell(s.cwd, options.home ?? "")] : []),
 			String(s.entries),
-			s.firstPrompt ?? "",
+			`${s.forkOf ? `(fork of ${s.forkOf.session}) ` : ""}${s.firstPrompt ?? ""}`,
 		].map(cell),
 	);
 	const head = ["ID", "NAME", "DATE", ...(project ? ["PROJECT"] : []), "ENTRIES", "FIRST PROMPT"];

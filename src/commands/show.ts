@@ -24,11 +24,14 @@ function firstLine(text: string): string {
 	return line.length > SUMMARY_CHARS ? `${line.slice(0, SUMMARY_CHARS - 1)}…` : line;
 }
 
-/** What a node is, in a few words: a prompt's first line, a reply's text or calls, a result's tool. */
+/** What a node is, in a few words: a prompt's first line (`$ cmd` for a !cmd), a reply's text or calls, a result's tool. */
 function summary(node: NodeEntry): string {
 	switch (node.type) {
-		case "user":
-			return firstLine(node.content);
+		case "user": {
+			// A !cmd's context text explains itself first; the command is the line that starts with "$ ".
+			const command = node.source === "shell" ? node.content.split("\n").find((l) => l.startsWith("$ ")) : undefined;
+			return firstLine(command ?? node.content);
+		}
 		case "assistant": {
 			const calls = node.content.flatMap((b) => (b.type === "tool_call" ? [b.name] : []));
 			const text = node.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("");
@@ -47,18 +50,31 @@ function summary(node: NodeEntry): string {
 	}
 }
 
-/** The session's nodes (never records) in depth-first order, each branch one level deeper. Iterative. */
-export function treeOf(session: Session): ShownNode[] {
-	const out: ShownNode[] = [];
-	const stack: { node: NodeEntry; depth: number }[] = session
-		.roots()
-		.reverse()
-		.map((node) => ({ node, depth: 0 }));
+/** A node and the tree guides drawn before it (`├─ `, `│  `, `└─ `): a chain keeps its column, siblings branch. */
+type Drawn = { node: ShownNode; guide: string };
+
+/** Walks the tree depth-first (iteratively), each branch of a branch point (or of several roots) one level in. */
+function walk(session: Session): Drawn[] {
+	const out: Drawn[] = [];
+	type Item = { node: NodeEntry; depth: number; guide: string; rest: string };
+	const stack: Item[] = [];
+	/** Pushes children in reverse so they pop in file order; siblings get a branch guide each. */
+	const push = (children: NodeEntry[], depth: number, rest: string) => {
+		const branching = children.length > 1;
+		for (const [i, child] of [...children.entries()].reverse()) {
+			const last = i === children.length - 1;
+			const guide = branching ? `${rest}${last ? "└─ " : "├─ "}` : rest;
+			const next = branching ? `${rest}${last ? "   " : "│  "}` : rest;
+			stack.push({ node: child, depth: branching ? depth + 1 : depth, guide, rest: next });
+		}
+	};
+	const roots = session.roots();
+	push(roots, roots.length > 1 ? -1 : 0, "");
 	for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
-		const { node, depth } = item;
+		const { node, depth, guide, rest } = item;
 		const children = session.children(node.id);
 		const label = session.labels.get(node.id);
-		out.push({
+		const shown: ShownNode = {
 			id: node.id,
 			parentId: node.parentId,
 			type: node.type === "unknown" ? String(node.raw.type) : node.type,
@@ -67,36 +83,52 @@ export function treeOf(session: Session): ShownNode[] {
 			...(label === undefined ? {} : { label }),
 			...(children.length > 1 ? { branches: children.length } : {}),
 			...(node.id === session.leafId ? { current: true as const } : {}),
-		});
-		const next = children.length > 1 ? depth + 1 : depth;
-		for (const child of [...children].reverse()) stack.push({ node: child, depth: next });
+		};
+		out.push({ node: shown, guide });
+		push(children, depth, rest);
 	}
 	return out;
+}
+
+/** The session's nodes (never records) in depth-first order, each branch one level deeper. Iterative. */
+export function treeOf(session: Session): ShownNode[] {
+	return walk(session).map((drawn) => drawn.node);
 }
 
 /** `gar show ID` (alias `gar tree`): the tree of a session with entry ids, for --at, fork --at and label. */
 export function showCommand(ctx: SessionsContext, id: string, options: { json?: boolean }): number {
 	const file = resolveSession(ctx.baseDir, id, ctx.cwd).file;
 	const session = loadSession(file);
-	const nodes = treeOf(session);
+	const drawn = walk(session);
+	const nodes = drawn.map((d) => d.node);
 	const { header } = session;
 	if (options.json) {
 		const name = session.name;
-		const doc = { id: header.id, file, cwd: header.cwd, ...(name ? { name } : {}), leafId: session.leafId, nodes };
+		const forkOf = header.parent ? { forkOf: { session: header.parent.session, entry: header.parent.entry } } : {};
+		const doc = {
+			id: header.id,
+			file,
+			cwd: header.cwd,
+			...(name ? { name } : {}),
+			...forkOf,
+			leafId: session.leafId,
+			nodes,
+		};
 		ctx.write(`${JSON.stringify(doc, null, 2)}\n`);
 		return 0;
 	}
-	const lines = [`session ${header.id}${session.name ? ` "${session.name}"` : ""} · ${header.cwd}`, file];
+	const fork = header.parent ? ` · fork of ${header.parent.session} at ${header.parent.entry}` : "";
+	const lines = [`session ${header.id}${session.name ? ` "${session.name}"` : ""} · ${header.cwd}${fork}`, file];
 	for (const w of session.warnings) process.stderr.write(sanitizeForTerminal(`gar: warning: ${w}\n`));
 	const width = Math.max(...nodes.map((n) => n.type.length), 4);
-	for (const node of nodes) {
+	for (const { node, guide } of drawn) {
 		const marks = [
 			node.label === undefined ? "" : `[${node.label}]`,
 			node.branches ? `${node.branches} branches` : "",
 			node.current ? "← current leaf" : "",
 		].filter(Boolean);
 		const text = `${node.summary}${marks.length > 0 ? `  ${marks.join("  ")}` : ""}`;
-		const row = `${"  ".repeat(node.depth)}${node.id}  ${node.type.padEnd(width)}  ${text}`;
+		const row = `${guide}${node.id}  ${node.type.padEnd(width)}  ${text}`;
 		lines.push(row.replace(/[\t\r\n]+/g, " "));
 	}
 	if (nodes.length === 0) lines.push("(no entries yet)");

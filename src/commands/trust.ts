@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { projectRoot, readTrusted, trustFile, writeTrusted } from "../config/trust-store.js";
+import { projectRoot, readTrusted, type TrustedProject, trustFile, updateTrusted } from "../config/trust-store.js";
 import { UsageError } from "../errors.js";
 import { sanitizeForTerminal } from "../term/sanitize.js";
 
@@ -29,29 +29,32 @@ function projectOf(ctx: TrustContext, dir: string | undefined, mustExist: boolea
 	return path;
 }
 
-/** Reads the list; a damaged file is refused here rather than silently replaced. */
-function load(file: string) {
-	const trusted = readTrusted(file);
-	if (trusted.problem) throw new UsageError(`trust: ${trusted.problem}; fix or delete it`);
-	return trusted.projects;
+/** The list as read; a damaged file is refused here rather than silently replaced. */
+function projectsOf(read: ReturnType<typeof readTrusted>): TrustedProject[] {
+	if (read.problem) throw new UsageError(`trust: ${read.problem}; fix or delete it`);
+	return read.projects;
 }
 
 /** `gar trust [DIR]`: lets the project's `.gar/config.toml` apply every setting; `--list` prints the list. */
 export function trustCommand(ctx: TrustContext, dir: string | undefined, options: { list?: boolean }): number {
 	const file = trustFile(ctx.configDir);
-	const projects = load(file);
 	if (options.list) {
+		const projects = projectsOf(readTrusted(file));
 		if (projects.length === 0) ctx.write("no trusted projects\n");
 		for (const project of projects) ctx.write(sanitizeForTerminal(`${project.path}  (since ${project.trustedAt})\n`));
 		return 0;
 	}
 	const root = projectOf(ctx, dir, true);
-	if (projects.some((project) => project.path === root)) {
+	const added = updateTrusted(file, (read) => {
+		const projects = projectsOf(read);
+		if (projects.some((project) => project.path === root)) return { result: false };
+		const trustedAt = (ctx.now?.() ?? new Date()).toISOString();
+		return { projects: [...projects, { path: root, trustedAt }], result: true };
+	});
+	if (!added) {
 		ctx.write(sanitizeForTerminal(`already trusted: ${root}\n`));
 		return 0;
 	}
-	const trustedAt = (ctx.now?.() ?? new Date()).toISOString();
-	writeTrusted(file, [...projects, { path: root, trustedAt }]);
 	ctx.write(
 		sanitizeForTerminal(
 			`trusted ${root}: its .gar/config.toml may now set base_url, api_key_env, api_key, pass_env and approval\n`,
@@ -62,15 +65,12 @@ export function trustCommand(ctx: TrustContext, dir: string | undefined, options
 
 /** `gar untrust [DIR]`: the project's risky settings are ignored again. */
 export function untrustCommand(ctx: TrustContext, dir: string | undefined): number {
-	const file = trustFile(ctx.configDir);
-	const projects = load(file);
 	const root = projectOf(ctx, dir, false);
-	const rest = projects.filter((project) => project.path !== root);
-	if (rest.length === projects.length) {
-		ctx.write(sanitizeForTerminal(`not trusted: ${root}\n`));
-		return 0;
-	}
-	writeTrusted(file, rest);
-	ctx.write(sanitizeForTerminal(`no longer trusted: ${root}\n`));
+	const removed = updateTrusted(trustFile(ctx.configDir), (read) => {
+		const projects = projectsOf(read);
+		const rest = projects.filter((project) => project.path !== root);
+		return rest.length === projects.length ? { result: false } : { projects: rest, result: true };
+	});
+	ctx.write(sanitizeForTerminal(removed ? `no longer trusted: ${root}\n` : `not trusted: ${root}\n`));
 	return 0;
 }

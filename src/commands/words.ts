@@ -36,11 +36,15 @@ export function nearCommand(word: string, commands: readonly string[]): string |
 /** How the root command's options read argv: which take a value, which is -p. */
 export type OptionShape = { takesValue: (flag: string) => boolean };
 
+/** How argv is to be read: see promptIntent. */
+export type Intent = { literal: boolean; forcePrompt: boolean; first?: string };
+
 /**
  * Where the prompt starts in argv, if the words there must be read as the prompt even when they spell a subcommand:
- * after `--`, or after -p/--print. Returns { literal } (the person wrote `--`) and { forcePrompt }.
+ * after `--`, or after -p/--print. Returns { literal } (the person wrote `--`), { forcePrompt }, and the first word
+ * that is not an option (the command, or the prompt's first word) when it comes before any `--`.
  */
-export function promptIntent(argv: readonly string[], shape: OptionShape): { literal: boolean; forcePrompt: boolean } {
+export function promptIntent(argv: readonly string[], shape: OptionShape): Intent {
 	let print = false;
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i] ?? "";
@@ -53,7 +57,12 @@ export function promptIntent(argv: readonly string[], shape: OptionShape): { lit
 			if (!arg.includes("=") && shape.takesValue(arg)) i++;
 			continue;
 		}
-		return { literal: argv.includes("--"), forcePrompt: print };
+		return { literal: argv.includes("--"), forcePrompt: print, first: arg };
 	}
 	return { literal: false, forcePrompt: print };
+}
+
+/** The error for a first word that is probably a misspelt command (`meant`), saying how to send it as a prompt. */
+export function typoMessage(word: string, meant: string): string {
+	return `did you mean \`gar ${meant}\`? To send "${word}" to the model, quote it with other words or use \`gar -- ${word}\``;
 }

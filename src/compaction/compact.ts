@@ -3,6 +3,7 @@ import type { CompactionReason } from "../agent/events.js";
 import { normalizeHistory } from "../llm/transform.js";
 import { EMPTY_USAGE, type Message, type Provider, type Usage } from "../llm/types.js";
 import { buildContext, type SessionWriter, summaryMessage, summaryOf } from "../session/index.js";
+import { formatTokens } from "../view/format.js";
 import { type ContextSettings, contextTokens, estimateMessages, limitsFor } from "./accounting.js";
 import { findCut } from "./cut-point.js";
 import { filesTouched, fitChars, formatFiles, parseFiles, serializeMessages, withoutFiles } from "./serialize.js";
@@ -68,7 +69,8 @@ export class Compactor {
 
 	/**
 	 * Summarizes the older part of `history` and returns the new context: the summary, then the recent messages
-	 * verbatim. Emits compaction_start and compaction_end (unless there is nothing to compact).
+	 * verbatim. Emits compaction_start and compaction_end (unless there is nothing worth compacting: older turns no
+	 * larger than a summary). A summary that would not make the context smaller is a failure: nothing changes.
 	 */
 	async compact(
 		history: readonly Message[],
@@ -93,9 +95,16 @@ export class Compactor {
 			const error = "nothing to compact yet: the conversation has no older turn to summarize";
 			return { ok: false, error, aborted: false, nothing: true, tokensBefore, usage: EMPTY_USAGE, costUsd: 0 };
 		}
-		channel.emit({ type: "compaction_start", reason, tokensBefore, ...(focus ? { focus } : {}) });
 		const older = messages.slice(start, cut);
 		const files = filesTouched(older, previous === undefined ? undefined : parseFiles(previous));
+		const listed = formatFiles(files);
+		// A summary is at least its preface and the files list: older turns no larger are not worth a request.
+		const replaced = estimateMessages(messages.slice(0, cut));
+		if (replaced <= estimateMessages([summaryMessage(listed)])) {
+			const error = `nothing worth compacting: the older turns come to about ${formatTokens(replaced)} tokens, less than a summary takes`;
+			return { ok: false, error, aborted: false, nothing: true, tokensBefore, usage: EMPTY_USAGE, costUsd: 0 };
+		}
+		channel.emit({ type: "compaction_start", reason, tokensBefore, ...(focus ? { focus } : {}) });
 		// The answer fits the reserve (what the window keeps free beyond the threshold).
 		const reserve = contextWindow === null ? SUMMARY_MAX_TOKENS : contextWindow - limits.threshold;
 		const maxTokens = Math.min(SUMMARY_MAX_TOKENS, Math.max(1024, reserve));
@@ -111,18 +120,25 @@ export class Compactor {
 			signal,
 		});
 		const { usage, costUsd } = answer;
+		const fail = (error: string, aborted: boolean): CompactOutcome => {
+			const failure = { ok: false as const, tokensBefore, usage, costUsd, reason };
+			channel.emit({ type: "compaction_end", ...failure, tokensAfter: tokensBefore, error, aborted });
+			return { ...failure, error, aborted };
+		};
 		if (!answer.ok) {
 			const error = answer.overflow
 				? `the summary request was itself too long for the model (${answer.error}); lower [context] keep_recent_tokens or start a new session`
 				: answer.error;
-			const failure = { ok: false as const, tokensBefore, usage, costUsd, reason };
-			channel.emit({ type: "compaction_end", ...failure, tokensAfter: tokensBefore, error, aborted: answer.aborted });
-			return { ...failure, error, aborted: answer.aborted };
+			return fail(error, answer.aborted);
 		}
-		const listed = formatFiles(files);
 		const summary = listed ? `${answer.summary}\n\n${listed}` : answer.summary;
 		const next = [summaryMessage(summary), ...messages.slice(cut)];
 		const tokensAfter = this.deps.overhead() + estimateMessages(next);
+		// A summary longer than what it replaces would make every later request cost more: it is not kept.
+		if (tokensAfter >= tokensBefore) {
+			const sizes = `${formatTokens(tokensBefore)} → ${formatTokens(tokensAfter)} tokens`;
+			return fail(`the summary would not make the context smaller (${sizes}); the session is unchanged`, false);
+		}
 		const firstKeptEntryId = this.keptEntry(messages, cut);
 		channel.emit({
 			type: "compaction_end",

@@ -4,7 +4,7 @@ export { configValues, formatConfig, formatConfigJson } from "./format.js";
 export { type LoadOptions, loadConfig } from "./load.js";
 export { maskSecret, stripUserinfo } from "./mask.js";
 export { configPaths, findProjectConfig } from "./paths.js";
-export { type RunSettings, resolveRun } from "./resolve.js";
+export { baseUrlOf, type RunSettings, resolveRun } from "./resolve.js";
 export type {
 	ConfigFlags,
 	GarConfig,

@@ -17,6 +17,7 @@ import type {
 	LoadResult,
 	ProviderName,
 	ProviderSettings,
+	Source,
 } from "./types.js";
 
 /** Variables the SDKs or gar read keys from by default; tools never see them (see tools/tool-env.ts). */
@@ -35,7 +36,8 @@ const PROFILE_TARGETS: Record<string, string> = {
 
 /**
  * Reads the user and project files, the environment and the flags, and merges them:
- * flags > environment > profile > project file > user file > defaults. A project that is not trusted
+ * flags > environment > profile > project file > user file > defaults. Of the top-level `base_url` and a provider
+ * table's, the one from the higher layer is used (`baseUrlWins`), the top-level one within a layer. A project that is not trusted
  * (`gar trust`) cannot set what loosens safety or redirects credentials: those keys are left out and named in
  * `ignored` and one warning. Throws ConfigError listing every problem; nothing is applied from a config with
  * any error. Messages carry no URL userinfo and no terminal controls.
@@ -86,7 +88,7 @@ export function loadConfig(options: LoadOptions): LoadResult {
 		warnings.push(`profile "${selected?.value}" sets ${keys} but no provider; they apply to ${provider}`);
 	}
 
-	const config = build(merged);
+	const config = build(merged, (key) => layerRank(merged.get(key)?.source, paths.configFile));
 	const names = [...new Set(PROVIDERS.map((name) => config.providers[name].apiKeyEnv))];
 	return {
 		config,
@@ -193,7 +195,23 @@ function inferProvider(merged: Layer, env: NodeJS.ProcessEnv): void {
 	if (baseUrl) merged.set("provider", { value: "openai", source: baseUrl.source });
 }
 
-function build(m: Layer): GarConfig {
+/** Where a source stands in flags > environment > profile > project file > user file > defaults (higher wins). */
+function layerRank(source: Source | undefined, userFile: string): number {
+	switch (source?.kind) {
+		case "flag":
+			return 5;
+		case "env":
+			return 4;
+		case "profile":
+			return 3;
+		case "file":
+			return source.path === userFile ? 1 : 2;
+		default:
+			return 0;
+	}
+}
+
+function build(m: Layer, rank: (key: string) => number): GarConfig {
 	const get = <T>(key: string): T => m.get(key)?.value as T;
 	const table = (name: ProviderName): ProviderSettings => {
 		const at = (key: string): unknown => m.get(`providers.${name}.${key}`)?.value;
@@ -202,6 +220,8 @@ function build(m: Layer): GarConfig {
 		const [idleTimeout, thinkTags] = [at("idle_timeout"), at("think_tags")];
 		if (typeof apiKey === "string") settings.apiKey = apiKey;
 		if (typeof baseUrl === "string") settings.baseUrl = baseUrl;
+		if (typeof baseUrl === "string" && rank(`providers.${name}.base_url`) > rank("base_url"))
+			settings.baseUrlWins = true;
 		if (typeof model === "string") settings.model = model;
 		if (typeof contextWindow === "number") settings.contextWindow = contextWindow;
 		if (typeof idleTimeout === "number") settings.idleTimeout = idleTimeout;

@@ -16,8 +16,21 @@ export type RunSettings = {
 };
 
 /**
+ * The endpoint a run with `provider` uses and the dotted key it comes from: the provider table's `base_url` when it
+ * was set in a higher layer than the top-level one (flags > environment > profile > project > user), else the
+ * top-level `base_url`, else the table's. Undefined: the SDK's default endpoint.
+ */
+export function baseUrlOf(config: GarConfig, provider: ProviderName): { url: string; key: string } | undefined {
+	const table = config.providers[provider];
+	const tableKey = `providers.${provider}.base_url`;
+	if (table.baseUrl !== undefined && table.baseUrlWins) return { url: table.baseUrl, key: tableKey };
+	if (config.baseUrl !== undefined) return { url: config.baseUrl, key: "base_url" };
+	return table.baseUrl === undefined ? undefined : { url: table.baseUrl, key: tableKey };
+}
+
+/**
  * Picks the model, base URL and key for the configured provider. Model: top-level (flag, env, profile, file)
- * > provider table > `defaultModel`. Base URL: top-level > provider table. Key: `env[api_key_env]` > inline
+ * > provider table > `defaultModel`. Base URL: `baseUrlOf`. Key: `env[api_key_env]` > inline
  * api_key. Idle timeout: provider table or profile > [agent] (loadConfig drops the former when the flag or
  * env set the latter). Throws ConfigError naming the variable to set when no key is available and one is needed.
  */
@@ -28,7 +41,7 @@ export function resolveRun(
 ): RunSettings {
 	const provider = config.provider;
 	const table = config.providers[provider];
-	const baseUrl = config.baseUrl ?? table.baseUrl;
+	const baseUrl = baseUrlOf(config, provider)?.url;
 	const apiKey = env[table.apiKeyEnv] || table.apiKey;
 	if (!apiKey && !(provider === "openai" && baseUrl)) {
 		const local = provider === "openai" ? ", or set base_url for a local OpenAI-compatible server" : "";

@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { withFileLock } from "./file-lock.js";
 import { findProjectConfig, gitRoot } from "./paths.js";
 
 /** One trusted project: its real path and when the user trusted it. */
@@ -37,6 +38,21 @@ export function writeTrusted(file: string, projects: TrustedProject[]): void {
 	const temp = `${file}.${process.pid}.tmp`;
 	writeFileSync(temp, `${JSON.stringify({ version: 1, projects }, null, 2)}\n`, { mode: 0o600 });
 	renameSync(temp, file);
+}
+
+/**
+ * Reads the list, asks `change` for the new one (undefined: leave the file alone) and writes it, all under the
+ * file's lock, so trusts and untrusts run at the same time lose nothing. Returns what `change` returned.
+ */
+export function updateTrusted<T>(
+	file: string,
+	change: (read: ReturnType<typeof readTrusted>) => { projects?: TrustedProject[]; result: T },
+): T {
+	return withFileLock(file, () => {
+		const { projects, result } = change(readTrusted(file));
+		if (projects) writeTrusted(file, projects);
+		return result;
+	});
 }
 
 /** A path with symlinks resolved when it exists, so one project has one name however it is reached. */

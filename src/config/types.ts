@@ -15,6 +15,11 @@ export type ProviderSettings = {
 	apiKeyEnv: string;
 	apiKey?: string;
 	baseUrl?: string;
+	/**
+	 * Set when this table's `base_url` comes from a higher layer (flag > env > profile > project > user) than the
+	 * top-level `base_url`: it is the one used then (within one layer the top-level one wins). See `baseUrlOf`.
+	 */
+	baseUrlWins?: true;
 	model?: string;
 	contextWindow?: number;
 	/** Seconds without data from the server before a request is abandoned; overrides `[agent] idle_timeout`. */

@@ -1,4 +1,5 @@
 import type { EventChannel } from "../agent/channel.js";
+import type { UserInput } from "../agent/events.js";
 import {
 	Agent,
 	type ApprovalDecision,
@@ -165,7 +166,7 @@ export class Conversation {
 	 * Runs a task to its end (`prompt` null continues from the context). Rejects with ConversationBusyError when a
 	 * run is already going; otherwise never rejects: failures are in the result.
 	 */
-	async run(prompt: string | null): Promise<RunResult> {
+	async run(prompt: string | UserInput | null): Promise<RunResult> {
 		if (this.controller) throw new ConversationBusyError("start a run");
 		const controller = new AbortController();
 		this.controller = controller;
@@ -178,16 +179,16 @@ export class Conversation {
 	}
 
 	/** Queues a steering message, delivered after the current tool. False when no run is going. */
-	steer(text: string): boolean {
+	steer(message: string | UserInput): boolean {
 		if (!this.controller) return false;
-		this.queue.steer(text);
+		this.queue.steer(message);
 		return true;
 	}
 
 	/** Queues a follow-up, delivered when the run would otherwise end. False when no run is going. */
-	followUp(text: string): boolean {
+	followUp(message: string | UserInput): boolean {
 		if (!this.controller) return false;
-		this.queue.followUp(text);
+		this.queue.followUp(message);
 		return true;
 	}
 

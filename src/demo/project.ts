@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ScriptedTurn } from "../llm/scripted.js";
@@ -31,9 +31,13 @@ const FILES: Record<string, string> = {
 	"package.json": '{ "name": "stats", "type": "module", "private": true }\n',
 };
 
-/** Writes the demo project into a new temporary folder and returns its path. */
+/**
+ * Writes the demo project into a new temporary folder and returns its path. The folder is removed when the process
+ * exits, however it ends (quit, a signal, a crash): each demo would otherwise leave one behind.
+ */
 export function createDemoProject(): string {
 	const dir = mkdtempSync(join(tmpdir(), "gar-demo-"));
+	process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
 	mkdirSync(dir, { recursive: true });
 	for (const [name, text] of Object.entries(FILES)) writeFileSync(join(dir, name), text);
 	return dir;

@@ -3,7 +3,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 // the full client weighs four times as much in the bundle.
 import { BaseAnthropic } from "@anthropic-ai/sdk/client";
 import { anthropicDecoder } from "./anthropic-decode.js";
-import { findModel, type ModelInfo } from "./models.js";
+import { defaultBaseUrl, findModel, type ModelInfo } from "./models.js";
 import { apiLabel, cleanSchema, type ProviderOptions, sdkProvider } from "./stream-driver.js";
 import { normalizeHistory } from "./transform.js";
 import type { AssistantMessage, Message, ModelRequest, Provider, ThinkingLevel } from "./types.js";
@@ -12,7 +12,7 @@ type Params = Anthropic.MessageCreateParamsStreaming;
 type Block = Anthropic.ContentBlockParam;
 
 const THINKING_BUDGET: Record<Exclude<ThinkingLevel, "off">, number> = { low: 2048, medium: 8192, high: 16384 };
-const DEFAULT_BASE_URL = "https://api.anthropic.com";
+const DEFAULT_BASE_URL = defaultBaseUrl("anthropic");
 
 /** Tool-use ids must match ^[a-zA-Z0-9_-]+$; ids from other providers are made to fit (the same way every time). */
 export function safeToolId(id: string): string {

@@ -121,6 +121,16 @@ export function findModel(id: string): ModelInfo | undefined {
 	return BY_ID.get(base) ?? BY_ID.get(ALIASES.get(base) ?? "");
 }
 
+/** Whose API serves `id`: the table's entry, else its family's name (claude-…; gpt-…, o3…); undefined for others. */
+export function vendorOf(id: string): ModelInfo["provider"] | undefined {
+	const known = findModel(id);
+	if (known) return known.provider;
+	const base = baseModelId(id);
+	if (base.startsWith("claude-")) return "anthropic";
+	if (/^(gpt-|o\d+(-|$))/.test(base)) return "openai";
+	return undefined;
+}
+
 /** Cost of one reply in USD; null when the model or its price is unknown (never 0 for an unknown price). */
 export function costUsd(modelId: string, usage: Usage): number | null {
 	const price = findModel(modelId)?.pricing;
@@ -136,6 +146,11 @@ export function costUsd(modelId: string, usage: Usage): number | null {
 /** The model used when none is configured. */
 export function defaultModel(provider: "anthropic" | "openai"): string {
 	return provider === "anthropic" ? "claude-sonnet-5-5" : "gpt-5.4";
+}
+
+/** The endpoint the provider's SDK uses when no base URL is configured. */
+export function defaultBaseUrl(provider: "anthropic" | "openai"): string {
+	return provider === "anthropic" ? "https://api.anthropic.com" : "https://api.openai.com/v1";
 }
 
 /** The model's context window in tokens; `fallback` (default 128,000) for an unknown model. */

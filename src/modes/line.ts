@@ -1,24 +1,36 @@
 import { emitKeypressEvents } from "node:readline";
 import { createInterface } from "node:readline/promises";
+import type { ApprovalDecision } from "../agent/loop.js";
 import type { AskFn } from "../conversation/conversation.js";
-import { hasHostileControls, sanitizeForTerminal, TerminalSanitizer } from "../term/sanitize.js";
-import type { ToolPreview } from "../tools/types.js";
-import { previewBody, previewHeadline } from "../view/format.js";
+import { sanitizeForTerminal, TerminalSanitizer } from "../term/sanitize.js";
+import {
+	APPROVAL_WARNING,
+	approvalFlagged,
+	approvalKeys,
+	previewBody,
+	previewHeadline,
+	resumeHint,
+} from "../view/format.js";
 import { type RunFlags, setupRun } from "./setup.js";
 import { createTranscript } from "./transcript.js";
 
-/** Diff lines shown before asking; the rest is one key away ("d"). */
+/** Diff lines shown before asking; the rest is one key away ("d"). A command is always shown whole. */
 const DIFF_PAGE = 60;
 
+type Keypress = { name?: string; ctrl?: boolean; meta?: boolean } | undefined;
+
 /**
- * The plain interactive mode, used until the full-screen interface lands: a prompt line, the streamed answer
- * and one line per tool call. Esc or Ctrl+C stops a running task; Ctrl+D (or Ctrl+C twice) at the prompt quits.
- * Under --approve every mutating call shows its whole command or diff first; y allows once, a for the rest of the
- * session, n denies (optionally with a reason for the model), Esc or Ctrl+C denies and stops the run.
- * The conversation is saved like any other session. Returns the exit code.
+ * The plain interactive mode (`--plain`): a prompt line, the streamed answer and one line per tool call. Esc or
+ * Ctrl+C stops a running task; Ctrl+D (or Ctrl+C twice) at the prompt quits, saying how to continue the session.
+ * Under --approve every mutating call shows its whole command (or its diff, the rest one key away) and takes a
+ * single key, as the app does: y allows once, a for the rest of the session, n denies (then a reason for the
+ * model, optional), Esc or Ctrl+C denies and stops the run. The conversation is saved like any other session.
+ * Returns the exit code.
  */
 export async function runLineMode(flags: RunFlags & { prompt?: string }): Promise<number> {
 	const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
+	// Between questions readline redraws a wiped line after this prompt (its default is "> ").
+	rl.setPrompt("");
 	let questionAbort: AbortController | null = null;
 	/** A line from the person; null once the input is closed (Ctrl+D) or the question was cancelled (Esc). */
 	const question = async (prompt: string): Promise<string | null> => {
@@ -31,40 +43,72 @@ export async function runLineMode(flags: RunFlags & { prompt?: string }): Promis
 			questionAbort = null;
 		}
 	};
+	/**
+	 * One of `keys`, taken as it is pressed (no Enter); null for Esc, Ctrl+C or Ctrl+D. Other keys are wiped as
+	 * they come, so nothing typed by mistake stays on the line. Readline sees each key first (it echoes it);
+	 * cancelling the question then ends the line.
+	 */
+	const choose = async (prompt: string, keys: readonly string[]): Promise<string | null> => {
+		let chosen: string | null = null;
+		const onKey = (text: string | undefined, key: Keypress) => {
+			if (key?.ctrl || key?.meta || key?.name === "escape") return;
+			const pressed = (text ?? "").toLowerCase();
+			if (chosen === null && questionAbort && keys.includes(pressed)) {
+				chosen = pressed;
+				questionAbort.abort();
+			} else if (pressed >= " " && pressed !== "\x7f") {
+				// Also what came in the same read after the answer ("yes"): it must not wait at the next prompt.
+				rl.write(null, { ctrl: true, name: "u" });
+			}
+		};
+		process.stdin.on("keypress", onKey);
+		try {
+			for (;;) {
+				const line = await question(prompt);
+				// Enter alone (or a paste ending in one) answers nothing: ask again.
+				if (chosen !== null || line === null) return chosen;
+			}
+		} finally {
+			process.stdin.off("keypress", onKey);
+		}
+	};
 	const print = (text: string) => process.stdout.write(text);
 	const safe = sanitizeForTerminal;
 
 	const ask: AskFn = async (request) => {
-		const body = previewBody(request.preview).map(safe);
-		print(`\n${safe(previewHeadline(request.name, request.preview))}\n`);
-		if (hostile(request.preview)) {
-			print("  ⚠ this call contains terminal control characters or bidi overrides, shown as ␛ / ⟨U+…⟩ below\n");
-		}
-		const shown = body.length > DIFF_PAGE + 10 ? body.slice(0, DIFF_PAGE) : body;
+		const { preview } = request;
+		const body = previewBody(preview);
+		print(`\n${previewHeadline(request.name, preview)}\n`);
+		if (approvalFlagged(preview)) print(`  ${APPROVAL_WARNING}\n`);
+		const paged = preview.kind !== "bash" && body.length > DIFF_PAGE + 10;
+		const shown = paged ? body.slice(0, DIFF_PAGE) : body;
 		print(`${shown.map((l) => `  ${l}`).join("\n")}\n`);
-		const more = body.length - shown.length;
-		if (more > 0) print(`  [… ${more} more lines: answer d to see them all]\n`);
+		let more = body.length - shown.length;
+		if (more > 0) print(`  [… ${more} more lines: press d to see them]\n`);
+		const stop: ApprovalDecision = { approved: false, reason: "the user stopped the run", stop: true };
 		for (;;) {
-			const answer = await question(`allow? y once · a always (this session) · n no${more > 0 ? " · d diff" : ""} › `);
-			if (answer === null) return { approved: false, reason: "the user stopped the run", stop: true };
-			const key = answer.trim().toLowerCase();
-			if (key === "y" || key === "yes") return { approved: true };
-			if (key === "a" || key === "always") return { approved: true, remember: true };
-			if (key === "d" && more > 0) {
-				print(`${body.map((l) => `  ${l}`).join("\n")}\n`);
+			const items = approvalKeys(request.name);
+			if (more > 0) items.splice(3, 0, `d show the ${more} more lines`);
+			const key = await choose(`${items.join(" · ")} › `, more > 0 ? ["y", "a", "n", "d"] : ["y", "a", "n"]);
+			if (key === null) return stop;
+			if (key === "y") return { approved: true };
+			if (key === "a") return { approved: true, remember: true };
+			if (key === "d") {
+				const rest = body.slice(shown.length).map((l) => `  ${l}`);
+				print(`${rest.join("\n")}\n`);
+				more = 0;
 				continue;
 			}
-			if (key === "n" || key === "no" || key === "") {
-				const reason = (await question("reason for the model (optional) › "))?.trim();
-				return { approved: false, reason: reason || "the user said no" };
-			}
+			const reason = await question("why not? (optional, for the model; Enter to deny) › ");
+			return { approved: false, reason: reason?.trim() || "the user said no" };
 		}
 	};
 	const setup = await setupRun(flags, process.env, { ask, lazySession: true });
 	const { conversation } = setup;
 	for (const warning of setup.warnings) process.stderr.write(`gar: warning: ${safe(warning)}\n`);
 	const stream = new TerminalSanitizer();
-	setup.channel.subscribe(createTranscript(print, { safe: (text) => stream.push(text) }));
+	// What the person typed is on the screen already: the transcript does not write it again.
+	setup.channel.subscribe(createTranscript(print, { safe: (text) => stream.push(text), echoPrompts: false }));
 	const where = conversation.session ? `session ${conversation.session.session.header.id}` : "not saved";
 	print(`gar · ${safe(`${setup.provider} ${setup.model}`)} · ${where} · Esc stops a task, Ctrl+D quits\n`);
 
@@ -86,6 +130,7 @@ export async function runLineMode(flags: RunFlags & { prompt?: string }): Promis
 	});
 
 	let next = flags.prompt?.trim() || null;
+	if (next !== null) print(`\n› ${safe(next)}\n`);
 	while (true) {
 		if (next === null) {
 			const line = await rl.question("\n› ").catch(() => null);
@@ -97,19 +142,9 @@ export async function runLineMode(flags: RunFlags & { prompt?: string }): Promis
 		next = null;
 	}
 	conversation.close();
-	print("\n");
+	const saved = conversation.session;
+	print(
+		`\n${resumeHint(saved && saved.session.entries.length > 0 ? saved.session.header.id : undefined, "--plain ")}\n`,
+	);
 	return 0;
-}
-
-/** Whether what the person is asked to approve was written to look like something else on a terminal. */
-function hostile(preview: ToolPreview): boolean {
-	switch (preview.kind) {
-		case "bash":
-			return hasHostileControls(preview.command) || hasHostileControls(preview.cwd);
-		case "write":
-		case "edit":
-			return hasHostileControls(preview.path) || hasHostileControls(preview.diff);
-		case "invalid":
-			return hasHostileControls(preview.message);
-	}
 }

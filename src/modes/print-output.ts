@@ -1,7 +1,7 @@
 import type { AgentEvent } from "../agent/events.js";
 import type { RunResult } from "../agent/loop.js";
 import { maskSecrets } from "../session/index.js";
-import { sanitizeForTerminal } from "../term/sanitize.js";
+import { jsonForTerminal, sanitizeForTerminal } from "../term/sanitize.js";
 import { OutputBuffer } from "./output-buffer.js";
 
 export type OutputFormat = "text" | "json" | "stream-json";
@@ -73,19 +73,20 @@ export function exitCodeOf(result: PrintResult, interrupted: boolean): number {
 export type PrintWriterOptions = {
 	/** Secret values masked in every line (the key in use), as in the session file. */
 	secrets?: readonly string[];
-	/** stdout is a terminal: text output is made safe (escape sequences shown, not interpreted). */
-	terminal?: boolean;
+	/** The answer must match a --schema: text output then prints the validated JSON or nothing. */
+	schema?: boolean;
 };
 
 /**
  * Writes a headless run to stdout in the chosen format: `stream-json` subscribes and prints every event as one
  * JSON line (deltas only, never the whole partial message); `text` and `json` print once at the end. Machine
- * formats keep the exact bytes (JSON escapes them); text for a terminal and error lines are sanitized.
+ * formats keep the exact bytes (JSON escapes them); text is for a person, so it is sanitized wherever it goes (a
+ * terminal, or `| tee log` that ends in one), and so are error lines.
  */
 export class PrintWriter {
 	private readonly out: OutputBuffer;
 	private readonly secrets: readonly string[];
-	private readonly terminal: boolean;
+	private readonly schema: boolean;
 
 	constructor(
 		private readonly format: OutputFormat,
@@ -95,7 +96,7 @@ export class PrintWriter {
 	) {
 		this.out = new OutputBuffer(stdout as import("node:stream").Writable);
 		this.secrets = options.secrets ?? [];
-		this.terminal = options.terminal ?? false;
+		this.schema = options.schema ?? false;
 	}
 
 	/** The channel listener for stream-json; a no-op for the other formats. */
@@ -117,14 +118,16 @@ export class PrintWriter {
 		return this.out.flush();
 	}
 
-	/** Prints the result (and, in text mode, the error to stderr), then waits until stdout has taken it all. */
+	/**
+	 * Prints the result (and, in text mode, the error to stderr), then waits until stdout has taken it all. With a
+	 * schema, text mode prints only a validated answer: a script reading stdout never gets text that does not match.
+	 */
 	async finish(result: PrintResult): Promise<void> {
 		const mask = (text: string) => (this.secrets.length > 0 ? maskSecrets(text, this.secrets) : text);
 		if (this.format === "text") {
-			const shown = (text: string) => mask(this.terminal ? sanitizeForTerminal(text) : text);
-			if (result.structured !== undefined) this.out.write(`${mask(JSON.stringify(result.structured))}\n`);
-			else if (result.result)
-				this.out.write(shown(result.result.endsWith("\n") ? result.result : `${result.result}\n`));
+			const shown = (text: string) => mask(sanitizeForTerminal(text.endsWith("\n") ? text : `${text}\n`));
+			if (result.structured !== undefined) this.out.write(`${mask(jsonForTerminal(result.structured))}\n`);
+			else if (result.result && !this.schema) this.out.write(shown(result.result));
 			if (!result.ok) this.stderr.write(`gar: ${mask(sanitizeForTerminal(result.error ?? result.stopReason))}\n`);
 		} else {
 			this.out.write(`${mask(JSON.stringify(result))}\n`);

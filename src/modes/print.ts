@@ -25,8 +25,10 @@ export async function runPrintMode(options: PrintOptions, io: Io): Promise<numbe
 	const { conversation } = setup;
 	const say = (text: string) => io.stderr.write(`gar: ${sanitizeForTerminal(text)}\n`);
 	for (const warning of setup.warnings) say(`warning: ${warning}`);
-	const terminal = (io.stdout as { isTTY?: boolean }).isTTY === true;
-	const writer = new PrintWriter(options.output, io.stdout, io.stderr, { secrets: setup.secrets, terminal });
+	const writer = new PrintWriter(options.output, io.stdout, io.stderr, {
+		secrets: setup.secrets,
+		schema: options.schema !== undefined,
+	});
 	setup.channel.subscribe(writer.onEvent);
 	let sessionError: string | undefined;
 	setup.channel.subscribe((event: AgentEvent) => {

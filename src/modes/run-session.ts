@@ -8,6 +8,7 @@ import {
 	type ModelRef,
 	resolveEntry,
 	resolveSession,
+	SessionError,
 	SessionWriter,
 } from "../session/index.js";
 
@@ -31,6 +32,19 @@ export type RunSession = {
 	model?: ModelRef;
 	warnings: string[];
 };
+
+/** The session file to continue, open for appending; one that cannot be written says how to go on without it. */
+function openForRun(file: string): SessionWriter {
+	try {
+		return SessionWriter.open(file);
+	} catch (error) {
+		if (!(error instanceof SessionError) || error.code !== "io") throw error;
+		throw new SessionError(
+			`${error.message}; make it writable, or add --no-session to continue it without saving`,
+			"io",
+		);
+	}
+}
 
 /** Opens (or creates) the session a run is saved to and rebuilds the model context from its current leaf. */
 export function openRunSession(flags: SessionFlags, baseDir: string, cwd: string): RunSession {
@@ -62,7 +76,7 @@ export function openRunSession(flags: SessionFlags, baseDir: string, cwd: string
 			warnings: [],
 		};
 	}
-	const writer = flags.noSession ? null : SessionWriter.open(file);
+	const writer = flags.noSession ? null : openForRun(file);
 	const session = writer ? writer.session : loadSession(file);
 	const recorded = session.header.cwd;
 	if (resolve(recorded) !== resolve(cwd)) {

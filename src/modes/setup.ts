@@ -6,8 +6,10 @@ import {
 	type ConfigFlags,
 	configPaths,
 	type GarConfig,
+	type LoadResult,
 	loadConfig,
 	MissingKeyError,
+	type ProviderName,
 	resolveRun,
 } from "../config/index.js";
 import type { RunSettings } from "../config/resolve.js";
@@ -23,6 +25,14 @@ import { buildSystemPrompt, textOrFile } from "../prompt/system-prompt.js";
 import { SessionWriter } from "../session/index.js";
 import { createTools, defaultOutputDir, reapOutputs, TOOL_NAMES } from "../tools/index.js";
 import { toolEnv, userNodeEnv } from "../tools/tool-env.js";
+import {
+	isProviderName,
+	modelChoices,
+	parseModelSpec,
+	type Reach,
+	refuseSwitch,
+	unknownModelNote,
+} from "./model-switch.js";
 import { openRunSession, type SessionFlags } from "./run-session.js";
 
 export type RunFlags = ConfigFlags &
@@ -41,17 +51,24 @@ export type Setup = {
 	/** Secret values in use (the API key, a base URL's password): masked in every saved or printed event. */
 	secrets: string[];
 	warnings: string[];
-	/** Models the config's profiles name for this provider (what `/model` offers besides the model table). */
-	profileModels: string[];
 	provider: string;
 	model: string;
-	/** The provider's idle timeout: a reply that sends nothing for this long is abandoned. */
-	idleTimeoutMs: number;
+	/** The idle timeout of the provider in use now (`/model` may switch it): a silent reply is abandoned after it. */
+	idleTimeoutMs(): number;
 	/** Set when no API key was found and `allowMissingKey` was given: what to set, in words. */
 	missingKey?: string;
-	/** A provider for another model (for a model switch between runs), with the model's context window. */
-	providerFor(model: string): Promise<{ provider: Provider; model: string; contextWindow: number | null }>;
+	/**
+	 * `/model SPEC` (`NAME`, or `anthropic/NAME` / `openai/NAME` for a provider switch): the provider and model to
+	 * switch to, with a note for a model gar does not know; or why not, in words that say what to do.
+	 */
+	providerFor(spec: string): Promise<ModelSwitch>;
+	/** What `/model` completes for the provider in use now (model_switch.ts modelChoices). */
+	modelChoices(): string[];
 };
+
+export type ModelSwitch =
+	| { provider: Provider; model: string; contextWindow: number | null; note: string | null }
+	| { error: string };
 
 /** Reads a JSON Schema file and compiles a validator for it (ajv is loaded only when a schema is used). */
 export async function loadOutputSchema(file: string, cwd: string): Promise<OutputSchema> {
@@ -102,6 +119,57 @@ export type SetupOptions = {
 	/** A new session's file appears only with its first entry (interactive: nobody may type anything). */
 	lazySession?: boolean;
 };
+
+/** What the SDK adapter needs from the run settings. */
+function providerOptions(run: RunSettings) {
+	return {
+		idleTimeoutMs: run.idleTimeoutMs,
+		...(run.apiKey === undefined ? {} : { apiKey: run.apiKey }),
+		...(run.baseUrl === undefined ? {} : { baseURL: run.baseUrl }),
+		...(run.thinkTags === undefined ? {} : { thinkTags: run.thinkTags }),
+	};
+}
+
+/**
+ * Both providers as `/model` may use them: the one gar started with (`run`), and the other from its own table and
+ * environment (a top-level `base_url` or `model` belongs to the first). Settings are null where a key is missing.
+ */
+function providerReaches(
+	config: GarConfig,
+	env: NodeJS.ProcessEnv,
+	start: { run: RunSettings; missingKey?: string },
+	profileModels: LoadResult["profileModels"],
+): Record<ProviderName, { reach: Reach; settings: RunSettings | null }> {
+	const of = (name: ProviderName) => {
+		const profiles = profileModels.filter((p) => (p.provider ?? config.provider) === name).map((p) => p.model);
+		let settings: RunSettings | null;
+		let missingKey: string | null = null;
+		if (name === start.run.provider) {
+			settings = start.missingKey ? null : start.run;
+			if (start.missingKey) missingKey = start.run.apiKeyEnv;
+		} else {
+			try {
+				settings = resolveRun({ ...config, provider: name, model: undefined, baseUrl: undefined }, env, defaultModel);
+			} catch (error) {
+				if (!(error instanceof MissingKeyError)) throw error;
+				settings = null;
+				missingKey = error.keyEnv;
+			}
+		}
+		const table = config.providers[name];
+		const reach: Reach = {
+			name,
+			missingKey,
+			model: name === start.run.provider ? start.run.model : (table.model ?? defaultModel(name)),
+			profileModels: profiles,
+		};
+		const baseUrl = settings?.baseUrl;
+		if (baseUrl !== undefined) reach.baseUrl = baseUrl;
+		if (settings?.contextWindow !== undefined) reach.contextWindow = settings.contextWindow;
+		return { reach, settings };
+	};
+	return { anthropic: of("anthropic"), openai: of("openai") };
+}
 
 /** The run settings, or (when allowed) settings without a key and the explanation of what to set. */
 function resolveOrExplain(
@@ -158,19 +226,18 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, options:
 		...(flags.appendSystemPrompt === undefined ? {} : { append: textOrFile(flags.appendSystemPrompt, flags.cwd) }),
 	});
 	const output = flags.schema ? await loadOutputSchema(flags.schema, flags.cwd) : undefined;
-	const providerOptions = {
-		idleTimeoutMs: run.idleTimeoutMs,
-		...(run.apiKey === undefined ? {} : { apiKey: run.apiKey }),
-		...(run.baseUrl === undefined ? {} : { baseURL: run.baseUrl }),
-		...(run.thinkTags === undefined ? {} : { thinkTags: run.thinkTags }),
-	};
 	const provider =
 		override?.provider ??
-		(missingKey ? unconfiguredProvider(run.provider, missingKey) : await createProvider(run.provider, providerOptions));
+		(missingKey
+			? unconfiguredProvider(run.provider, missingKey)
+			: await createProvider(run.provider, providerOptions(run)));
 	const windowOf = (model: string) =>
 		run.contextWindow ?? config.context.window ?? findModel(model)?.contextWindow ?? null;
-	// Masked in every session line and stream-json line: the key in use and any password in the base URL.
-	const secrets = [run.apiKey, ...userinfoOf(run.baseUrl)].filter((s): s is string => !!s);
+	const reaches = providerReaches(runConfig, env, { run, ...(missingKey ? { missingKey } : {}) }, loaded.profileModels);
+	// Masked in every session line and stream-json line: the keys `/model` may use and any password in a base URL.
+	const secrets = [reaches.anthropic.settings, reaches.openai.settings]
+		.flatMap((s) => (s ? [s.apiKey, ...userinfoOf(s.baseUrl)] : []))
+		.filter((s): s is string => !!s);
 	const session = opened.open(secrets, options.lazySession);
 	// Full outputs of long commands live in gar's cache, per session, and old ones are reaped at start-up.
 	const outputs = defaultOutputDir();
@@ -207,24 +274,39 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, options:
 		...(output ? { output } : {}),
 		approval: { required: config.agent.approve, autoApprove: config.agent.autoApprove, ...(ask ? { ask } : {}) },
 	});
+	// The provider in use now (a `/model` switch may have changed it).
+	const currentProvider = (): ProviderName => {
+		const name = conversation.model.provider;
+		return isProviderName(name) ? name : run.provider;
+	};
 	return {
 		conversation,
 		channel,
 		config,
 		secrets,
 		warnings: [...loaded.warnings, ...opened.warnings],
-		profileModels: loaded.profileModels
-			.filter((p) => (p.provider ?? run.provider) === run.provider)
-			.map((p) => p.model),
 		...(missingKey ? { missingKey } : {}),
 		provider: provider.name,
 		model: run.model,
-		idleTimeoutMs: run.idleTimeoutMs,
-		async providerFor(model: string) {
-			const next = missingKey
-				? unconfiguredProvider(run.provider, missingKey)
-				: await createProvider(run.provider, providerOptions);
-			return { provider: next, model, contextWindow: windowOf(model) };
+		idleTimeoutMs: () => reaches[currentProvider()].settings?.idleTimeoutMs ?? run.idleTimeoutMs,
+		async providerFor(spec: string): Promise<ModelSwitch> {
+			if (override) return { error: "this conversation's model is scripted and cannot be switched" };
+			const from = currentProvider();
+			const target = parseModelSpec(spec.trim(), from);
+			const { reach, settings } = reaches[target.provider];
+			const error = refuseSwitch(target, reach, reaches[from].reach);
+			if (error || !settings) return { error: error ?? `${target.provider} is not set up` };
+			const next = await createProvider(target.provider, providerOptions(settings));
+			const contextWindow = settings.contextWindow ?? findModel(target.model)?.contextWindow ?? null;
+			return { provider: next, model: target.model, contextWindow, note: unknownModelNote(target.model, reach) };
 		},
+		modelChoices: () =>
+			modelChoices(
+				{ provider: currentProvider(), model: conversation.model.model },
+				{
+					anthropic: reaches.anthropic.reach,
+					openai: reaches.openai.reach,
+				},
+			),
 	};
 }

@@ -16,6 +16,8 @@ export type TranscriptOptions = {
 	/** Makes text safe for a terminal (escape sequences shown, not interpreted); identity for a file or pipe. */
 	safe?: (text: string) => string;
 	now?: () => number;
+	/** Whether the person's prompts are written (false where they were typed on the same screen: the line mode). */
+	echoPrompts?: boolean;
 };
 
 const SOURCE_LABEL = { prompt: "", steer: "(steer) ", follow_up: "(follow-up) " } as const;
@@ -62,6 +64,7 @@ export function createTranscript(
 			case "user_message": {
 				const { source } = event;
 				const text = event.message.content;
+				if (source === "prompt" && options.echoPrompts === false) break;
 				if (source === "schema_retry") line(`[gar asked the model: ${firstLine(text)}]`);
 				else if (source === "shell") line(`\n${text.replaceAll("\n", "\n  ")}`);
 				else line(`\n> ${SOURCE_LABEL[source]}${text.replaceAll("\n", "\n  ")}\n`);

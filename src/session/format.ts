@@ -4,6 +4,7 @@ import { nestsDeeperThan } from "../agent/depth.js";
 import type {
 	CompactionProduct,
 	CompactionReason,
+	PastedRange,
 	RunStopReason,
 	SystemPart,
 	ToolOutcome,
@@ -51,8 +52,11 @@ export type SessionHeader = {
 type Base = { id: string; parentId: string | null; ts: string };
 /** Entries written during a run carry its id, so replay and views need not guess run boundaries. */
 type InRun = { runId?: string };
-/** `source` is absent in sessions written before it existed: read that as "prompt". */
-export type UserEntry = Base & InRun & { type: "user"; content: string; source?: UserSource };
+/**
+ * `source` is absent in sessions written before it existed: read that as "prompt". `pastes`: where the person pasted
+ * blocks into `content` (views fold them; the model reads the whole content).
+ */
+export type UserEntry = Base & InRun & { type: "user"; content: string; source?: UserSource; pastes?: PastedRange[] };
 /** A reply as the model sent it (the message without its role), with what it cost. */
 export type AssistantEntry = Base &
 	InRun &
@@ -238,7 +242,16 @@ function buildSchemas() {
 	});
 
 	const entrySchemas: { [K in KnownEntry["type"]]: z.ZodType<Extract<KnownEntry, { type: K }>> } = {
-		user: z.looseObject({ ...base, type: z.literal("user"), content: z.string() }),
+		user: z.looseObject({
+			...base,
+			type: z.literal("user"),
+			content: z.string(),
+			// Only how the message is shown: a malformed value is dropped, never the message.
+			pastes: z
+				.array(z.object({ start: z.number().int().nonnegative(), end: z.number().int().nonnegative() }))
+				.optional()
+				.catch(undefined),
+		}),
 		// Tolerates block types from a newer gar, which AssistantBlock does not name: consumers skip unknown blocks.
 		assistant: z.looseObject({
 			...base,
@@ -360,7 +373,12 @@ export function parseEntry(value: unknown): SessionEntry | undefined {
 	const { entrySchemas, unknownSchema } = schemas();
 	if (KNOWN_TYPES.has(type)) {
 		const schema = entrySchemas[type as KnownEntry["type"]];
-		if (schema.safeParse(value).success) return value as KnownEntry;
+		const parsed = schema.safeParse(value);
+		if (parsed.success) {
+			// `pastes` only says how a message is shown: a malformed one is dropped here, the message kept.
+			if (type === "user" && (parsed.data as UserEntry).pastes === undefined) delete record.pastes;
+			return value as KnownEntry;
+		}
 	}
 	if (type === "session" || !unknownSchema.safeParse(value).success) return undefined;
 	const { id, parentId, ts } = record as Base;

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { danglingTarget } from "../tools/paths.js";
 import { parseEntry, parseHeader, SessionError, type SessionHeader } from "./format.js";
 import { parseJson, scanLines } from "./lines.js";
 import { idFromFileName, sessionDirFor } from "./paths.js";
@@ -27,6 +28,8 @@ export type SessionInfo = {
 	contextTokens?: number;
 	/** The model's context window in the last run (null: unknown); absent before any run. */
 	contextWindow?: number | null;
+	/** Set on a fork (`gar fork`): the session and entry it was copied from. */
+	forkOf?: { session: string; entry: string };
 };
 
 export type ListOptions = { onWarning?: (message: string) => void };
@@ -109,6 +112,7 @@ export function readSessionInfo(file: string): SessionInfo {
 		...(firstPrompt === undefined ? {} : { firstPrompt }),
 		...(contextTokens === undefined ? {} : { contextTokens }),
 		...(run?.type === "run" ? { contextWindow: run.contextWindow ?? null } : {}),
+		...(header.parent ? { forkOf: { session: header.parent.session, entry: header.parent.entry } } : {}),
 	};
 }
 
@@ -191,7 +195,11 @@ export function resolveSession(baseDir: string, idOrPath: string, cwd?: string):
 	const projectDir = cwd === undefined ? undefined : sessionDirFor(baseDir, cwd);
 	if (looksLikePath(idOrPath)) {
 		const file = resolve(idOrPath);
-		if (!existsSync(file)) throw new SessionError(`no session file ${file}`, "not_found");
+		if (!existsSync(file)) {
+			const target = danglingTarget(file);
+			const why = target === undefined ? "" : `: a symbolic link to ${target}, which does not exist`;
+			throw new SessionError(`no session file ${file}${why}`, "not_found");
+		}
 		const info = readSessionInfo(file);
 		return { file, id: info.id, inProject: projectDir !== undefined && dirname(file) === resolve(projectDir) };
 	}

@@ -57,7 +57,11 @@ export class SessionRecorder {
 				this.modelChange(event.provider, event.model);
 				break;
 			case "user_message":
-				w.appendUser(event.message.content, { source: event.source, ...(runId ? { runId } : {}) });
+				w.appendUser(event.message.content, {
+					source: event.source,
+					...(runId ? { runId } : {}),
+					...(event.pastes ? { pastes: event.pastes } : {}),
+				});
 				break;
 			case "request":
 				this.request = event;

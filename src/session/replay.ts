@@ -268,7 +268,12 @@ export function* replayEvents(session: Session, leafId: string | null = session.
 				if (!run) yield* startRun(index, entry.ts, entry.runId);
 				const source = entry.source ?? "prompt";
 				yield {
-					event: { type: "user_message", message: { role: "user", content: entry.content }, source },
+					event: {
+						type: "user_message",
+						message: { role: "user", content: entry.content },
+						source,
+						...(entry.pastes ? { pastes: entry.pastes } : {}),
+					},
 					ts: entry.ts,
 				};
 				break;

@@ -1,6 +1,6 @@
 import { appendFileSync, closeSync, constants, fstatSync, openSync, readSync, unlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { UserSource } from "../agent/events.js";
+import type { PastedRange, UserSource } from "../agent/events.js";
 import type { AssistantMessage } from "../llm/types.js";
 import { makeDirs } from "../tools/make-dirs.js";
 import {
@@ -58,6 +58,13 @@ const source = (value: UserSource | undefined) => (value === undefined ? {} : { 
 const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND;
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** A system error's cause in words without the path Node repeats: "read-only file system (EROFS)". */
+function causeOf(error: unknown): string {
+	const code = (error as NodeJS.ErrnoException).code;
+	const words = /^[A-Z]+: ([^,]+)/.exec(reasonOf(error))?.[1];
+	return code && words ? `${words} (${code})` : reasonOf(error);
+}
 
 /** The sessions folder, made one level at a time (bounded even under /proc/sys); a SessionError naming the cause. */
 function makeSessionDir(dir: string): void {
@@ -182,12 +189,19 @@ export class SessionWriter {
 	/**
 	 * Opens an existing session for appending (loads it first; see loadSession). A torn last line is left as it is:
 	 * the first new line is preceded by "\n", so the torn line stays separate (and skipped) and the new one is whole.
+	 * A file that cannot be written (read-only, immutable, on a read-only file system) is a SessionError ("io")
+	 * naming the path and the cause.
 	 */
 	static open(file: string, options: OpenSessionOptions = {}): SessionWriter {
 		const session = loadSession(file);
 		const needsNewline = !endsWithNewline(file);
-		// No O_CREAT: appending must never create a file without a header.
-		const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND);
+		let fd: number;
+		try {
+			// No O_CREAT: appending must never create a file without a header.
+			fd = openSync(file, constants.O_WRONLY | constants.O_APPEND);
+		} catch (error) {
+			throw new SessionError(`cannot write to the session file ${file}: ${causeOf(error)}`, "io");
+		}
 		const now = options.now ?? (() => new Date());
 		return new SessionWriter(
 			session,
@@ -246,8 +260,15 @@ export class SessionWriter {
 		return this.append(entry);
 	}
 
-	appendUser(content: string, extra: { source?: UserSource; runId?: string } = {}): UserEntry {
-		return this.appendNew<UserEntry>({ type: "user", content, ...withRun(extra.runId), ...source(extra.source) });
+	appendUser(content: string, extra: { source?: UserSource; runId?: string; pastes?: PastedRange[] } = {}): UserEntry {
+		const pastes = extra.pastes && extra.pastes.length > 0 ? { pastes: extra.pastes } : {};
+		return this.appendNew<UserEntry>({
+			type: "user",
+			content,
+			...withRun(extra.runId),
+			...source(extra.source),
+			...pastes,
+		});
 	}
 
 	/** Saves a reply as it ended, partial content included; error text is passed through redactSecrets. */

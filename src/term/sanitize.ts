@@ -23,7 +23,7 @@ function visible(char: string): string {
 	if (code < 0x20) return `^${String.fromCharCode(code + 0x40)}`;
 	if (code === 0x7f) return "^?";
 	if (code >= 0xd800 && code <= 0xdfff) return "\ufffd";
-	return `⟨U+${code.toString(16).toUpperCase().padStart(4, "0")}⟩`;
+	return codePoint(char);
 }
 
 /**
@@ -34,6 +34,17 @@ function visible(char: string): string {
 export function sanitizeForTerminal(text: string): string {
 	if (!ANY.test(text)) return text;
 	return text.replace(ANY_GLOBAL, visible);
+}
+
+/**
+ * JSON text of `value` that a terminal cannot act on yet reads back as exactly `value`: the characters
+ * `sanitizeForTerminal` would replace (C1 controls and bidi marks, which JSON.stringify leaves raw) are written as
+ * `\uXXXX` escapes instead. They can only occur inside strings, where the escape means the same character.
+ */
+export function jsonForTerminal(value: unknown): string {
+	const json = JSON.stringify(value) ?? "null";
+	if (!ANY.test(json)) return json;
+	return json.replace(ANY_GLOBAL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** `sanitizeForTerminal` for raw bytes: invalid UTF-8 sequences become U+FFFD. */
@@ -47,6 +58,38 @@ export function sanitizeBytesForTerminal(bytes: Uint8Array): string {
  */
 export function hasHostileControls(text: string): boolean {
 	return CONTROL.test(text);
+}
+
+// Characters that take no column, so a word can hide one (`/tmp/build` + U+200B is another path): zero-width
+// space, non-joiner and joiner, word joiner and the invisible operators, the BOM, and tag characters (text that
+// shows as nothing). Left alone where they are part of a picture: a joiner between two emoji (👩‍👩‍👧) and the tags
+// of a subdivision flag (🏴 + tags).
+const ZERO_WIDTH_SOURCE = [
+	"[\\u200b\\u200c\\u2060-\\u2064\\ufeff]",
+	"(?<!\\p{Extended_Pictographic}[\\u{1f3fb}-\\u{1f3ff}\\ufe0f]?)\\u200d",
+	"\\u200d(?!\\p{Extended_Pictographic})",
+	"(?<!\\u{1f3f4}[\\u{e0020}-\\u{e007e}]*)[\\u{e0000}-\\u{e007f}]",
+].join("|");
+const ZERO_WIDTH = new RegExp(ZERO_WIDTH_SOURCE, "u");
+const ZERO_WIDTH_GLOBAL = new RegExp(ZERO_WIDTH_SOURCE, "gu");
+
+/** True when `text` holds a zero-width character (U+200B–U+200D, U+2060–U+2064, U+FEFF, tags) outside an emoji. */
+export function hasZeroWidth(text: string): boolean {
+	return ZERO_WIDTH.test(text);
+}
+
+/**
+ * `sanitizeForTerminal` for text a person must read exactly (an approval question): zero-width characters are
+ * shown too, as `⟨U+200B⟩`. O(n).
+ */
+export function revealHidden(text: string): string {
+	const safe = sanitizeForTerminal(text);
+	return ZERO_WIDTH.test(safe) ? safe.replace(ZERO_WIDTH_GLOBAL, (char) => codePoint(char)) : safe;
+}
+
+/** `⟨U+200B⟩`, `⟨U+E0041⟩`. */
+function codePoint(char: string): string {
+	return `⟨U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}⟩`;
 }
 
 /**

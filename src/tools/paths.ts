@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
 
@@ -34,11 +34,25 @@ function distance(a: string, b: string): number {
 
 const stem = (name: string) => name.toLowerCase().replace(/\.[^.]*$/, "");
 
+/** Where `abs` points when it is a symbolic link to nothing (a dangling link); undefined otherwise. Never throws. */
+export function danglingTarget(abs: string): string | undefined {
+	try {
+		if (!lstatSync(abs).isSymbolicLink() || existsSync(abs)) return undefined;
+		return resolve(dirname(abs), readlinkSync(abs, "utf8"));
+	} catch {
+		return undefined;
+	}
+}
+
 /**
- * Explains why `abs` does not exist, cheaply: names in its directory that look like the missing one, or the
- * nearest ancestor that does exist. Returns a sentence or two to append to an error; never throws.
+ * Explains why `abs` does not exist, cheaply: a dangling symbolic link says where it points; otherwise names in
+ * its directory that look like the missing one, or the nearest ancestor that does exist. Returns a sentence or
+ * two to append to an error; never throws.
  */
 export function explainMissing(cwd: string, abs: string): string {
+	// The link itself is listed in its directory: it would be its own "similar name".
+	const target = danglingTarget(abs);
+	if (target !== undefined) return `It is a symbolic link to ${displayPath(cwd, target)}, which does not exist.`;
 	const dir = dirname(abs);
 	const name = basename(abs);
 	let entries: string[];

@@ -1,8 +1,8 @@
 import { Box, Text, useInput, useStdout } from "ink";
-import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { sanitizeForTerminal } from "../term/sanitize.js";
-import { previewBody } from "../view/format.js";
 import { ApprovalPanel } from "./ApprovalPanel.js";
+import { layoutApproval } from "./approval-layout.js";
 import { Chat } from "./Chat.js";
 import { InputBox, inputTextWidth } from "./InputBox.js";
 import { Inspector } from "./Inspector.js";
@@ -10,12 +10,10 @@ import type { InputModel } from "./input-model.js";
 import { createKeyHandler, type KeyDeps } from "./keys.js";
 import { withoutLateReplies } from "./late-reply.js";
 import { StatusBar } from "./StatusBar.js";
-import type { UiStore } from "./store.js";
+import { INSPECTOR_MIN_COLUMNS, type UiStore } from "./store.js";
 import { useTheme } from "./theme-context.js";
 import { useStore } from "./use-store.js";
 
-/** Below this many columns the inspector hides itself and a summary goes to the status bar. */
-export const INSPECTOR_MIN_COLUMNS = 100;
 const INSPECTOR_WIDTH = 44;
 /** Blank columns between the chat and the inspector's border, so text never touches it. */
 const GUTTER = 1;
@@ -59,7 +57,7 @@ function useTerminalSize(fixed?: { columns: number; rows: number }) {
 			stdout.off("resize", onResize);
 		};
 	}, [stdout, fixed]);
-	return size;
+	return fixed ?? size;
 }
 
 /**
@@ -80,9 +78,17 @@ export function App({ store, input, info, actions, size: fixed }: AppProps) {
 		...view.queue.followUps.map((t) => `then: ${firstLine(t)}`),
 	];
 	if (queued.length > 0) queued[queued.length - 1] += "   (↑ on an empty input edits it)";
-	// The question takes what its preview needs (headline, body, keys, border), at most half the screen.
-	const wanted = approval ? previewBody(approval.request.preview).length + 5 : 0;
-	const approvalHeight = approval ? Math.min(wanted, Math.max(8, Math.floor(height / 2)), height - 4) : 0;
+	// The question takes what its preview needs (headline, body, keys, border), at most half the screen. The keys
+	// scroll and check "read it all" by what is on screen.
+	const layout = approval
+		? layoutApproval(approval, columns, Math.min(Math.max(8, Math.floor(height / 2)), height - 4))
+		: null;
+	if (approval && layout) {
+		// Another width wraps the preview anew: rows seen in the old wrapping no longer say what was read.
+		if (approval.fit && approval.fit.total !== layout.body.length) approval.seen = 0;
+		approval.fit = { rows: layout.rows, total: layout.body.length };
+	}
+	const approvalHeight = layout?.height ?? 0;
 	const typing = !approval || approval.stage === "reason";
 	const running = info.running();
 	const action = approval?.stage === "reason" ? "deny with this reason" : running ? "steer" : "send";
@@ -92,8 +98,9 @@ export function App({ store, input, info, actions, size: fixed }: AppProps) {
 	const inputHeight = useSyncExternalStore(input.subscribe, input.getHeight);
 	const footer = approvalHeight + (typing ? inputHeight : 0) + queued.length + (store.hint ? 1 : 0);
 	const chatHeight = Math.max(1, height - 1 - footer);
-	const page = useMemo(() => ({ rows: chatHeight }), [chatHeight]);
-	page.rows = chatHeight;
+	// The handler reads the layout through a ref: a new layout (a hint row appearing) must not make a new handler.
+	const frame = useRef({ rows: chatHeight, columns });
+	frame.current = { rows: chatHeight, columns };
 	const handler = useMemo(
 		() =>
 			withoutLateReplies(
@@ -101,11 +108,12 @@ export function App({ store, input, info, actions, size: fixed }: AppProps) {
 					store,
 					input,
 					running: info.running,
-					page: () => page.rows,
+					page: () => frame.current.rows,
+					columns: () => frame.current.columns,
 					...actions,
 				}),
 			),
-		[store, input, info, actions, page],
+		[store, input, info, actions],
 	);
 	useInput(handler);
 	return (
@@ -120,7 +128,7 @@ export function App({ store, input, info, actions, size: fixed }: AppProps) {
 				sessionId={info.sessionId()}
 				sessionName={info.sessionName()}
 				summary={!showInspector}
-				idleTimeoutMs={store.idleTimeoutMs}
+				idleTimeoutMs={store.idleTimeoutMs()}
 			/>
 			<Box height={chatHeight}>
 				<Chat store={store} width={chatWidth} height={chatHeight} version={store.getVersion()} />
@@ -139,7 +147,7 @@ export function App({ store, input, info, actions, size: fixed }: AppProps) {
 							version={store.getVersion()}
 							sessionId={info.sessionId()}
 							sessionBranch={info.sessionBranch()}
-							idleTimeoutMs={store.idleTimeoutMs}
+							idleTimeoutMs={store.idleTimeoutMs()}
 						/>
 					</Box>
 				) : null}
@@ -155,9 +163,7 @@ export function App({ store, input, info, actions, size: fixed }: AppProps) {
 					{store.hint}
 				</Text>
 			) : null}
-			{approval ? (
-				<ApprovalPanel pending={approval} width={columns} height={approvalHeight} version={store.getVersion()} />
-			) : null}
+			{layout ? <ApprovalPanel layout={layout} width={columns} version={store.getVersion()} /> : null}
 			{typing ? <InputBox model={input} width={columns} action={action} prompt={prompt} /> : null}
 		</Box>
 	);

@@ -1,72 +1,96 @@
 import { Box, Text } from "ink";
 import { memo } from "react";
-import { hasHostileControls, sanitizeForTerminal } from "../term/sanitize.js";
-import type { ToolPreview } from "../tools/types.js";
-import { previewBody, previewHeadline } from "../view/format.js";
-import { fitSpans } from "./chat/lines.js";
-import type { PendingApproval } from "./store.js";
+import type { ApprovalLayout, PreviewRow, RowTone } from "./approval-layout.js";
 import type { Theme } from "./theme.js";
 import { useTheme } from "./theme-context.js";
 
-export type ApprovalPanelProps = { pending: PendingApproval; width: number; height: number; version: number };
+export type ApprovalPanelProps = { layout: ApprovalLayout; width: number; version: number };
 
-function lineColor(line: string, preview: ToolPreview, theme: Theme): string | undefined {
-	if (preview.kind !== "write" && preview.kind !== "edit") return preview.kind === "invalid" ? theme.error : undefined;
-	if (line.startsWith("+")) return theme.diff.added;
-	if (line.startsWith("-")) return theme.diff.removed;
-	if (line.startsWith("@@")) return theme.diff.hunk;
-	return theme.diff.context;
+function toneColor(tone: RowTone, theme: Theme): string | undefined {
+	switch (tone) {
+		case "added":
+			return theme.diff.added;
+		case "removed":
+			return theme.diff.removed;
+		case "hunk":
+			return theme.diff.hunk;
+		case "context":
+			return theme.diff.context;
+		case "error":
+			return theme.error;
+		case "plain":
+			return undefined;
+	}
 }
 
-/** Whether the text shown was written to look like something else on a terminal. */
-function hostile(preview: ToolPreview): boolean {
-	return previewBody(preview).some(hasHostileControls) || ("path" in preview && hasHostileControls(preview.path));
-}
+/** Marks that stand for something the person should notice: a long run of blanks, a hidden character. */
+const MARK = /([␣⇥]×\d+|⟨U\+[0-9A-F]+⟩|␛)/;
 
-/** Cuts a line to `width` terminal columns (wide characters count two). */
-function clip(line: string, width: number): string {
-	return fitSpans([{ text: line.replace(/\t/g, "    ") }], width)
-		.map((span) => span.text)
-		.join("");
+/** A preview row with its marks drawn apart from the text (a blank run in the warning colour, hidden ones in red). */
+function Row({ row, theme }: { row: PreviewRow; theme: Theme }) {
+	const parts = row.text.split(MARK);
+	return (
+		<Text wrap="truncate-end" color={toneColor(row.tone, theme)}>
+			{row.lead ? <Text color={theme.muted}>{row.lead}</Text> : null}
+			{parts.map((part, i) =>
+				i % 2 === 0 ? (
+					part
+				) : (
+					// biome-ignore lint/suspicious/noArrayIndexKey: the parts of one row, in order.
+					<Text key={i} color={part.startsWith("⟨") || part === "␛" ? theme.error : theme.warning} bold>
+						{part}
+					</Text>
+				),
+			)}
+			{row.text === "" && !row.lead ? " " : ""}
+		</Text>
+	);
 }
 
 /**
- * The approval question: what the call will do — the whole command with its cwd and timeout, or the whole diff,
- * scrollable with ↑/↓/PgUp/PgDn — and the keys: y once, a always (this session), n no (then a reason), Esc stop.
+ * The approval question, drawn from its layout (approval-layout.ts): the headline, a warning about hidden
+ * characters, the whole command or diff wrapped to the width and scrolled with ↑/↓/PgUp/PgDn (the line under it
+ * says how much is below), and the keys: y once, a always (this session), n no (then a reason), Esc stop.
  */
-export const ApprovalPanel = memo(function ApprovalPanel({ pending, width, height }: ApprovalPanelProps) {
+export const ApprovalPanel = memo(function ApprovalPanel({ layout, width }: ApprovalPanelProps) {
 	const theme = useTheme();
-	const { request } = pending;
-	const body = previewBody(request.preview).map(sanitizeForTerminal);
-	const warn = hostile(request.preview);
-	const rows = Math.max(1, height - 3 - (warn ? 1 : 0));
-	const start = Math.min(pending.scroll, Math.max(0, body.length - rows));
-	const shown = body.slice(start, start + rows);
-	const more = body.length - start - shown.length;
-	const keys =
-		pending.stage === "reason"
-			? "type why (optional) · Enter deny with this reason · Esc deny"
-			: `y allow once · a allow ${request.name} for this session · n deny · Esc deny and stop${body.length > rows ? " · ↑↓ scroll" : ""}`;
+	const { header, warning, body, start, rows, status, urgent, keys } = layout;
 	return (
-		<Box flexDirection="column" width={width} borderStyle="single" borderColor={theme.warning} paddingX={1}>
-			<Text color={theme.warning} bold wrap="truncate-end">
-				{sanitizeForTerminal(previewHeadline(request.name, request.preview))}
-			</Text>
-			{warn ? (
-				<Text color={theme.error} wrap="truncate-end">
-					⚠ this call contains terminal control characters or bidi overrides, shown as ␛ / ⟨U+…⟩
-				</Text>
-			) : null}
-			{shown.map((line, i) => (
-				// biome-ignore lint/suspicious/noArrayIndexKey: a row of the scrolled preview is its line number.
-				<Text key={`${start + i}`} color={lineColor(line, request.preview, theme)}>
-					{clip(line, width - 4) || " "}
+		<Box
+			flexDirection="column"
+			width={width}
+			height={layout.height}
+			borderStyle="single"
+			borderColor={theme.warning}
+			paddingX={1}
+		>
+			{header.map((text, i) => (
+				// biome-ignore lint/suspicious/noArrayIndexKey: the headline's rows, in order.
+				<Text key={`h${i}`} color={theme.warning} bold wrap="truncate-end">
+					{text}
 				</Text>
 			))}
-			<Text color={theme.muted} wrap="truncate-end">
-				{more > 0 ? `… ${more} more lines · ` : ""}
-				{keys}
-			</Text>
+			{warning.map((text, i) => (
+				// biome-ignore lint/suspicious/noArrayIndexKey: the warning's rows, in order.
+				<Text key={`w${i}`} color={theme.error} wrap="truncate-end">
+					{text}
+				</Text>
+			))}
+			{body.slice(start, start + rows).map((row, i) => (
+				// biome-ignore lint/suspicious/noArrayIndexKey: a row of the scrolled preview is its row number.
+				<Row key={`${start + i}`} row={row} theme={theme} />
+			))}
+			{status ? (
+				<Text color={urgent ? theme.warning : theme.muted} bold={urgent} wrap="truncate-end">
+					{status}
+				</Text>
+			) : null}
+			{keys.map((text, i) => (
+				// biome-ignore lint/suspicious/noArrayIndexKey: the keys' rows, in order.
+				<Text key={`k${i}`} color={theme.muted} wrap="truncate-end">
+					{text}
+				</Text>
+			))}
 		</Box>
 	);
 });

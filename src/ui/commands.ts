@@ -1,4 +1,3 @@
-import { MODELS } from "../llm/models.js";
 import type { Setup } from "../modes/setup.js";
 import { formatTotalsCost, formatUsage } from "../view/format.js";
 import { initialView } from "../view/state.js";
@@ -13,6 +12,8 @@ export type CommandContext = {
 	store: UiStore;
 	input: InputModel;
 	exit: () => void;
+	/** The terminal's width (/inspector says when the inspector does not fit). */
+	columns: () => number;
 	/** Writes straight to the terminal (the OSC 52 clipboard sequence of /copy). */
 	writeTerminal: (data: string) => void;
 	/** Switches the theme live; returns an error text, or null when done. Absent: themes cannot switch yet. */
@@ -57,18 +58,22 @@ export const COMMANDS: readonly CommandSpec[] = [
 	{
 		name: "model",
 		args: "NAME",
-		description: "switch the model from the next message on",
+		description: "switch the model from the next message on (PROVIDER/NAME switches the provider)",
 		idle: true,
-		complete: (arg, source) => source.models().filter((m) => m.startsWith(arg)),
+		// `gpt` finds `openai/gpt-5.4` too: the part after a provider prefix counts.
+		complete: (arg, source) =>
+			source.models().filter((m) => m.startsWith(arg) || m.slice(m.indexOf("/") + 1).startsWith(arg)),
 		run: async (arg, ctx) => {
 			const { conversation } = ctx.setup;
-			if (!arg) {
+			if (!arg.trim()) {
 				const { provider, model } = conversation.model;
-				return notice(ctx, `the model is ${provider}/${model}; /model NAME switches`);
+				return notice(ctx, `the model is ${provider}/${model}; /model NAME switches (Tab lists the choices)`);
 			}
 			const next = await ctx.setup.providerFor(arg);
+			if ("error" in next) return notice(ctx, next.error, "warning");
 			conversation.setModel(next.provider, next.model, next.contextWindow);
-			notice(ctx, `model: ${next.provider.name}/${next.model} from the next message on`);
+			const note = next.note ? `\n${next.note}` : "";
+			notice(ctx, `model: ${next.provider.name}/${next.model} from the next message on${note}`);
 		},
 	},
 	{
@@ -86,10 +91,7 @@ export const COMMANDS: readonly CommandSpec[] = [
 	{
 		name: "inspector",
 		description: "show or hide the inspector (also Tab)",
-		run: (_arg, ctx) => {
-			ctx.store.inspector = !ctx.store.inspector;
-			ctx.store.changed();
-		},
+		run: (_arg, ctx) => ctx.store.toggleInspector(ctx.columns()),
 	},
 	{
 		name: "name",
@@ -142,7 +144,7 @@ function find(name: string): CommandSpec | undefined {
 
 /** The completer for the input: command names with their descriptions, then each command's argument. */
 export function commandCompleter(source: CompletionSource): Completer {
-	return (text) => {
+	return (text, all = false) => {
 		if (!text.startsWith("/") || text.startsWith("//")) return null;
 		const space = text.indexOf(" ");
 		if (space === -1) {
@@ -160,15 +162,25 @@ export function commandCompleter(source: CompletionSource): Completer {
 		const arg = text.slice(space + 1);
 		if (!command?.complete || arg.includes(" ")) return null;
 		const values = command.complete(arg, source);
-		// Nothing to complete before a letter is typed, or once the argument is a whole candidate.
-		if (arg === "" || values.length === 0 || values.includes(arg)) return null;
+		// Nothing to complete before a letter is typed, or once the argument is a whole candidate, unless Tab asked.
+		if (values.length === 0 || (!all && (arg === "" || values.includes(arg)))) return null;
 		return { from: space + 1, items: values.slice(0, 50).map((value) => ({ value, description: "" })) };
 	};
 }
 
-/** Model names to complete `/model` with: the model in use, those the config's profiles name, then the model table's. */
-export function modelNames(current: string, fromProfiles: readonly string[] = []): string[] {
-	return [...new Set([current, ...fromProfiles, ...MODELS.map((m) => m.id)].filter(Boolean))];
+/** What a sent line is: a /command, a !shell line, or a message (what to send). */
+export type LineKind = { kind: "command" } | { kind: "shell" } | { kind: "message"; text: string };
+
+/**
+ * Sorts a sent line. `//text` is the message `/text`; `offered` is the line put back after an unknown /word, which
+ * sent again unchanged is a message as it stands.
+ */
+export function lineKind(text: string, offered: string | null): LineKind {
+	if (text === offered) return { kind: "message", text };
+	if (text.startsWith("//")) return { kind: "message", text: text.slice(1) };
+	if (text.startsWith("/")) return { kind: "command" };
+	if (text.startsWith("!")) return { kind: "shell" };
+	return { kind: "message", text };
 }
 
 /** Whether a completed command line is ready to run (no argument missing). */
@@ -188,7 +200,11 @@ export async function runCommand(text: string, ctx: CommandContext): Promise<voi
 	const arg = match?.[2] ?? "";
 	const command = find(name);
 	if (!command) {
-		return notice(ctx, `unknown command /${name}; /help lists the commands`, "warning");
+		// A path or a typo: nothing typed is thrown away, and the same line sent again is a message.
+		ctx.input.restore(text);
+		ctx.input.offered = text;
+		const how = "Enter sends the line as a message (so does starting it with //); /help lists the commands";
+		return notice(ctx, `unknown command /${name}: ${how}`, "warning");
 	}
 	if (command.idle && ctx.setup.conversation.running) {
 		ctx.input.restore(text);
@@ -263,6 +279,7 @@ export function helpText(): string {
 		...commands,
 		`  ${"!cmd".padEnd(width)}  run a shell command; its output goes into the next message's context`,
 		`  ${"!!cmd".padEnd(width)}  run a shell command without adding it to the context`,
+		`  ${"//text".padEnd(width)}  send /text as a message`,
 	].join("\n");
 }
 
@@ -274,7 +291,7 @@ const KEYS: readonly (readonly [string, string])[] = [
 	["↑ on an empty input", "pull back the last queued message"],
 	["Ctrl+R", "search the history (Enter takes it, Esc cancels)"],
 	["Ctrl+G", "edit the message in $EDITOR"],
-	["Tab", "complete a /command (otherwise: show/hide the inspector)"],
+	["Tab", "complete a /command; after /model or /theme list the choices (else: the inspector)"],
 	["Ctrl+←/→, Alt+B/F", "move by word"],
 	["Home/End, Ctrl+A/E", "start/end of the line"],
 	["Ctrl+W, Alt+Backspace", "delete the word before the cursor"],
@@ -282,8 +299,8 @@ const KEYS: readonly (readonly [string, string])[] = [
 	["Ctrl+_ / Ctrl+Y", "undo / redo"],
 	["Esc", "stop the run"],
 	["Ctrl+C", "clear the input, stop the run; twice to quit"],
-	["Ctrl+D", "quit on an empty input (otherwise delete forward)"],
-	["Ctrl+O", "expand the latest tool output or thinking"],
+	["Ctrl+D", "quit on an empty input (twice while a run goes on; otherwise delete forward)"],
+	["Ctrl+O", "expand the newest folded block (tool output, thinking, a paste)"],
 	["PgUp/PgDn, Shift+↑/↓", "scroll the chat"],
 	["Ctrl+Z", "suspend (fg resumes)"],
 ];

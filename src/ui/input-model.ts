@@ -1,5 +1,6 @@
+import type { UserInput } from "../agent/events.js";
 import { PromptHistory } from "./editor/history.js";
-import { expandPastes, releasePastes } from "./editor/paste.js";
+import { expandMessage, releasePastes } from "./editor/paste.js";
 import { TextBuffer } from "./editor/text-buffer.js";
 import { type Row, rowOf, wrapLine } from "./editor/wrap.js";
 
@@ -14,7 +15,21 @@ const RECALL_CHARS = 20_000;
 export type CompletionItem = { value: string; description: string; label?: string };
 /** What completes the text: replace `text.slice(from)` with an item's value. */
 export type Completion = { from: number; items: CompletionItem[] };
-export type Completer = (text: string) => Completion | null;
+/** `all`: the person asked for the list (Tab), so offer every choice even before anything is typed. */
+export type Completer = (text: string, all?: boolean) => Completion | null;
+
+/**
+ * What the key handler is in the middle of. It lives in the model, outside React, so a handler made again by a
+ * re-render (a hint appearing changes the layout) loses neither a half-received paste nor the first of two presses.
+ */
+export type KeyMemory = {
+	/** The chunks of a bracketed paste so far (null: not pasting); joined once, at its end. */
+	pasting: string[] | null;
+	/** Inside a paste, after a lone ESC: what came since (maybe the start of a split end marker). */
+	endMarker: string | null;
+	/** The last key that quits when pressed twice (Ctrl+C idle, Ctrl+D while running), and when. */
+	quitKey: { key: string; at: number } | null;
+};
 
 /** A visual row on screen: a piece `[start, end)` of logical line `line`. */
 export type VisualRow = { line: number; start: number; end: number };
@@ -35,6 +50,9 @@ export class InputModel {
 	/** Ctrl+R: the query and the index of the shown match (-1: none). */
 	search: { query: string; index: number } | null = null;
 	selected = 0;
+	/** A line put back because it began with an unknown /word: sent again unchanged, it is a message. */
+	offered: string | null = null;
+	readonly keys: KeyMemory = { pasting: null, endMarker: null, quitKey: null };
 	private version = 0;
 	private readonly listeners = new Set<() => void>();
 	private historyIndex: number | null = null;
@@ -42,6 +60,8 @@ export class InputModel {
 	private top: Pos = { line: 0, sub: 0 };
 	private dismissedAt = -1;
 	private completion: { version: number; value: Completion | null } = { version: -1, value: null };
+	/** Tab asked for every choice (`/model ` + Tab); cleared when the text is replaced or the list dismissed. */
+	private listAll = false;
 	private lastText: string | null = null;
 
 	readonly subscribe = (listener: () => void): (() => void) => {
@@ -149,6 +169,7 @@ export class InputModel {
 	}
 
 	clear(): void {
+		this.listAll = false;
 		this.buffer.reset();
 		this.historyIndex = null;
 		this.changed();
@@ -156,6 +177,7 @@ export class InputModel {
 
 	/** Replaces the text, cursor at the end. */
 	set(text: string): void {
+		this.listAll = false;
 		this.buffer.reset();
 		this.buffer.setText(text);
 		this.changed();
@@ -163,15 +185,21 @@ export class InputModel {
 
 	/** Returns the text with pastes expanded and empties the editor. */
 	take(): string {
+		return this.takeMessage().text;
+	}
+
+	/** Empties the editor; returns the text with pastes expanded and where the large pastes sit in it. */
+	takeMessage(): UserInput {
 		const raw = this.buffer.text;
-		const text = expandPastes(raw);
+		const message = expandMessage(raw);
 		releasePastes(raw);
+		this.listAll = false;
 		this.buffer.reset();
 		this.historyIndex = null;
 		this.draft = "";
 		this.top = { line: 0, sub: 0 };
 		this.changed();
-		return text;
+		return message;
 	}
 
 	/** Puts text back (a queued message pulled back, a command that cannot run now) before what is there. */
@@ -234,7 +262,7 @@ export class InputModel {
 		const lines = this.buffer.lines;
 		const first = lines[0] as string;
 		if (this.completer && lines.length === 1 && first.startsWith("/") && this.dismissedAt !== this.version) {
-			value = this.completer(first);
+			value = this.completer(first, this.listAll);
 			if (value && value.items.length === 0) value = null;
 		}
 		this.completion = { version: this.version, value };
@@ -259,8 +287,19 @@ export class InputModel {
 		return text;
 	}
 
+	/** Tab where nothing completes by itself (`/model `): opens the list of every choice. False when there is none. */
+	listChoices(): boolean {
+		if (this.listAll || this.completions()) return false;
+		this.listAll = true;
+		this.changed(false);
+		if (this.completions()) return true;
+		this.listAll = false;
+		return false;
+	}
+
 	dismiss(): boolean {
 		if (!this.completions()) return false;
+		this.listAll = false;
 		this.dismissedAt = this.version + 1;
 		this.changed(false);
 		return true;

@@ -1,5 +1,7 @@
 import type { Key } from "ink";
+import type { PastedRange } from "../agent/events.js";
 import type { ApprovalDecision } from "../agent/loop.js";
+import { mustReadAll, readAll } from "./approval-layout.js";
 import { readyToRun } from "./commands.js";
 import type { InputModel } from "./input-model.js";
 import type { UiStore } from "./store.js";
@@ -11,8 +13,11 @@ export type KeyDeps = {
 	store: UiStore;
 	input: InputModel;
 	running: () => boolean;
-	/** The person sent a line (a task, a steer or follow-up while running, a /command or a !shell line). */
-	submit: (text: string, mode?: SendMode) => void;
+	/**
+	 * The person sent a line (a task, a steer or follow-up while running, a /command or a !shell line); `pastes`:
+	 * where large pastes sit in it (the chat folds them).
+	 */
+	submit: (text: string, mode?: SendMode, pastes?: PastedRange[]) => void;
 	abort: () => void;
 	exit: () => void;
 	/** Ctrl+Z: give the terminal back and stop the process until `fg`. */
@@ -23,6 +28,8 @@ export type KeyDeps = {
 	pullQueued?: () => string | undefined;
 	/** Rows of the chat pane, for PgUp/PgDn. */
 	page: () => number;
+	/** The terminal's width (Tab says when the inspector does not fit). */
+	columns: () => number;
 	now?: () => number;
 };
 
@@ -43,11 +50,7 @@ const END = "[201~";
 export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => void {
 	const { store, input } = deps;
 	const now = deps.now ?? Date.now;
-	/** The chunks of a bracketed paste so far (null: not pasting); joined once, at its end. */
-	let pasting: string[] | null = null;
-	/** Inside a paste, after a lone ESC: what came since (maybe the start of a split end marker). */
-	let endMarker: string | null = null;
-	let lastInterrupt = Number.NEGATIVE_INFINITY;
+	const memory = input.keys;
 
 	const answer = (decision: ApprovalDecision) => {
 		const pending = store.approval;
@@ -63,11 +66,16 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		if (store.approval) return answer({ approved: false, reason: "the user stopped the run", stop: true });
 		if (!input.empty) return input.clear();
 		if (deps.running()) return deps.abort();
+		pressToQuit("c", "press Ctrl+C again to quit (or Ctrl+D)");
+	};
+
+	/** The first press of a quit key shows `hint`; the same key again within DOUBLE_PRESS_MS quits. */
+	const pressToQuit = (name: string, hint: string) => {
 		const t = now();
-		if (t - lastInterrupt < DOUBLE_PRESS_MS) return deps.exit();
-		lastInterrupt = t;
-		store.setHint("press Ctrl+C again to quit (or Ctrl+D)");
-		setTimeout(() => store.setHint(null), DOUBLE_PRESS_MS).unref();
+		const last = memory.quitKey;
+		if (last?.key === name && t - last.at < DOUBLE_PRESS_MS) return deps.exit();
+		memory.quitKey = { key: name, at: t };
+		store.flashHint(hint, DOUBLE_PRESS_MS);
 	};
 
 	const approvalKey = (text: string, key: Key): boolean => {
@@ -79,18 +87,31 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 			return true;
 		}
 		if (key.upArrow || key.downArrow || key.pageUp || key.pageDown) {
-			const step = key.pageUp || key.pageDown ? Math.max(1, deps.page() - 2) : 1;
-			pending.scroll = Math.max(0, pending.scroll + (key.upArrow || key.pageUp ? -step : step));
+			// A page keeps one row of the last one in sight; the preview stops at its end (fit: as last drawn).
+			const fit = pending.fit;
+			const step = key.pageUp || key.pageDown ? Math.max(1, (fit?.rows ?? deps.page()) - 1) : 1;
+			const end = fit ? Math.max(0, fit.total - fit.rows) : Number.MAX_SAFE_INTEGER;
+			const next = Math.min(pending.scroll, end) + (key.upArrow || key.pageUp ? -step : step);
+			pending.scroll = Math.max(0, Math.min(end, next));
+			if (fit) pending.seen = Math.max(pending.seen ?? 0, pending.scroll + fit.rows);
+			if (readAll(pending)) pending.early = false;
 			store.changed();
 			return true;
 		}
 		if (pending.stage === "reason") return false; // typing the reason: editing keys apply
-		const choice = text.toLowerCase();
-		if (choice === "y") answer({ approved: true });
+		// A key and the Enter typed right after it can arrive in one read ("n\r"): the key, then Enter.
+		const enter = text.length === 2 && text.endsWith("\r");
+		const choice = (enter ? text.slice(0, 1) : text).toLowerCase();
+		if ((choice === "y" || choice === "a") && mustReadAll(pending) && !readAll(pending)) {
+			// A command runs at once: it is allowed only after all of it was on screen. n and Esc need no reading.
+			pending.early = true;
+			store.changed();
+		} else if (choice === "y") answer({ approved: true });
 		else if (choice === "a") answer({ approved: true, remember: true });
 		else if (choice === "n") {
 			pending.stage = "reason";
 			store.changed();
+			if (enter) submit();
 		}
 		return true;
 	};
@@ -106,16 +127,22 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 			const completed = input.accept();
 			if (completed === undefined || !readyToRun(completed)) return;
 		}
-		const text = input.take();
+		const { text, pastes } = input.takeMessage();
 		if (text.trim() === "") return;
 		input.history.add(text);
-		deps.submit(text, mode);
+		deps.submit(text, mode, pastes);
 	};
 
 	/** Alt+Enter: a follow-up while a run goes on, otherwise a new line. */
 	const altEnter = () => {
 		if (deps.running() && !store.approval && !input.empty) return submit("follow_up");
 		input.newline();
+	};
+
+	/** Tab: completes; where nothing completes by itself (`/model `) lists the choices; else the inspector. */
+	const tab = () => {
+		if (input.completions()) return void input.accept();
+		if (!input.listChoices()) store.toggleInspector(deps.columns());
 	};
 
 	/** Printable text and the control characters that arrive inside a chunk. */
@@ -135,7 +162,11 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 			} else if (char === "\x7f" || char === "\b") {
 				flush();
 				input.backspace();
-			} else if (char >= " " || char === "\t") plain += char;
+			} else if (char === "\t") {
+				// "/mo" and Tab typed at once arrive as one chunk: the Tab still completes.
+				flush();
+				tab();
+			} else if (char >= " ") plain += char;
 			else {
 				// Ctrl+U, Ctrl+W, … typed faster than they are read arrive in one chunk too.
 				flush();
@@ -175,26 +206,28 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 	return (chunk, key) => {
 		let text = chunk;
 		if (text === "[200~") {
-			endMarker = null;
-			pasting = [];
+			memory.endMarker = null;
+			memory.pasting = [];
 			return;
 		}
+		const { pasting } = memory;
 		if (pasting !== null) {
+			const { endMarker } = memory;
 			if (endMarker !== null || (key.escape && text === "") || (text.startsWith("[") && END.startsWith(text))) {
 				// The end marker may arrive in pieces when a read ends inside it: Ink then passes "[20" and "1~" (or a
 				// lone Escape first). Pieces that could start it are held; if they do not, they were pasted text.
 				const candidate = (endMarker ?? "") + text;
 				if (candidate !== END && END.startsWith(candidate)) {
-					endMarker = candidate;
+					memory.endMarker = candidate;
 					return;
 				}
 				if (candidate !== END) pasting.push(endMarker ?? "");
-				endMarker = null;
+				memory.endMarker = null;
 				if (candidate === END) text = END;
 			}
 			if (text === END) {
 				const pasted = pasting.join("");
-				pasting = null;
+				memory.pasting = null;
 				input.paste(pasted);
 				store.toBottom();
 				return;
@@ -221,22 +254,14 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		}
 		if (key.ctrl && text === "d") {
 			if (!input.empty) return input.deleteForward();
-			if (!deps.running()) deps.exit();
-			return;
+			if (!deps.running()) return deps.exit();
+			return pressToQuit("d", "Esc stops the run; Ctrl+D again quits");
 		}
 		if (key.ctrl && text === "o") return toggleLatest(store);
 		if (key.ctrl && text === "z") return deps.suspend?.();
 		if (key.ctrl && text === "r") return store.approval ? undefined : input.startSearch();
 		if (key.ctrl && text === "g") return deps.externalEditor?.();
-		if (key.tab) {
-			if (input.completions()) {
-				input.accept();
-				return;
-			}
-			store.inspector = !store.inspector;
-			store.changed();
-			return;
-		}
+		if (key.tab) return tab();
 		if (key.pageUp || key.pageDown) return store.scrollBy((key.pageUp ? 1 : -1) * Math.max(1, deps.page() - 2));
 		if (key.shift && (key.upArrow || key.downArrow)) return store.scrollBy(key.upArrow ? 1 : -1);
 		if (key.home && input.empty) return store.scrollBy(Number.MAX_SAFE_INTEGER / 2);
@@ -282,12 +307,16 @@ function metaKey(input: InputModel, text: string): void {
 	else if (text === "f") input.wordRight();
 }
 
-/** Ctrl+O: expands or collapses the latest tool call or thinking block. */
+/** Ctrl+O: expands or collapses the latest folded item: a tool call, thinking, a paste or a `!command`'s output. */
 function toggleLatest(store: UiStore): void {
 	const items = store.view.items;
 	for (let i = items.length - 1; i >= 0; i--) {
 		const item = items[i];
-		if (item && (item.kind === "tool" || item.kind === "thinking")) {
+		const folds =
+			item?.kind === "tool" ||
+			item?.kind === "thinking" ||
+			(item?.kind === "user" && (item.pastes !== undefined || item.source === "shell"));
+		if (item && folds) {
 			store.toggleExpanded(item.key);
 			return;
 		}

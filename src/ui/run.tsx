@@ -1,13 +1,14 @@
 import { homedir } from "node:os";
 import { render } from "ink";
+import type { PastedRange } from "../agent/events.js";
 import type { ApprovalDecision, ApprovalRequest } from "../agent/loop.js";
 import { saveCodeCache } from "../code-cache.js";
 import type { RunFlags, Setup } from "../modes/setup.js";
 import { gitBranch } from "../prompt/system-prompt.js";
-import { branchLabel } from "../view/format.js";
+import { branchLabel, resumeHint } from "../view/format.js";
 import { initialView } from "../view/state.js";
 import { App, type AppInfo } from "./App.js";
-import { type CommandContext, commandCompleter, modelNames, runCommand, runShellLine } from "./commands.js";
+import { type CommandContext, commandCompleter, lineKind, runCommand, runShellLine } from "./commands.js";
 import type { Connected } from "./connect.js";
 import { expandPastes } from "./editor/paste.js";
 import { InputModel } from "./input-model.js";
@@ -42,28 +43,34 @@ function shownPath(path: string): string {
  */
 function submitter(setup: Setup, ctx: CommandContext) {
 	const { conversation, channel } = setup;
-	const { store } = ctx;
-	return (text: string, mode: SendMode = "send") => {
+	const { store, input } = ctx;
+	return (line: string, mode: SendMode = "send", pastes?: PastedRange[]) => {
 		const fail = (error: unknown) =>
 			channel.emit({ type: "notice", level: "error", message: error instanceof Error ? error.message : String(error) });
-		if (text.startsWith("/") && !text.startsWith("//")) {
-			runCommand(text, ctx).catch(fail);
+		const sorted = lineKind(line, input.offered);
+		input.offered = null;
+		if (sorted.kind === "command") {
+			runCommand(line, ctx).catch(fail);
 			return;
 		}
-		if (text.startsWith("!")) {
-			runShellLine(text, ctx)
+		if (sorted.kind === "shell") {
+			runShellLine(line, ctx)
 				.catch(fail)
 				.finally(() => store.changed());
 			return;
 		}
+		// `//text` lost a character at the start: the pasted blocks moved with it.
+		const shift = line.length - sorted.text.length;
+		const moved = pastes?.map((p) => ({ start: p.start - shift, end: p.end - shift })).filter((p) => p.start >= 0);
+		const message = moved?.length ? { text: sorted.text, pastes: moved } : { text: sorted.text };
 		if (conversation.running) {
-			if (mode === "follow_up") conversation.followUp(text);
-			else conversation.steer(text);
+			if (mode === "follow_up") conversation.followUp(message);
+			else conversation.steer(message);
 			return;
 		}
 		// Redraw once the run is over: the input's hint changes from "steer" back to "send".
 		conversation
-			.run(text)
+			.run(message)
 			.catch(fail)
 			.finally(() => store.changed());
 	};
@@ -129,12 +136,12 @@ export async function runTui(options: TuiOptions): Promise<number> {
 		process.kill(process.pid, "SIGTSTP");
 	};
 	// Until the conversation exists, sent lines wait for it (in order); nothing typed is dropped.
-	const early: string[] = [];
-	let submit = (text: string, _mode?: SendMode) => {
-		early.push(text);
+	const early: [text: string, mode?: SendMode, pastes?: PastedRange[]][] = [];
+	let submit = (text: string, mode?: SendMode, pastes?: PastedRange[]) => {
+		early.push([text, mode, pastes]);
 	};
 	const actions = {
-		submit: (text: string, mode?: SendMode) => submit(text, mode),
+		submit: (text: string, mode?: SendMode, pastes?: PastedRange[]) => submit(text, mode, pastes),
 		abort: () => setup?.conversation.abort(),
 		exit,
 		suspend,
@@ -228,7 +235,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	const { switchTheme, themeNames, userConfigDir } = await import("./themes.js");
 	const configDir = userConfigDir();
 	input.completer = commandCompleter({
-		models: () => modelNames(conversation.model.model, connected.setup.profileModels),
+		models: () => connected.setup.modelChoices(),
 		themes: () => themeNames(configDir),
 	});
 	const [{ configPaths }, { historyFile, openHistory }] = await Promise.all([
@@ -246,6 +253,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 		store,
 		input,
 		exit,
+		columns: () => process.stdout.columns || 80,
 		writeTerminal: (data) => process.stdout.write(data),
 		setTheme: (name) => switchTheme(store, name, { configDir }),
 	};
@@ -254,14 +262,12 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	const first = connected.prompt?.trim();
 	// The demo types its task after a moment, so the empty app is seen first.
 	if (first) setTimeout(() => submit(first), connected.demo ? 800 : 0);
-	for (const text of early.splice(0)) submit(text);
+	for (const args of early.splice(0)) submit(...args);
 	const code = await finished;
 	conversation.close();
 	cleanup();
 	const saved = conversation.session;
 	const id = saved && saved.session.entries.length > 0 ? saved.session.header.id : undefined;
-	process.stdout.write(
-		id ? `gar: session ${id} · continue it with: gar -c   (or gar --session ${id})\n` : "gar: nothing was saved\n",
-	);
+	process.stdout.write(`${resumeHint(id)}\n`);
 	return code;
 }

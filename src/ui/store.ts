@@ -10,12 +10,23 @@ export type PendingApproval = {
 	since: number;
 	answer: (d: ApprovalDecision) => void;
 	stage: "ask" | "reason";
-	/** Lines scrolled down in a long preview. */
+	/** Rows scrolled down in a long preview. */
 	scroll: number;
+	/** The preview's rows on screen and in all, as last drawn (App sets it; the keys scroll and check by it). */
+	fit?: { rows: number; total: number };
+	/** Rows from the top that have been on screen: a command is allowed only once all of it was. */
+	seen?: number;
+	/** y or a came before the whole command was on screen: the panel says to read on. */
+	early?: boolean;
 };
 
 /** Events that only grow what is already on screen: drawn at most ~30 times a second. */
 const STREAMING = new Set<AgentEvent["type"]>(["text_delta", "thinking_delta", "toolcall_delta", "tool_update"]);
+
+/** Below this many columns the inspector hides itself and a summary goes to the status bar. */
+export const INSPECTOR_MIN_COLUMNS = 100;
+/** How long a hint such as "the inspector needs a wider terminal" stays. */
+const HINT_MS = 3000;
 
 export type StoreOptions = { now?: () => number; intervalMs?: number };
 
@@ -37,8 +48,8 @@ export class UiStore {
 	approval: PendingApproval | null = null;
 	/** A line for the status area: hints, the exit prompt ("press Ctrl+C again to quit"). */
 	hint: string | null = null;
-	/** The run's idle timeout (config), so a stalled reply can say how long until gar gives up; null: not yet known. */
-	idleTimeoutMs: number | null = null;
+	/** The provider's idle timeout (config), so a stalled reply can say when gar gives up; null: not yet known. */
+	idleTimeoutMs: () => number | null = () => null;
 	/** The colours everything is drawn in; `setTheme` switches them live (themes.ts `loadTheme` finds one by name). */
 	theme: Theme = darkTheme;
 	private version = 0;
@@ -110,6 +121,25 @@ export class UiStore {
 		if (this.hint === text) return;
 		this.hint = text;
 		this.changed();
+	}
+
+	/** Shows `text` in the hint row for `ms`, unless another hint has taken its place by then. */
+	flashHint(text: string, ms = HINT_MS): void {
+		this.setHint(text);
+		setTimeout(() => {
+			if (this.hint === text) this.setHint(null);
+		}, ms).unref();
+	}
+
+	/** Tab and /inspector: shows or hides the inspector; where it cannot fit, says so instead. */
+	toggleInspector(columns: number): void {
+		if (columns < INSPECTOR_MIN_COLUMNS) {
+			const why = `the inspector needs ${INSPECTOR_MIN_COLUMNS} columns, this terminal has ${columns}`;
+			this.flashHint(`${why}; its summary is in the status bar`);
+		} else {
+			this.inspector = !this.inspector;
+			this.changed();
+		}
 	}
 
 	/** Stops pending redraws (on exit). */

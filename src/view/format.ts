@@ -1,4 +1,5 @@
 import type { Usage } from "../llm/types.js";
+import { hasHostileControls, hasZeroWidth, revealHidden } from "../term/sanitize.js";
 import type { ToolPreview } from "../tools/types.js";
 import type { ToolItem, Totals } from "./state.js";
 
@@ -79,7 +80,7 @@ export function toolSummary(item: ToolItem): string {
 		case "running":
 			return item.progress ? `running · ${plural(item.progress.totalLines, "line")} of output` : "running";
 		case "denied":
-			return "denied";
+			return item.stopped ? "denied (Esc)" : "denied";
 		case "skipped":
 			return "skipped (a new message came first)";
 		case "not_run":
@@ -111,8 +112,15 @@ export function toolSummary(item: ToolItem): string {
 	}
 }
 
-/** The question an approval asks, in words: what the call will do (the diff or command follow separately). */
+/**
+ * The question an approval asks, in words: what the call will do (the diff or command follow separately). Ready
+ * for a terminal: control and zero-width characters in a path or cwd are shown (`revealHidden`).
+ */
 export function previewHeadline(name: string, preview: ToolPreview): string {
+	return revealHidden(headline(name, preview));
+}
+
+function headline(name: string, preview: ToolPreview): string {
 	switch (preview.kind) {
 		case "write":
 			return preview.action === "create"
@@ -133,23 +141,77 @@ export function firstLine(text: string, max = 160): string {
 	return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
-/** The body of an approval question: the whole command with its cwd and timeout, or the whole diff. */
+/** Spaces in a row from this many on (tabs from a quarter of it) are shown as one mark: `␣×300`, `⇥×8`. */
+const BLANK_RUN = 16;
+const BLANKS = new RegExp(` {${BLANK_RUN},}|\t{${BLANK_RUN / 4},}`, "g");
+
+/**
+ * `text` with every long run of spaces or tabs shown as a mark that says how long it is (`␣×300`), so a command
+ * cannot push its end out of sight with blanks. A diff line keeps its indentation (`keepIndent`): code is
+ * indented, and nothing can hide before the text that follows it.
+ */
+export function markBlankRuns(text: string, keepIndent = false): string {
+	if (!text.includes(" ".repeat(BLANK_RUN)) && !text.includes("\t".repeat(BLANK_RUN / 4))) return text;
+	const indent = keepIndent ? (/^[ \t]*/.exec(text)?.[0].length ?? 0) : 0;
+	return (
+		text.slice(0, indent) + text.slice(indent).replace(BLANKS, (run) => `${run[0] === " " ? "␣" : "⇥"}×${run.length}`)
+	);
+}
+
+/**
+ * The body of an approval question: the whole command (`$` first line, `>` the others) or the whole diff, one
+ * string per line, ready for a terminal: control and zero-width characters shown (`revealHidden`), long runs of
+ * blanks marked (`markBlankRuns`). Never cut: a view wraps what is wider than itself.
+ */
 export function previewBody(preview: ToolPreview): string[] {
 	switch (preview.kind) {
 		case "bash":
-			return [...preview.command.split("\n").map((l, i) => `${i === 0 ? "$" : ">"} ${l}`)];
+			return preview.command
+				.split("\n")
+				.map((line, i) => `${i === 0 ? "$" : ">"} ${markBlankRuns(revealHidden(line))}`);
 		case "write":
 		case "edit": {
 			const lines = preview.diff.replace(/\n$/, "").split("\n");
 			// The file headers repeat the path the headline already names.
-			const body = lines.filter((l) => !l.startsWith("--- ") && !l.startsWith("+++ ") && !l.startsWith("==="));
+			const body = lines
+				.filter((l) => !l.startsWith("--- ") && !l.startsWith("+++ ") && !l.startsWith("==="))
+				.map((l) => l.slice(0, 1) + markBlankRuns(revealHidden(l.slice(1)), true));
 			return preview.diffTruncated
 				? [...body, "[… the diff is larger than shown; it was cut at the size limit]"]
 				: body;
 		}
 		case "invalid":
-			return preview.message.split("\n");
+			return preview.message.split("\n").map(revealHidden);
 	}
+}
+
+/** The keys of an approval question, as the app and the line mode both say them. */
+export function approvalKeys(name: string): string[] {
+	return ["y allow once", `a allow ${name} for this session`, "n deny", "Esc deny and stop"];
+}
+
+/** What an approval question warns about when `approvalFlagged` says so. */
+export const APPROVAL_WARNING = "⚠ contains control, bidi or zero-width characters: shown as ␛ ^G ⟨U+…⟩";
+
+/**
+ * Whether what a person is asked to approve holds characters written to look like something else on a terminal:
+ * controls, bidi overrides, zero-width characters (in the command, cwd, path or diff).
+ */
+export function approvalFlagged(preview: ToolPreview): boolean {
+	const texts =
+		preview.kind === "bash"
+			? [preview.command, preview.cwd]
+			: preview.kind === "invalid"
+				? [preview.message]
+				: [preview.path, preview.diff];
+	return texts.some((text) => hasHostileControls(text) || hasZeroWidth(text));
+}
+
+/** The line printed when an interactive mode ends: how to continue the session (`mode`: e.g. "--plain "). */
+export function resumeHint(sessionId: string | undefined, mode = ""): string {
+	return sessionId
+		? `gar: session ${sessionId} · continue it with: gar ${mode}-c   (or gar ${mode}--session ${sessionId})`
+		: "gar: nothing was saved";
 }
 
 /**

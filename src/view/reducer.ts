@@ -105,7 +105,12 @@ export function reduce(state: ViewState, event: AgentEvent, at: number): ViewSta
 			unbilled(state, event.model);
 			break;
 		case "user_message":
-			push(state, { kind: "user", text: event.message.content, source: event.source });
+			push(state, {
+				kind: "user",
+				text: event.message.content,
+				source: event.source,
+				...(event.pastes ? { pastes: event.pastes } : {}),
+			});
 			break;
 		case "turn_start":
 			state.turn = event.turn;
@@ -188,9 +193,13 @@ export function reduce(state: ViewState, event: AgentEvent, at: number): ViewSta
 			state.activity = { kind: "approval", since: at, callId: event.callId, name: event.name };
 			break;
 		}
-		case "approval_result":
+		case "approval_result": {
+			const index = state.index.calls.get(event.callId);
+			if (event.stop && !event.approved && index !== undefined)
+				update<ToolItem>(state, index, () => ({ stopped: true }));
 			state.activity = { kind: "waiting", since: at };
 			break;
+		}
 		case "tool_start": {
 			const index = toolIndex(state, event.callId, event.name);
 			update<ToolItem>(state, index, () => ({ status: "running", args: event.args, startedAt: at }));

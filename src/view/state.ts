@@ -1,4 +1,4 @@
-import type { AgentEvent, RunStopReason, ToolOutcome, UserSource } from "../agent/events.js";
+import type { AgentEvent, PastedRange, RunStopReason, ToolOutcome, UserSource } from "../agent/events.js";
 import { costUsd } from "../llm/models.js";
 import { EMPTY_USAGE, type ErrorKind, type Usage } from "../llm/types.js";
 import type { ToolDetails, ToolPreview, ToolProgress } from "../tools/types.js";
@@ -24,6 +24,8 @@ export type ToolItem = {
 	/** What the model read (set when the call ended). */
 	content?: string;
 	isError?: boolean;
+	/** Denied with Esc (or Ctrl+C) at the approval question, which stopped the run too. */
+	stopped?: boolean;
 	/** When the tool started running (epoch ms), and how long it ran. */
 	startedAt?: number;
 	durationMs?: number;
@@ -31,7 +33,8 @@ export type ToolItem = {
 
 /** One row-group of the chat. Items are immutable: a change replaces the item, so views can memo by identity. */
 export type ChatItem =
-	| { kind: "user"; key: string; text: string; source: UserSource }
+	/** `pastes`: blocks the person pasted, shown folded as `[pasted N lines]` until expanded. */
+	| { kind: "user"; key: string; text: string; source: UserSource; pastes?: PastedRange[] }
 	| { kind: "text"; key: string; text: string; streaming: boolean }
 	| { kind: "thinking"; key: string; text: string; streaming: boolean }
 	| ToolItem

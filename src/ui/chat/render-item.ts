@@ -1,6 +1,7 @@
-import type { UserSource } from "../../agent/events.js";
+import type { PastedRange, UserSource } from "../../agent/events.js";
 import { formatCost, formatDuration, formatTokens, formatUsage } from "../../view/format.js";
 import type { ChatItem } from "../../view/state.js";
+import { labelFor } from "../editor/paste.js";
 import type { Theme } from "../theme.js";
 import { replyLines } from "./assistant-text.js";
 import { clean, expandTabs, fitSpans, type Line, makeLine, prefixRows, type Span, wrapSpans } from "./lines.js";
@@ -62,13 +63,42 @@ function shellRows(text: string, width: number, theme: Theme, expanded: boolean)
 }
 
 function userRows(item: Extract<ChatItem, { kind: "user" }>, width: number, theme: Theme, expanded: boolean): Rows {
-	const text = expandTabs(clean(item.text));
 	if (item.source === "schema_retry") {
+		const text = expandTabs(clean(item.text));
 		return [fitSpans([{ text: `gar asked for JSON: ${text.replace(/\s+/g, " ")}`, color: theme.muted }], width)];
 	}
-	if (item.source === "shell") return shellRows(text, width, theme, expanded);
+	if (item.source === "shell") return shellRows(expandTabs(clean(item.text)), width, theme, expanded);
 	const label = USER_LABELS[item.source] ?? "you › ";
-	return labelled({ text: label, color: theme.user, bold: true }, [{ text, color: theme.text }], width);
+	const pastes = expanded ? [] : foldable(item.text, item.pastes);
+	return labelled({ text: label, color: theme.user, bold: true }, foldedSpans(item.text, pastes, theme), width);
+}
+
+/** The ranges that can be folded: inside the text, in order, not overlapping (a damaged session may say otherwise). */
+function foldable(text: string, pastes: readonly PastedRange[] = []): PastedRange[] {
+	const out: PastedRange[] = [];
+	let at = 0;
+	for (const range of [...pastes].sort((a, b) => a.start - b.start)) {
+		if (range.start < at || range.end <= range.start || range.end > text.length) continue;
+		out.push(range);
+		at = range.end;
+	}
+	return out;
+}
+
+/** The text with each pasted block as its label (`[pasted 5000 lines]`, as in the editor). */
+function foldedSpans(text: string, pastes: readonly PastedRange[], theme: Theme): Span[] {
+	const spans: Span[] = [];
+	const plain = (from: number, to: number) => {
+		if (to > from) spans.push({ text: expandTabs(clean(text.slice(from, to))), color: theme.text });
+	};
+	let at = 0;
+	for (const { start, end } of pastes) {
+		plain(at, start);
+		spans.push({ text: labelFor(text.slice(start, end)), color: theme.accent });
+		at = end;
+	}
+	plain(at, text.length);
+	return spans.length > 0 ? spans : [{ text: "", color: theme.text }];
 }
 
 function thinkingRows(item: Extract<ChatItem, { kind: "thinking" }>, width: number, theme: Theme, expanded: boolean) {

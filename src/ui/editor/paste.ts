@@ -1,3 +1,4 @@
+import type { UserInput } from "../../agent/events.js";
 import stringWidth from "../../term/string-width.js";
 import { graphemeWidth } from "./graphemes.js";
 
@@ -63,6 +64,21 @@ export function cellWidth(g: string): number {
 export function expandPastes(text: string): string {
 	if (!hasTokens(text)) return text;
 	return text.replace(TOKENS, (token) => pastes.get(token)?.text ?? "");
+}
+
+/** The message to send: the text with placeholders expanded, and where each of those pastes sits in it. */
+export function expandMessage(text: string): UserInput {
+	if (!hasTokens(text)) return { text };
+	const ranges: NonNullable<UserInput["pastes"]> = [];
+	let grown = 0;
+	const out = text.replace(TOKENS, (token: string, offset: number) => {
+		const pasted = pastes.get(token)?.text ?? "";
+		const start = offset + grown;
+		if (pasted) ranges.push({ start, end: start + pasted.length });
+		grown += pasted.length - token.length;
+		return pasted;
+	});
+	return ranges.length > 0 ? { text: out, pastes: ranges } : { text: out };
 }
 
 /** The text with every placeholder replaced by its label (for showing a draft as plain text). */
