@@ -229,13 +229,16 @@ describe("the first-contact notice (no API key)", () => {
 	it("says each thing once, one whole sentence a line", () => {
 		const missing =
 			"no API key for anthropic: set ANTHROPIC_API_KEY (or api_key_env in [providers.anthropic]), or pick another provider with --provider";
-		const text = firstContact(missing);
+		const text = firstContact(missing, "anthropic");
 		expect(text.split("\n")).toEqual([
 			"Welcome to gar. No API key for anthropic: set ANTHROPIC_API_KEY (or api_key_env in [providers.anthropic]), or pick another provider with --provider, then start gar again.",
-			"A local OpenAI-compatible server such as Ollama needs no key: gar --provider openai --base-url http://localhost:11434/v1 --model qwen3",
+			"For OpenAI, set OPENAI_API_KEY and start gar with --provider openai; a local OpenAI-compatible server such as Ollama needs no key: gar --provider openai --base-url http://localhost:11434/v1 --model qwen3",
 			"Try `gar demo` to watch a scripted session without a key.",
 		]);
 		expect(text.match(/ANTHROPIC_API_KEY/g)).toHaveLength(1);
+		const openai = firstContact("no API key for openai: set OPENAI_API_KEY (…), or pick another provider", "openai");
+		expect(openai.match(/OPENAI_API_KEY/g)).toHaveLength(1);
+		expect(openai).toContain("For Claude, set ANTHROPIC_API_KEY and start gar with --provider anthropic;");
 	});
 });
 

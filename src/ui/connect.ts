@@ -65,7 +65,8 @@ export async function connect(
 	if (themed) store.setTheme(themed.theme);
 	if (themed?.warning) channel.emit({ type: "notice", level: "warning", message: themed.warning });
 	for (const warning of setup.warnings) channel.emit({ type: "notice", level: "warning", message: warning });
-	if (setup.missingKey) channel.emit({ type: "notice", level: "warning", message: firstContact(setup.missingKey) });
+	if (setup.missingKey)
+		channel.emit({ type: "notice", level: "warning", message: firstContact(setup.missingKey, setup.provider) });
 	store.changed();
 	return { setup, cwd: flags.cwd, prompt: flags.prompt, demo: !!demo };
 }
@@ -82,14 +83,19 @@ function demoSetup() {
 }
 
 /**
- * What the first screen says when no key is set: `missing` (the config's "no API key for …: set …" message) as the
- * first sentence, then the ways to go on without a key. One sentence a line: a notice breaks its lines where they
- * are, so a sentence split over two would read as two.
+ * What the first screen says when no key is set for `provider`: `missing` (the config's "no API key for …: set …"
+ * message) as the first sentence, then the other provider's key and a local server, which need no change of key.
+ * One sentence a line: a notice breaks its lines where they are, so a sentence split over two would read as two.
  */
-export function firstContact(missing: string): string {
+export function firstContact(missing: string, provider: string): string {
+	const other =
+		provider === "openai"
+			? "For Claude, set ANTHROPIC_API_KEY and start gar with --provider anthropic"
+			: "For OpenAI, set OPENAI_API_KEY and start gar with --provider openai";
+	const local = `gar --provider openai --base-url http://localhost:11434/v1 --model qwen3`;
 	return [
 		`Welcome to gar. ${missing.charAt(0).toUpperCase()}${missing.slice(1)}, then start gar again.`,
-		"A local OpenAI-compatible server such as Ollama needs no key: gar --provider openai --base-url http://localhost:11434/v1 --model qwen3",
+		`${other}; a local OpenAI-compatible server such as Ollama needs no key: ${local}`,
 		"Try `gar demo` to watch a scripted session without a key.",
 	].join("\n");
 }
