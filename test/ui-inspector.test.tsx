@@ -255,6 +255,18 @@ describe("hints at 80, 100 and 120 columns", () => {
 		}
 	});
 
+	it("the queued message's hint stays whole; a long message gives way to it", () => {
+		const steer = "please also check the lexer and the parser tests before you finish";
+		let view = initialView({ provider: "openai", model: "gpt-5" });
+		view = reduce(view, { type: "queue", steers: [steer], followUps: [] }, 0);
+		for (const columns of [80, 100, 120]) {
+			const row = frame(view, columns)
+				.split("\n")
+				.find((line) => line.startsWith("⏳"));
+			expect(row).toMatch(/^⏳ steer: please also check .*\(↑ on an empty input edits it\)$/);
+		}
+	});
+
 	it("the status bar leaves out what does not fit, whole, the live state last, instead of cutting it", () => {
 		const t = Date.now() - 12_400;
 		const view = at([...start.map(([, e]): [number, AgentEvent] => [t, e]), [t + 400, delta("Let me check. ")]]);

@@ -38,6 +38,9 @@ export type AppProps = {
 	size?: { columns: number; rows: number };
 };
 
+/** After the last queued message: how to take it back. */
+const QUEUE_HINT = "   (↑ on an empty input edits it)";
+
 /** A queued message in one short line (it may be a whole paste). */
 function firstLine(text: string): string {
 	const end = text.indexOf("\n");
@@ -77,7 +80,6 @@ export function App({ store, input, info, actions, size: fixed }: AppProps) {
 		...view.queue.steers.map((t) => `steer: ${firstLine(t)}`),
 		...view.queue.followUps.map((t) => `then: ${firstLine(t)}`),
 	];
-	if (queued.length > 0) queued[queued.length - 1] += "   (↑ on an empty input edits it)";
 	// The question takes what its preview needs (headline, body, keys, border), at most half the screen. The keys
 	// scroll and check "read it all" by what is on screen.
 	const layout = approval
@@ -154,9 +156,17 @@ export function App({ store, input, info, actions, size: fixed }: AppProps) {
 			</Box>
 			{queued.map((text, i) => (
 				// biome-ignore lint/suspicious/noArrayIndexKey: queued messages are shown in queue order; equal texts may repeat.
-				<Text key={`q${i}`} color={theme.muted} wrap="truncate-end">
-					⏳ {sanitizeForTerminal(text)}
-				</Text>
+				<Box key={`q${i}`} width={columns}>
+					<Text color={theme.muted} wrap="truncate-end">
+						⏳ {sanitizeForTerminal(text)}
+					</Text>
+					{/* The hint is never cut: a long message gives way to it. */}
+					{i === queued.length - 1 ? (
+						<Box flexShrink={0}>
+							<Text color={theme.muted}>{QUEUE_HINT}</Text>
+						</Box>
+					) : null}
+				</Box>
 			))}
 			{store.hint ? (
 				<Text color={theme.warning} wrap="truncate-end">
