@@ -173,6 +173,19 @@ export function styledCharsToString(chars) {`,
 		`import { graphemeSegmenter as GRAPHEME_SEGMENTER } from ${JSON.stringify(GRAPHEMES)};`,
 	],
 	["ink/build/reconciler.js", "fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')", "'{}'"],
+	[
+		"ink/build/ink.js",
+		`            this.log.clear();
+            // Sync lastOutput so that unmount's final onRender
+            // sees it as unchanged and log-update skips it
+            this.log.sync(this.lastOutputToRender || this.lastOutput + '\\n');`,
+		`            this.log.clear();
+            this.lastOutput = '';
+            this.lastOutputToRender = '';`,
+		// clear() is called once the screen was wiped (fg after Ctrl+Z, back from Ctrl+G's editor). Stock Ink then
+		// still took the old frame for what is on screen: an unchanged frame was not drawn and a changed one drew
+		// only its changed rows, leaving the rest blank until a resize. Now the next frame is drawn whole.
+	],
 ];
 
 /** The files PATCHES touch: each suffix with either path separator. */

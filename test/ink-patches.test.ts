@@ -12,24 +12,33 @@ import { inkPatches } from "../scripts/ink-patches.mjs";
 const dir = mkdtempSync(join(tmpdir(), "gar-ink-patches-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A tiny Ink app driven through a list of screens; returns everything Ink wrote. */
+/**
+ * A tiny Ink app driven through a list of screens (or "clear": \`clear()\`); returns everything Ink wrote, with
+ * "<frame>" after each screen's writes and "<clear>" after a clear's.
+ */
 const APP = `
 import { render, Box, Text } from "ink";
 import { createElement as h } from "react";
-export async function frames(screens) {
+export async function frames(screens, incrementalRendering = false) {
 	let written = "";
 	const stdout = { columns: 40, rows: 12, isTTY: true, write: (s) => { written += s; return true; }, on() {}, off() {}, removeListener() {} };
 	const view = (rows) => h(Box, { flexDirection: "row", height: 10 },
 		h(Box, { flexDirection: "column", width: 28 }, rows.map((r, i) => h(Text, { key: i, color: r.color, bold: r.bold }, r.text))),
 		h(Box, { borderStyle: "single", borderTop: false, borderBottom: false, borderRight: false }, h(Text, { dimColor: true }, "side")));
-	const app = render(view(screens[0]), { stdout, patchConsole: false, exitOnCtrlC: false, maxFps: 1000 });
-	for (const rows of screens.slice(1)) { app.rerender(view(rows)); await new Promise((r) => setTimeout(r, 5)); }
+	const app = render(view(screens[0]), { stdout, patchConsole: false, exitOnCtrlC: false, maxFps: 1000, incrementalRendering });
+	written += "<frame>";
+	for (const rows of screens.slice(1)) {
+		if (rows === "clear") { app.clear(); written += "<clear>"; continue; }
+		app.rerender(view(rows)); await new Promise((r) => setTimeout(r, 5)); written += "<frame>";
+	}
 	app.unmount();
 	return written;
 }`;
 
+type Frames = (screens: unknown[], incremental?: boolean) => Promise<string>;
+
 /** Bundles the app; `ci` is the CI variable while the bundle loads (Ink reads it once, at import). */
-async function bundle(name: string, patched: boolean, ci: string): Promise<(screens: unknown) => Promise<string>> {
+async function bundle(name: string, patched: boolean, ci: string): Promise<Frames> {
 	const entry = join(dir, `${name}-entry.mjs`);
 	writeFileSync(entry, APP);
 	const outfile = join(dir, `${name}.mjs`);
@@ -76,5 +85,20 @@ describe("the build's Ink patches", () => {
 		expect(expected).toContain("中文");
 		expect(expected).toContain("\u001b[32mhello"); // green, as the app asked
 		expect(await patched(SCREENS)).toBe(expected);
+	});
+
+	it("draw every row of the frame after a clear (the screen was wiped: Ctrl+Z and fg, Ctrl+G), then only changes", async () => {
+		const patched = await bundle("patched-clear", true, "true");
+		const first = SCREENS[0] as unknown[];
+		const written = await patched([first, first, "clear", first, SCREENS[1]], true);
+		const [beforeClear, afterClear] = written.split("<clear>") as [string, string];
+		const [same, next] = afterClear.split("<frame>") as [string, string];
+		// Unchanged, the screen is not written again; after a clear the same screen is written whole.
+		expect(beforeClear.split("<frame>")[1]).toBe("");
+		expect(same).not.toBe("");
+		for (const text of ["hello", "中文 and emoji 👍🏽", "plain", "side"]) expect(same).toContain(text);
+		// The frame after that is incremental again: only its changed row.
+		expect(next).toContain("plain, typed");
+		expect(next).not.toContain("hello");
 	});
 });
