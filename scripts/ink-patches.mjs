@@ -93,6 +93,40 @@ function rowString(cells, y) {
     return text;
 }`,
 	],
+	[
+		"ink/build/output.js",
+		"import stringWidth from 'string-width';",
+		"import stringWidth, { terminalForm } from 'string-width';",
+	],
+	[
+		"ink/build/output.js",
+		"cached = styledCharsFromTokens(tokenize(line));",
+		"cached = styledCharsFromTokens(tokenize(line)).map(shownChar);",
+		// Each character is drawn in the form its width was measured as (src/term/string-width.ts terminalForm: where
+		// terminals disagree on a cluster's width, one they all draw alike), once per line of text, not per frame.
+	],
+	[
+		"ink/build/output.js",
+		`                        currentLine[offsetX] = character;
+                        // Determine printed width using string-width to align with measurement
+                        const characterWidth = Math.max(1, this.caches.getStringWidth(character.value));`,
+		`                        const characterWidth = this.caches.getStringWidth(character.value);
+                        if (characterWidth === 0) continue;
+                        if (offsetX + characterWidth > this.width) break;
+                        currentLine[offsetX] = character;`,
+		// A character measured zero columns wide (a lone U+200B) took a cell of its own, so the rest of its row was drawn
+		// one column left of where the layout put it; and nothing stopped a row at the screen's width, where a terminal
+		// wraps it onto the next row. Now such a character takes no cell and a row ends at the width.
+	],
+	[
+		"ink/build/output.js",
+		"const FILLERS = new WeakMap();",
+		`const FILLERS = new WeakMap();
+function shownChar(character) {
+    const form = terminalForm(character.value);
+    return form === character.value ? character : { ...character, value: form };
+}`,
+	],
 	["ink/build/output.js", "this.widths.set(", `${bounded("this.widths")} this.widths.set(`],
 	["ink/build/output.js", "this.blockWidths.set(", `${bounded("this.blockWidths")} this.blockWidths.set(`],
 	["ink/build/measure-text.js", "cache.set(text, dimensions);", `${bounded("cache")} cache.set(text, dimensions);`],
@@ -172,7 +206,31 @@ export function styledCharsToString(chars) {`,
 		"const GRAPHEME_SEGMENTER = new Intl.Segmenter(undefined, {granularity: 'grapheme'});",
 		`import { graphemeSegmenter as GRAPHEME_SEGMENTER } from ${JSON.stringify(GRAPHEMES)};`,
 	],
+	[
+		"slice-ansi/tokenize-ansi.js",
+		"function getGraphemeWidth(grapheme) {",
+		"function getGraphemeWidth(grapheme) {\n\treturn stringWidth(grapheme);\n}\nfunction stockGraphemeWidth(grapheme) {",
+		// slice-ansi (cli-truncate's truncation) measured clusters its own way: now as the layout does.
+	],
+	[
+		"slice-ansi/tokenize-ansi.js",
+		"import isFullwidthCodePoint from 'is-fullwidth-code-point';",
+		"import isFullwidthCodePoint from 'is-fullwidth-code-point';\nimport stringWidth from 'string-width';",
+	],
 	["ink/build/reconciler.js", "fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')", "'{}'"],
+	[
+		"ink/build/ink.js",
+		`            this.log.clear();
+            // Sync lastOutput so that unmount's final onRender
+            // sees it as unchanged and log-update skips it
+            this.log.sync(this.lastOutputToRender || this.lastOutput + '\\n');`,
+		`            this.log.clear();
+            this.lastOutput = '';
+            this.lastOutputToRender = '';`,
+		// clear() is called once the screen was wiped (fg after Ctrl+Z, back from Ctrl+G's editor). Stock Ink then
+		// still took the old frame for what is on screen: an unchanged frame was not drawn and a changed one drew
+		// only its changed rows, leaving the rest blank until a resize. Now the next frame is drawn whole.
+	],
 ];
 
 /** The files PATCHES touch: each suffix with either path separator. */

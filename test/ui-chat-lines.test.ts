@@ -6,12 +6,13 @@ const rows = (text: string, width: number, rest = width) =>
 	wrapSpans([{ text }], width, rest).map((row) => row.map((s) => s.text).join(""));
 
 describe("textWidth", () => {
-	it("counts columns: ASCII 1, CJK 2, emoji 2, combining marks 0", () => {
+	it("counts columns: ASCII 1, CJK 2, emoji 2, combining marks 0, a ZWJ sequence as its emoji side by side", () => {
 		expect(textWidth("hello")).toBe(5);
 		expect(textWidth("日本")).toBe(4);
 		expect(textWidth("👍")).toBe(2);
 		expect(textWidth("e\u0301")).toBe(1);
-		expect(textWidth("👩‍💻")).toBe(2);
+		expect(textWidth("🇯🇵")).toBe(2);
+		expect(textWidth("👩‍💻")).toBe(4);
 	});
 });
 
@@ -31,7 +32,7 @@ describe("wrapSpans", () => {
 	});
 
 	it("wraps CJK and emoji without exceeding the width or splitting a grapheme", () => {
-		const text = "日本語のテキストを折り返す 👍👍👍 👩‍💻👩‍💻 e\u0301e\u0301e\u0301 done";
+		const text = "日本語のテキストを折り返す 👍👍👍 🇯🇵🇯🇵 e\u0301e\u0301e\u0301 done";
 		for (const width of [1, 2, 3, 5, 8]) {
 			const out = rows(text, width);
 			for (const row of out) expect(stringWidth(row)).toBeLessThanOrEqual(width);
@@ -39,8 +40,8 @@ describe("wrapSpans", () => {
 			if (width >= 2) expect(out.join("").replace(/ /g, "")).toBe(text.replace(/ /g, ""));
 		}
 		expect(rows("日本語のテキスト", 5)).toEqual(["日本", "語の", "テキ", "スト"]);
-		expect(rows("ab 👩‍💻👩‍💻👩‍💻", 5)).toEqual(["ab 👩‍💻", "👩‍💻👩‍💻"]);
-		expect(rows("ab 👩‍💻👩‍💻", 5)).toEqual(["ab", "👩‍💻👩‍💻"]);
+		expect(rows("ab 🇯🇵🇯🇵🇯🇵", 5)).toEqual(["ab 🇯🇵", "🇯🇵🇯🇵"]);
+		expect(rows("ab 🇯🇵🇯🇵", 5)).toEqual(["ab", "🇯🇵🇯🇵"]);
 		expect(rows("e\u0301e\u0301e\u0301e\u0301", 2)).toEqual(["e\u0301e\u0301", "e\u0301e\u0301"]);
 	});
 

@@ -21,7 +21,6 @@ describe("ChatPane", () => {
 		const { lines } = visibleLines(items, new LineCache(darkTheme), {
 			width: 30,
 			height: 10,
-			scroll: 0,
 			expanded: () => false,
 		});
 		const { lastFrame, unmount } = render(<ChatPane lines={lines} width={30} height={10} />);

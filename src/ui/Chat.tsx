@@ -24,9 +24,9 @@ function linesAfter(items: readonly ChatItem[], from: number, cache: LineCache, 
 }
 
 /**
- * The chat pane: only the lines on screen are built (from per-item line caches, walking from the bottom), so a
- * 10,000-entry session draws as fast as an empty one. While scrolled up, new output does not move the view and a
- * "↓ N new lines" marker shows.
+ * The chat pane: only the lines on screen are built (from per-item line caches), so a 100,000-entry session draws,
+ * scrolls and jumps to its top as fast as an empty one. While scrolled up, the view is held at its top line (new
+ * output, a streaming reply included, does not move it) and a "↓ N new lines" marker counts the items that came.
  */
 export const Chat = memo(function Chat({ store, width, height }: ChatProps) {
 	const theme = useTheme();
@@ -36,26 +36,28 @@ export const Chat = memo(function Chat({ store, width, height }: ChatProps) {
 	// A new theme (/theme) re-renders each item once as it is shown: the cache is keyed by theme.
 	cache.setTheme(theme);
 	const all = store.view.items;
+	const expanded = (item: ChatItem) => store.expanded.has(item.key);
 	const anchored = store.anchor !== null && store.anchor < all.length;
 	const newLines = anchored ? linesAfter(all, store.anchor ?? all.length, cache, width, store) : 0;
-	const rows = newLines > 0 ? height - 1 : height;
 	// While scrolled up the view ends at the anchor: what arrived since stays below it, counted in the marker.
-	const window = visibleLines(all, cache, {
+	let window = visibleLines(all, cache, {
 		end: anchored ? (store.anchor ?? all.length) : all.length,
 		width,
-		height: rows,
-		scroll: store.scroll,
-		expanded: (item) => store.expanded.has(item.key),
+		height: newLines > 0 ? height - 1 : height,
+		top: store.top,
+		move: store.scroll,
+		expanded,
 	});
-	// Scrolled past the top: remember where the top really is, so scrolling down responds at once.
-	if (window.atTop && store.scroll > 0) store.scroll = Math.max(0, window.hiddenBelow);
+	// Scrolled down to the anchor's last line: the view follows the whole chat again.
+	if (window.top === null && anchored) window = visibleLines(all, cache, { width, height, expanded });
+	store.scrolledTo(window.top);
 	let lines: Line[] = window.lines;
 	if (all.length === 0) {
 		// The keys wrap whole, never cut in the middle of one, however narrow the chat is.
 		const rows = [WELCOME, ...packParts(WELCOME_KEYS, width)];
 		lines = rows.map((text, i) => makeLine(`welcome:${i}`, [{ text, color: theme.muted }], width));
 	}
-	if (newLines > 0) {
+	if (window.top !== null && newLines > 0) {
 		const text = `↓ ${newLines} new line${newLines === 1 ? "" : "s"} (End to follow)`;
 		const marker = makeLine("new-lines", [{ text, color: theme.accent }], width);
 		lines = [...lines, marker];

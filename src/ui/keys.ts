@@ -264,7 +264,7 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		if (key.tab) return tab();
 		if (key.pageUp || key.pageDown) return store.scrollBy((key.pageUp ? 1 : -1) * Math.max(1, deps.page() - 2));
 		if (key.shift && (key.upArrow || key.downArrow)) return store.scrollBy(key.upArrow ? 1 : -1);
-		if (key.home && input.empty) return store.scrollBy(Number.MAX_SAFE_INTEGER / 2);
+		if (key.home && input.empty) return store.toTop();
 		if (key.end && input.empty) return store.toBottom();
 		const modified = MODIFIED_ENTER.exec(text);
 		if (modified) {

@@ -2,6 +2,7 @@ import type { AgentEvent } from "../agent/events.js";
 import type { ApprovalDecision, ApprovalRequest } from "../agent/loop.js";
 import { reduce } from "../view/reducer.js";
 import type { ViewState } from "../view/state.js";
+import type { ChatPosition } from "./chat/window.js";
 import { darkTheme, type Theme } from "./theme.js";
 
 /** An approval question on screen, and how to answer it. `stage` "reason": the person is typing why not. */
@@ -38,7 +39,9 @@ export type StoreOptions = { now?: () => number; intervalMs?: number };
  */
 export class UiStore {
 	view: ViewState;
-	/** Lines scrolled up from the bottom (0: following the conversation). */
+	/** While scrolled up: the chat line at the top of the screen; null while following the conversation. */
+	top: ChatPosition | null = null;
+	/** Lines to scroll up (negative: down) that the chat applies at its next frame: only it knows the lines. */
 	scroll = 0;
 	/** While scrolled up: the number of items shown, so new output does not move the view. */
 	anchor: number | null = null;
@@ -88,20 +91,38 @@ export class UiStore {
 
 	/** Scrolls by `lines` (positive: up); back at the bottom the view follows the conversation again. */
 	scrollBy(lines: number): void {
-		const next = Math.max(0, this.scroll + lines);
-		if (next === this.scroll) return;
-		if (this.scroll === 0 && next > 0) this.anchor = this.view.items.length;
-		this.scroll = next;
-		if (next === 0) this.anchor = null;
+		if (lines === 0) return;
+		if (this.top === null && this.scroll + lines <= 0) {
+			this.toBottom();
+			return;
+		}
+		this.anchor ??= this.view.items.length;
+		this.scroll += lines;
+		this.changed();
+	}
+
+	/** To the chat's first line (Home): costs what a page does, however long the chat. */
+	toTop(): void {
+		this.anchor ??= this.view.items.length;
+		this.top = { index: 0, line: 0 };
+		this.scroll = 0;
 		this.changed();
 	}
 
 	/** Back to the bottom, following new output. */
 	toBottom(): void {
-		if (this.scroll === 0 && this.anchor === null) return;
+		if (this.top === null && this.scroll === 0 && this.anchor === null) return;
+		this.top = null;
 		this.scroll = 0;
 		this.anchor = null;
 		this.changed();
+	}
+
+	/** The chat drew the view from `top` (null: at the bottom, following again); the pending scroll is done. */
+	scrolledTo(top: ChatPosition | null): void {
+		this.top = top;
+		this.scroll = 0;
+		if (top === null) this.anchor = null;
 	}
 
 	toggleExpanded(key: string): void {

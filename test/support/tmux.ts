@@ -1,7 +1,38 @@
 import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 /** Whether tmux can be used here (.ci/run installs it; a developer machine may lack it). */
 export const HAS_TMUX = spawnSync("tmux", ["-V"]).status === 0;
+
+/**
+ * Prints each text at the start of a cleared screen and asks the terminal where its cursor went (DSR): the columns
+ * the terminal drew the text in.
+ */
+const COLUMNS_PROBE = `
+const fs = require("node:fs");
+const [texts, out] = [JSON.parse(fs.readFileSync(process.argv[2], "utf8")), process.argv[3]];
+const columns = [];
+let answer = "";
+const ask = () => {
+	if (columns.length === texts.length) {
+		fs.writeFileSync(out + ".part", JSON.stringify(columns));
+		fs.renameSync(out + ".part", out);
+		process.exit(0);
+	}
+	process.stdout.write("\\x1b[2J\\x1b[H" + texts[columns.length] + "\\x1b[6n");
+};
+process.stdin.setRawMode(true);
+process.stdin.on("data", (data) => {
+	answer += data.toString("latin1");
+	const report = /\\x1b\\[\\d+;(\\d+)R/.exec(answer);
+	if (!report) return;
+	answer = "";
+	columns.push(Number(report[1]) - 1);
+	ask();
+});
+ask();`;
 
 /**
  * One app in a real terminal: a detached tmux session of `columns` × `rows` running `command` (a shell command
@@ -65,6 +96,30 @@ export class TmuxSession {
 			await new Promise((r) => setTimeout(r, 50));
 		}
 		throw new Error(`timed out waiting for ${test} on screen:\n${last}`);
+	}
+
+	/** The columns tmux draws each of `texts` in (each on a line of its own, at most 500 columns wide). */
+	static async columns(texts: readonly string[]): Promise<number[]> {
+		const dir = mkdtempSync(join(tmpdir(), "gar-tmux-columns-"));
+		const [probe, input, output] = ["probe.cjs", "texts.json", "columns.json"].map((name) => join(dir, name));
+		writeFileSync(probe as string, COLUMNS_PROBE);
+		writeFileSync(input as string, JSON.stringify(texts));
+		const tmux = TmuxSession.start(`'${process.execPath}' '${probe}' '${input}' '${output}'; sleep 5`, {
+			columns: 500,
+			rows: 5,
+			env: { LANG: "C.UTF-8" },
+		});
+		try {
+			const end = Date.now() + 10_000;
+			while (!existsSync(output as string)) {
+				if (Date.now() > end) throw new Error(`the columns probe gave no answer; screen:\n${tmux.screen()}`);
+				await new Promise((r) => setTimeout(r, 20));
+			}
+			return JSON.parse(readFileSync(output as string, "utf8"));
+		} finally {
+			tmux.kill();
+			rmSync(dir, { recursive: true, force: true });
+		}
 	}
 
 	alive(): boolean {
