@@ -14,13 +14,18 @@ import { homedir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
 import { Script } from "node:vm";
 import { CACHE_PREFIX, type CacheCheck, cacheFolder, readCache, writeCache } from "./boot-cache.js";
+import { SIGNALS } from "./signals.js";
 
 declare const GAR_VERSION: string;
 /** The first 16 hex digits of the sha256 of dist/gar.cjs, set by the build (scripts/build.mjs). */
 declare const GAR_BUNDLE_HASH: string;
 
 /** What gar.cjs sees as the free variable `garBoot` (src/code-cache.ts). */
-export type GarBoot = { saveCodeCache(): void };
+export type GarBoot = {
+	saveCodeCache(): void;
+	/** The bundle's own handlers are installed: the start script's go (src/signals.ts). */
+	signalsTaken(): void;
+};
 
 type Kind = "print" | "terminal" | "piped";
 
@@ -70,8 +75,22 @@ const check: CacheCheck = {
 	},
 };
 
+/**
+ * Until the bundle installs its own (src/signals.ts), a signal would end gar by its default action. These keep it:
+ * a signal that comes while the bundle is read, compiled and started waits in Node until the bundle's handlers are
+ * there, and goes to them. Were it ever delivered first, it would still end gar as interrupted.
+ */
+function holdSignals(): () => void {
+	const interrupted = () => process.exit(130);
+	for (const signal of SIGNALS) process.on(signal, interrupted);
+	return () => {
+		for (const signal of SIGNALS) process.off(signal, interrupted);
+	};
+}
+
 /** Runs the bundle `bundle` (CommonJS) with the code cache for this launch. */
 function boot(bundle: string, argv: readonly string[], env: NodeJS.ProcessEnv): void {
+	const signalsTaken = holdSignals();
 	const kind = launchKind(argv, Boolean(process.stdout.isTTY && process.stdin.isTTY));
 	const dir = cacheDir(env);
 	const folder = cacheFolder(dir);
@@ -101,7 +120,7 @@ function boot(bundle: string, argv: readonly string[], env: NodeJS.ProcessEnv): 
 		writeCache(file, check, script.createCachedData());
 	};
 	if (kind !== "terminal") process.on("exit", save);
-	const garBoot: GarBoot = { saveCodeCache: save };
+	const garBoot: GarBoot = { saveCodeCache: save, signalsTaken };
 	const module = { exports: {} };
 	script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle), garBoot);
 }

@@ -271,6 +271,36 @@ describe("the start script's code cache", () => {
 		},
 	);
 
+	it("a signal while the start script loads the bundle ends a run with its result line and exit 130", async () => {
+		const { root, project, env } = home();
+		// A real signal at a moment within start-up, every time: as the start script reads the bundle.
+		const preload = join(root, "signal-at-load.cjs");
+		writeFileSync(
+			preload,
+			`const fs = require("node:fs");
+const readFileSync = fs.readFileSync;
+fs.readFileSync = function (file, ...rest) {
+	if (String(file).endsWith("/dist/gar.cjs")) {
+		fs.readFileSync = readFileSync;
+		process.kill(process.pid, process.env.GAR_TEST_SIGNAL);
+	}
+	return readFileSync.call(this, file, ...rest);
+};
+`,
+		);
+		server = await startWireServer([{ text: ["never sent"] }]);
+		const early = (signal: string) => ({ ...env, NODE_OPTIONS: `--require ${preload}`, GAR_TEST_SIGNAL: signal });
+		for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+			const run = await runGar(["-p", "hi", "--output", "json", "--provider", "openai", "--base-url", server.url], {
+				env: { ...early(signal), OPENAI_API_KEY: "k" },
+				cwd: project,
+			});
+			expect({ signal, code: run.code, killedBy: run.signal }).toEqual({ signal, code: 130, killedBy: null });
+			expect(JSON.parse(run.stdout)).toMatchObject({ type: "result", ok: false, stopReason: "aborted" });
+		}
+		expect(server.requests).toHaveLength(0);
+	});
+
 	it("a cache folder that cannot be made only costs speed", async () => {
 		const { project, cache, env } = home();
 		writeFileSync(cache, "a file where the cache folder would be");
