@@ -2,6 +2,7 @@
 // dist/gar.cjs (every dependency bundled, so a user's install needs none); dist/cli.cjs, built from src/boot.ts, runs
 // it through a V8 code cache. Modules reached only by dynamic import (each provider SDK, the UI, the commands) stay
 // unevaluated until used (test/llm-bundle.test.ts checks the import graph).
+import { createHash } from "node:crypto";
 import { readFileSync, renameSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -83,6 +84,11 @@ export const buildOptions = {
 /** dist/cli.cjs: the start script (src/boot.ts), Node built-ins only. */
 export const bootOptions = { ...common, entryPoints: { cli: "src/boot.ts" } };
 
+/** What keys the code caches (src/boot-cache.ts): the first 16 hex digits of the sha256 of dist/gar.cjs. */
+function bundleHash(file) {
+	return createHash("sha256").update(readFileSync(file)).digest("hex").slice(0, 16);
+}
+
 /**
  * Builds a fresh dist/ (no stale files from an earlier build): into a temporary folder first, then swapped in, so a
  * CLI started meanwhile (another test run) never finds dist/ half-built.
@@ -92,8 +98,9 @@ export async function buildDist() {
 	const next = `${dist}.next-${process.pid}`;
 	rmSync(next, { recursive: true, force: true });
 	try {
-		await build({ ...bootOptions, outdir: next });
 		const result = await build({ ...buildOptions, outdir: next });
+		const define = { ...bootOptions.define, GAR_BUNDLE_HASH: JSON.stringify(bundleHash(`${next}/gar.cjs`)) };
+		await build({ ...bootOptions, define, outdir: next });
 		rmSync(dist, { recursive: true, force: true });
 		renameSync(next, dist);
 		return result;

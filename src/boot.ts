@@ -5,23 +5,29 @@
 //
 // One cache per kind of launch, as each runs different code: `-p` (written when it exits), in a terminal (written by
 // the full-screen app once its first frame is drawn, through `garBoot` below; other commands run in a terminal leave
-// it alone), and piped (written at exit). V8 refuses a cache made by another V8, other flags or another bundle, and
-// it is then made again. A cache that cannot be read or written only costs speed.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+// it alone), and piped (written at exit). src/boot-cache.ts checks a cache before V8 sees it; V8 itself refuses one
+// made by another V8 or other flags, and it is then made again. A cache that cannot be read or written only costs
+// speed.
+import { readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
 import { Script } from "node:vm";
+import { CACHE_PREFIX, type CacheCheck, cacheFolder, readCache, writeCache } from "./boot-cache.js";
+import { SIGNALS } from "./signals.js";
 
 declare const GAR_VERSION: string;
+/** The first 16 hex digits of the sha256 of dist/gar.cjs, set by the build (scripts/build.mjs). */
+declare const GAR_BUNDLE_HASH: string;
 
 /** What gar.cjs sees as the free variable `garBoot` (src/code-cache.ts). */
-export type GarBoot = { saveCodeCache(): void };
+export type GarBoot = {
+	saveCodeCache(): void;
+	/** The bundle's own handlers are installed: the start script's go (src/signals.ts). */
+	signalsTaken(): void;
+};
 
 type Kind = "print" | "terminal" | "piped";
-
-const PREFIX = "code-";
-const DAY_MS = 86_400_000;
 
 /** Which cache a launch uses: its code differs by kind. */
 function launchKind(argv: readonly string[], tty: boolean): Kind {
@@ -36,17 +42,16 @@ function cacheDir(env: NodeJS.ProcessEnv): string {
 }
 
 /**
- * One cache per gar version, bundle build, kind of launch, Node and Node options: a new one never meets an old
- * one's file, and launches with other V8 flags (which make V8 refuse a cache) do not take turns remaking one.
+ * One cache per bundle (its content, and its size and time, which change if it is edited after the build), kind of
+ * launch, Node and Node options: a new one never meets an old one's file, and launches with other V8 flags (which
+ * make V8 refuse a cache) do not take turns remaking one.
  */
 function cacheFile(dir: string, bundle: string, kind: Kind, env: NodeJS.ProcessEnv): string {
 	const { size, mtimeMs } = statSync(bundle);
 	const node = process.version.replace(/[^\w.]/g, "");
 	const flags = fnv1a(`${process.execArgv.join(" ")}\n${env.NODE_OPTIONS ?? ""}`);
-	return join(
-		dir,
-		`${PREFIX}${GAR_VERSION}-${size}-${Math.trunc(mtimeMs)}-${kind}-${node}-${process.arch}-${flags}.v8`,
-	);
+	const name = `${GAR_BUNDLE_HASH}-${size}-${Math.trunc(mtimeMs)}-${kind}-${node}-${process.arch}-${flags}`;
+	return join(dir, `${CACHE_PREFIX}${name}.v8`);
 }
 
 /** A short hash for a file name (FNV-1a, 32 bits). */
@@ -56,51 +61,46 @@ function fnv1a(text: string): string {
 	return hash.toString(16).padStart(8, "0");
 }
 
-function readOrUndefined(file: string): Buffer | undefined {
-	try {
-		return readFileSync(file);
-	} catch {
-		return undefined;
-	}
-}
+/**
+ * The cache check of this build: zlib's crc32 (~0.1 ms a MB, loaded only when a cache is read or written); Node
+ * before 20.15 has none, and takes 32 bits of a sha1 (~1 ms a MB).
+ */
+const check: CacheCheck = {
+	hash: GAR_BUNDLE_HASH,
+	checksum(data) {
+		const { crc32 } = require("node:zlib") as typeof import("node:zlib");
+		if (typeof crc32 === "function") return crc32(data);
+		const { createHash } = require("node:crypto") as typeof import("node:crypto");
+		return createHash("sha1").update(data).digest().readUInt32LE(0);
+	},
+};
 
 /**
- * Writes the script's code cache to `file`: through a temporary file and a rename, so a gar starting meanwhile reads
- * a whole cache or none. Caches of other builds are removed once a day old (two installs used in turn then remake
- * theirs at most daily).
+ * Until the bundle installs its own (src/signals.ts), a signal would end gar by its default action. These keep it:
+ * a signal that comes while the bundle is read, compiled and started waits in Node until the bundle's handlers are
+ * there, and goes to them. Were it ever delivered first, it would still end gar as interrupted.
  */
-function writeCache(script: Script, file: string): void {
-	const dir = dirname(file);
-	const temporary = `${file}.${process.pid}.tmp`;
-	try {
-		// Only this user may change what the next launch runs.
-		mkdirSync(dir, { recursive: true, mode: 0o700 });
-		writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
-		renameSync(temporary, file);
-		const dayAgo = Date.now() - DAY_MS;
-		for (const name of readdirSync(dir)) {
-			const other = join(dir, name);
-			if (name.startsWith(PREFIX) && other !== file && statSync(other).mtimeMs < dayAgo) rmSync(other, { force: true });
-		}
-	} catch {
-		try {
-			rmSync(temporary, { force: true });
-		} catch {
-			// The folder itself is unusable: there is nothing to clean.
-		}
-	}
+function holdSignals(): () => void {
+	const interrupted = () => process.exit(130);
+	for (const signal of SIGNALS) process.on(signal, interrupted);
+	return () => {
+		for (const signal of SIGNALS) process.off(signal, interrupted);
+	};
 }
 
 /** Runs the bundle `bundle` (CommonJS) with the code cache for this launch. */
 function boot(bundle: string, argv: readonly string[], env: NodeJS.ProcessEnv): void {
+	const signalsTaken = holdSignals();
 	const kind = launchKind(argv, Boolean(process.stdout.isTTY && process.stdin.isTTY));
+	const dir = cacheDir(env);
+	const folder = cacheFolder(dir);
 	let file: string | undefined;
 	try {
-		file = cacheFile(cacheDir(env), bundle, kind, env);
+		file = folder === "refused" ? undefined : cacheFile(dir, bundle, kind, env);
 	} catch {
 		file = undefined;
 	}
-	const cachedData = file === undefined ? undefined : readOrUndefined(file);
+	const cachedData = file !== undefined && folder === "ok" ? readCache(file, check) : undefined;
 	let source: string;
 	try {
 		source = readFileSync(bundle, "latin1"); // the bundle is ASCII (esbuild escapes the rest), and latin1 reads fastest
@@ -117,10 +117,10 @@ function boot(bundle: string, argv: readonly string[], env: NodeJS.ProcessEnv): 
 	const save = () => {
 		if (!wanted || saved || file === undefined) return;
 		saved = true;
-		writeCache(script, file);
+		writeCache(file, check, script.createCachedData());
 	};
 	if (kind !== "terminal") process.on("exit", save);
-	const garBoot: GarBoot = { saveCodeCache: save };
+	const garBoot: GarBoot = { saveCodeCache: save, signalsTaken };
 	const module = { exports: {} };
 	script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle), garBoot);
 }

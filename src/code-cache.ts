@@ -8,3 +8,8 @@ declare const garBoot: GarBoot | undefined;
 export function saveCodeCache(): void {
 	if (typeof garBoot !== "undefined") garBoot.saveCodeCache();
 }
+
+/** Tells the start script that gar's own signal handlers are installed, so it removes those it held them with. */
+export function startScriptSignalsTaken(): void {
+	if (typeof garBoot !== "undefined") garBoot.signalsTaken();
+}

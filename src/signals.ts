@@ -1,5 +1,7 @@
+import { startScriptSignalsTaken } from "./code-cache.js";
+
 /** The signals that interrupt gar: a person's Ctrl+C, a supervisor's stop, a closed terminal. */
-const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+export const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 type Listener = (signal: NodeJS.Signals) => void;
 
@@ -51,11 +53,24 @@ export class Interrupts {
 
 let installed: Interrupts | undefined;
 
-/** Installs the process-wide handlers once and returns them (idempotent). */
+/**
+ * Installs the process-wide handlers once and returns them (idempotent). They take over from the start script's
+ * (src/boot.ts): a signal that came while the bundle loaded waits in Node and reaches these.
+ */
 export function installInterrupts(): Interrupts {
 	if (installed) return installed;
 	const interrupts = new Interrupts((code) => process.exit(code));
 	for (const signal of SIGNALS) process.on(signal, interrupts.onSignal);
+	// Only now, so that a signal always has a handler: with none, Node would let it end gar at once.
+	startScriptSignalsTaken();
 	installed = interrupts;
 	return interrupts;
+}
+
+/**
+ * Resolves once the event loop has turned: a signal that came while gar started waits in Node until then, and has
+ * reached its handler when this resolves (a run started after it never sends a request it was told not to).
+ */
+export function signalsDelivered(): Promise<void> {
+	return new Promise((resolve) => setImmediate(resolve));
 }

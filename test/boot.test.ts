@@ -2,7 +2,22 @@
 // Each case launches the built CLI as a person would; the cache files show what each launch did: a cache that was
 // used is left as it was, one that was missing or refused is written.
 import { execFileSync, spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+	chmodSync,
+	chownSync,
+	copyFileSync,
+	existsSync,
+	lstatSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	statSync,
+	symlinkSync,
+	utimesSync,
+	writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { GAR_BIN, runGar, tempHome } from "./support/cli.js";
@@ -21,6 +36,8 @@ afterEach(async () => {
 	tmux = undefined;
 });
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** A home whose code cache is a folder of its own. */
 function home() {
 	const { root, project, env } = tempHome();
@@ -28,11 +45,46 @@ function home() {
 	return { root, project, cache, env: { ...env, XDG_CACHE_HOME: cache } };
 }
 
+/**
+ * A copy of the built gar in `dir` (bin/gar.cjs, dist/cli.cjs, dist/gar.cjs); returns its bin/gar.cjs. `edit` changes the
+ * bundle's text (keep its length: V8 itself compares only that); with `build`, the start script is the one the build
+ * would make for that bundle (it carries the hash of the bundle's content). Every copy's bundle has the same time.
+ */
+function install(dir: string, options: { edit?: (text: string) => string; build?: boolean } = {}): string {
+	mkdirSync(join(dir, "bin"), { recursive: true });
+	mkdirSync(join(dir, "dist"));
+	copyFileSync(join(ROOT, "bin", "gar.cjs"), join(dir, "bin", "gar.cjs"));
+	const bundle = readFileSync(join(ROOT, "dist", "gar.cjs"), "latin1");
+	const edited = options.edit?.(bundle) ?? bundle;
+	expect(edited.length).toBe(bundle.length);
+	writeFileSync(join(dir, "dist", "gar.cjs"), edited, "latin1");
+	utimesSync(join(dir, "dist", "gar.cjs"), new Date(2026, 0, 2), new Date(2026, 0, 2));
+	let start = readFileSync(join(ROOT, "dist", "cli.cjs"), "utf8");
+	if (options.build) {
+		const hash = (text: string) => createHash("sha256").update(text, "latin1").digest("hex").slice(0, 16);
+		expect(start).toContain(hash(bundle));
+		start = start.replaceAll(hash(bundle), hash(edited));
+	}
+	writeFileSync(join(dir, "dist", "cli.cjs"), start);
+	return join(dir, "bin", "gar.cjs");
+}
+
+/** Runs the gar at `bin` to its end. */
+function launch(bin: string, args: string[], env: NodeJS.ProcessEnv, cwd: string) {
+	const run = spawnSync(process.execPath, [bin, ...args], { env, cwd, encoding: "utf8", timeout: 15_000 });
+	expect({ status: run.status, signal: run.signal, stderr: run.stderr }).toEqual({
+		status: 0,
+		signal: null,
+		stderr: "",
+	});
+	return run;
+}
+
 /** The cache files in `cache/gar`, by kind of launch, each with its bytes and time. */
 function caches(cache: string): Record<string, { bytes: Buffer; mtimeMs: number }> {
 	const dir = join(cache, "gar");
 	const out: Record<string, { bytes: Buffer; mtimeMs: number }> = {};
-	for (const name of readdirSync(dir)) {
+	for (const name of existsSync(dir) ? readdirSync(dir) : []) {
 		const kind = /^code-.*-(print|terminal|piped)-[^-]+-[^-]+-[0-9a-f]{8}\.v8$/.exec(name)?.[1];
 		if (kind) out[kind] = { bytes: readFileSync(join(dir, name)), mtimeMs: statSync(join(dir, name)).mtimeMs };
 	}
@@ -93,6 +145,162 @@ describe("the start script's code cache", () => {
 		expect(contents()).toEqual(before);
 	});
 
+	it("damaged caches (single-bit flips, a zeroed tail) never crash a launch: each is refused and made again", async () => {
+		const { project, cache, env } = home();
+		const expected = await runGar(["--help"], { env, cwd: project });
+		const [name] = readdirSync(join(cache, "gar"));
+		const file = join(cache, "gar", name as string);
+		const whole = readFileSync(file);
+		// A flipped bit anywhere (V8 itself checks no checksum in a release build), and what a power loss can leave.
+		const damaged = [0.05, 0.25, 0.5, 0.75, 0.95].map((at, i) => {
+			const bytes = Buffer.from(whole);
+			const index = Math.floor(at * bytes.length);
+			bytes.writeUInt8(bytes.readUInt8(index) ^ (1 << (i % 8)), index);
+			return bytes;
+		});
+		const tail = Buffer.from(whole);
+		tail.fill(0, Math.floor(tail.length * 0.75));
+		for (const bytes of [...damaged, tail]) {
+			writeFileSync(file, bytes);
+			const run = await runGar(["--help"], { env, cwd: project });
+			expect({ code: run.code, signal: run.signal, stdout: run.stdout }).toEqual({
+				code: 0,
+				signal: null,
+				stdout: expected.stdout,
+			});
+			const remade = readFileSync(file);
+			expect(remade.equals(bytes)).toBe(false);
+			expect(remade.length).toBeGreaterThan(100_000);
+		}
+		const remade = caches(cache).piped;
+		await runGar(["--help"], { env, cwd: project });
+		expect(caches(cache).piped).toEqual(remade);
+	});
+
+	it("a cache of another build is refused, even one whose bundle has the same size and time", async () => {
+		const { root, project, cache, env } = home();
+		const a = install(join(root, "a"));
+		const b = install(join(root, "b"), {
+			build: true,
+			edit: (text) => text.replace("watch gar work", "watch GAR work"),
+		});
+		const help = async (bin: string) => (await launch(bin, ["--help"], env, project)).stdout;
+		const files = () => readdirSync(join(cache, "gar")).map((name) => join(cache, "gar", name));
+		expect(await help(a)).toContain("watch gar work");
+		const [fileA] = files();
+		expect(await help(b)).toContain("watch GAR work");
+		const [fileB, ...more] = files().filter((file) => file !== fileA);
+		expect(more).toEqual([]);
+		// A's cache where B keeps its own.
+		copyFileSync(fileA as string, fileB as string);
+		expect(await help(b)).toContain("watch GAR work");
+		expect(readFileSync(fileB as string).equals(readFileSync(fileA as string))).toBe(false);
+		expect(await help(a)).toContain("watch gar work");
+	});
+
+	it("a planted cache is refused: in a folder others may change, not the user's own, writable by others, a link", async () => {
+		const { root, project, cache, env } = home();
+		const real = install(join(root, "real"));
+		// The same start script with other code: its cache names this very build and passes every check but where
+		// it lies and whose it is.
+		const other = install(join(root, "other"), { edit: (text) => text.replace("watch gar work", "watch bad work") });
+		const scratch = { ...env, XDG_CACHE_HOME: join(root, "scratch") };
+		await launch(other, ["--help"], scratch, project);
+		const [plantedName] = readdirSync(join(root, "scratch", "gar"));
+		const planted = readFileSync(join(root, "scratch", "gar", plantedName as string));
+		const dir = join(cache, "gar");
+		const file = join(dir, plantedName as string);
+		const plant = (setUp: () => void) => {
+			rmSync(dir, { recursive: true, force: true });
+			mkdirSync(dir, { recursive: true, mode: 0o700 });
+			writeFileSync(file, planted, { mode: 0o600 });
+			setUp();
+		};
+		const help = async () => (await launch(real, ["--help"], env, project)).stdout;
+		plant(() => undefined);
+		// The user's own file in the user's own folder is used: only the user (or root) could have put it there.
+		expect(await help()).toContain("watch bad work");
+
+		plant(() => chmodSync(dir, 0o777));
+		expect(await help()).toContain("watch gar work");
+		expect(readFileSync(file).equals(planted)).toBe(true); // nothing is read or written in such a folder
+		plant(() => chmodSync(file, 0o666));
+		expect(await help()).toContain("watch gar work");
+		expect(statSync(file).mode & 0o777).toBe(0o600);
+		plant(() => {
+			writeFileSync(join(root, "elsewhere.v8"), planted);
+			rmSync(file);
+			symlinkSync(join(root, "elsewhere.v8"), file);
+		});
+		expect(await help()).toContain("watch gar work");
+		expect(lstatSync(file).isFile()).toBe(true);
+		if (process.getuid?.() !== 0) return; // only root can give a file to another user
+		plant(() => chownSync(file, 4321, 4321));
+		expect(await help()).toContain("watch gar work");
+		expect(statSync(file).uid).toBe(0);
+		plant(() => chownSync(dir, 4321, 4321));
+		expect(await help()).toContain("watch gar work");
+	});
+
+	it("a FIFO or a device where the cache should be is refused at once and replaced by a cache", async () => {
+		const { project, cache, env } = home();
+		await runGar(["--help"], { env, cwd: project });
+		const [name] = readdirSync(join(cache, "gar"));
+		const file = join(cache, "gar", name as string);
+		const specials: [string, string[]][] = [["mkfifo", [file]]];
+		if (process.getuid?.() === 0) specials.push(["mknod", [file, "c", "1", "3"]]); // /dev/null's numbers
+		for (const [command, args] of specials) {
+			rmSync(file);
+			execFileSync(command, args);
+			const run = await runGar(["--help"], { env, cwd: project, timeoutMs: 5000 });
+			expect({ code: run.code, signal: run.signal }).toEqual({ code: 0, signal: null });
+			expect(lstatSync(file).isFile()).toBe(true);
+		}
+	});
+
+	it.skipIf(!existsSync("/proc/sys"))(
+		"a cache folder where no folder can be made (under /proc/sys) costs only speed",
+		async () => {
+			const { project, env } = home();
+			const run = await runGar(["--help"], {
+				env: { ...env, XDG_CACHE_HOME: "/proc/sys/gar-test" },
+				cwd: project,
+				timeoutMs: 5000,
+			});
+			expect({ code: run.code, signal: run.signal }).toEqual({ code: 0, signal: null });
+		},
+	);
+
+	it("a signal while the start script loads the bundle ends a run with its result line and exit 130", async () => {
+		const { root, project, env } = home();
+		// A real signal at a moment within start-up, every time: as the start script reads the bundle.
+		const preload = join(root, "signal-at-load.cjs");
+		writeFileSync(
+			preload,
+			`const fs = require("node:fs");
+const readFileSync = fs.readFileSync;
+fs.readFileSync = function (file, ...rest) {
+	if (String(file).endsWith("/dist/gar.cjs")) {
+		fs.readFileSync = readFileSync;
+		process.kill(process.pid, process.env.GAR_TEST_SIGNAL);
+	}
+	return readFileSync.call(this, file, ...rest);
+};
+`,
+		);
+		server = await startWireServer([{ text: ["never sent"] }]);
+		const early = (signal: string) => ({ ...env, NODE_OPTIONS: `--require ${preload}`, GAR_TEST_SIGNAL: signal });
+		for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+			const run = await runGar(["-p", "hi", "--output", "json", "--provider", "openai", "--base-url", server.url], {
+				env: { ...early(signal), OPENAI_API_KEY: "k" },
+				cwd: project,
+			});
+			expect({ signal, code: run.code, killedBy: run.signal }).toEqual({ signal, code: 130, killedBy: null });
+			expect(JSON.parse(run.stdout)).toMatchObject({ type: "result", ok: false, stopReason: "aborted" });
+		}
+		expect(server.requests).toHaveLength(0);
+	});
+
 	it("a cache folder that cannot be made only costs speed", async () => {
 		const { project, cache, env } = home();
 		writeFileSync(cache, "a file where the cache folder would be");
@@ -138,6 +346,8 @@ describe("the start script's code cache", () => {
 			};
 			tmux = start();
 			await tmux.waitFor(/Enter send/);
+			// Written (and synced to disk) just after the frame reached the terminal.
+			for (let waited = 0; caches(cache).terminal === undefined && waited < 5000; waited += 20) await sleep(20);
 			const written = caches(cache).terminal;
 			expect(written?.bytes.length).toBeGreaterThan(100_000);
 			tmux.kill();

@@ -63,7 +63,8 @@ describe("bundle", () => {
 		);
 		expect(dynamic).toEqual([]);
 		const start = Object.values((boot as Metafile).outputs).flatMap((o) => Object.keys(o.inputs));
-		expect(start).toEqual(["src/boot.ts"]);
+		expect(start).toContain("src/boot.ts");
+		expect(start.filter((input) => !input.startsWith("src/"))).toEqual([]);
 	});
 
 	it("gar --version loads no SDK, no zod, no UI", () => {

@@ -1,5 +1,5 @@
 import type { AgentEvent } from "../agent/events.js";
-import { type Interrupts, installInterrupts } from "../signals.js";
+import { type Interrupts, installInterrupts, signalsDelivered } from "../signals.js";
 import { sanitizeForTerminal } from "../term/sanitize.js";
 import { exitCodeOf, type OutputFormat, PrintWriter, toPrintResult } from "./print-output.js";
 import { type RunFlags, setupRun } from "./setup.js";
@@ -55,6 +55,7 @@ export async function runPrintMode(options: PrintOptions, io: Io): Promise<numbe
 		conversation.abort();
 	});
 	try {
+		await signalsDelivered();
 		const running = conversation.run(options.prompt);
 		if (interrupted || outputClosed) conversation.abort();
 		const run = await running;
