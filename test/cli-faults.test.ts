@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { SessionWriter } from "../src/session/writer.js";
-import { type CliRun, GAR_BIN, runGar, spawnGar, tempHome } from "./support/cli.js";
+import { GAR_BIN, runGar, runProgram, spawnGar, tempHome } from "./support/cli.js";
 import { makeUnwritable, onReadOnlyMount } from "./support/unwritable.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
 
@@ -147,24 +147,6 @@ describe("a closed stdout is not a crash", () => {
 	});
 });
 
-/** Runs `argv` (a wrapper around the built CLI) and resolves with its exit code and output. */
-function runArgv(argv: string[], options: { env: NodeJS.ProcessEnv; cwd: string }): Promise<CliRun> {
-	return new Promise((resolve, reject) => {
-		const [bin = "", ...args] = argv;
-		const child = spawn(bin, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
-		let stdout = "";
-		let stderr = "";
-		child.stdout.on("data", (d: Buffer) => {
-			stdout += d.toString();
-		});
-		child.stderr.on("data", (d: Buffer) => {
-			stderr += d.toString();
-		});
-		child.on("error", reject);
-		child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
-	});
-}
-
 describe("a session that cannot be written", () => {
 	/** A home with one saved session in `sessions`, to continue with -c. */
 	function saved() {
@@ -200,7 +182,8 @@ describe("a session that cannot be written", () => {
 		const { project, env, sessions, file } = saved();
 		const argv = onReadOnlyMount(sessions, [process.execPath, GAR_BIN, ...args(sessions)]);
 		if (!argv) return ctx.skip();
-		const run = await runArgv(argv, { env, cwd: project });
+		const [bin = "", ...rest] = argv;
+		const run = await runProgram(bin, rest, { env, cwd: project });
 		expect(run.stderr).toMatch(ONE_LINE);
 		expect(run.stderr).toContain(`${file}: read-only file system (EROFS);`);
 		expect(run.code).toBe(2);

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { writeSyntheticSession } from "../src/session/bench.js";
-import { GAR_BIN, tempHome } from "./support/cli.js";
+import { GAR_BIN, runProgram, tempHome } from "./support/cli.js";
 
 type Piped = { code: number; stdout: string; stderr: string };
 
@@ -23,19 +23,10 @@ function runInto(
 		into === "slow pipe"
 			? `node "$0" "$@" | (sleep ${delay}; cat); exit \${PIPESTATUS[0]}`
 			: `out=$(mktemp); node "$0" "$@" > "$out"; code=$?; cat "$out"; rm "$out"; exit $code`;
-	return new Promise((resolve, reject) => {
-		const child = spawn("bash", ["-c", script, GAR_BIN, ...args], { env, cwd });
-		let stdout = "";
-		let stderr = "";
-		child.stdout.on("data", (d: Buffer) => {
-			stdout += d.toString();
-		});
-		child.stderr.on("data", (d: Buffer) => {
-			stderr += d.toString();
-		});
-		child.on("error", reject);
-		child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-	});
+	return runProgram("bash", ["-c", script, GAR_BIN, ...args], { env, cwd }).then((run) => ({
+		...run,
+		code: run.code ?? -1,
+	}));
 }
 
 describe("output into a pipe whose reader is slow is complete", () => {

@@ -1,8 +1,7 @@
-import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { GAR_BIN, runGar, tempHome } from "./support/cli.js";
+import { GAR_BIN, runGar, runProgram, tempHome } from "./support/cli.js";
 import { type RecordedRequest, startWireServer, type WireServer } from "./support/wire-server.js";
 
 let server: WireServer | undefined;
@@ -31,18 +30,7 @@ function shell(
 	env: NodeJS.ProcessEnv,
 	cwd: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-	return new Promise((resolve) => {
-		const child = spawn("sh", ["-c", line], { env: { ...env, GAR: `${process.execPath} ${GAR_BIN}` }, cwd });
-		let stdout = "";
-		let stderr = "";
-		child.stdout.on("data", (d: Buffer) => {
-			stdout += d.toString();
-		});
-		child.stderr.on("data", (d: Buffer) => {
-			stderr += d.toString();
-		});
-		child.on("close", (code) => resolve({ code, stdout, stderr }));
-	});
+	return runProgram("sh", ["-c", line], { env: { ...env, GAR: `${process.execPath} ${GAR_BIN}` }, cwd });
 }
 
 describe("the command line does what the person meant", () => {

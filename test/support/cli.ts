@@ -29,13 +29,14 @@ export function tempHome() {
 	return { root, project, env };
 }
 
-/** Runs the built CLI (`bin/gar.cjs`) with `args`; resolves when it exits. */
-export function runGar(
-	args: string[],
+/** Runs `command` with `args` and collects its output; resolves when it exits (killed after `timeoutMs`). */
+export function runProgram(
+	command: string,
+	args: readonly string[],
 	options: { env: NodeJS.ProcessEnv; cwd?: string; stdin?: string; timeoutMs?: number },
 ): Promise<CliRun> {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [GAR_BIN, ...args], {
+		const child = spawn(command, args, {
 			env: options.env,
 			cwd: options.cwd ?? process.cwd(),
 			stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
@@ -56,6 +57,14 @@ export function runGar(
 		});
 		if (options.stdin !== undefined) child.stdin?.end(options.stdin);
 	});
+}
+
+/** Runs the built CLI (`bin/gar.cjs`) with `args`; resolves when it exits. */
+export function runGar(
+	args: string[],
+	options: { env: NodeJS.ProcessEnv; cwd?: string; stdin?: string; timeoutMs?: number },
+): Promise<CliRun> {
+	return runProgram(process.execPath, [GAR_BIN, ...args], options);
 }
 
 /** Starts the built CLI without waiting: for tests that signal or kill it mid-run. */
