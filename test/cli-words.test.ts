@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { editDistance, nearCommand, promptIntent } from "../src/commands/words.js";
+import { nearCommand, promptIntent } from "../src/commands/words.js";
 import { Interrupts } from "../src/signals.js";
+import { editDistance } from "../src/text/distance.js";
 
 const COMMANDS = ["config", "sessions", "show", "tree", "fork", "label", "name", "trust", "untrust", "replay", "help"];
 

@@ -1,21 +1,4 @@
-/** Edit distance with adjacent transpositions ("sesions" → "sessions" is 1, "sessoins" → "sessions" is 1). */
-export function editDistance(a: string, b: string): number {
-	const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-	for (let j = 1; j <= b.length; j++) (rows[0] as number[])[j] = j;
-	for (let i = 1; i <= a.length; i++) {
-		const row = rows[i] as number[];
-		const up = rows[i - 1] as number[];
-		for (let j = 1; j <= b.length; j++) {
-			const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-			let best = Math.min((up[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (up[j - 1] ?? 0) + cost);
-			if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-				best = Math.min(best, ((rows[i - 2] as number[])[j - 2] ?? 0) + 1);
-			}
-			row[j] = best;
-		}
-	}
-	return (rows[a.length] as number[])[b.length] ?? 0;
-}
+import { editDistance } from "../text/distance.js";
 
 /**
  * The subcommand a first word was probably meant to be: one edit away, or two for words of five letters or more

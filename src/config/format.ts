@@ -1,7 +1,7 @@
 import { sanitizeForTerminal } from "../term/sanitize.js";
+import { tildePath } from "../text/paths.js";
 import { flagFor } from "./layers.js";
 import { maskSecret, stripUserinfo } from "./mask.js";
-import { displayPath } from "./paths.js";
 import type { GarConfig, LoadResult, Source } from "./types.js";
 
 /** Every effective value by dotted TOML key, in the order of the docs. Unset optional keys are left out. */
@@ -66,9 +66,9 @@ export function showSource(key: string, source: Source | undefined, home: string
 		case "env":
 			return `env ${source.name}`;
 		case "file":
-			return `${displayPath(source.path, home)}${source.line ? `:${source.line}` : ""}`;
+			return `${tildePath(source.path, home)}${source.line ? `:${source.line}` : ""}`;
 		case "profile":
-			return `profile ${source.name} in ${displayPath(source.path, home)}`;
+			return `profile ${source.name} in ${tildePath(source.path, home)}`;
 		default:
 			return "default";
 	}
@@ -86,7 +86,7 @@ export function formatConfig(result: LoadResult): string {
 		const where = showSource(key, source, result.home);
 		lines.push(`${key} = ${showValue(shown(key, value))}  (ignored, project not trusted: ${where})`);
 	}
-	const files = result.files.map((file) => displayPath(file, result.home));
+	const files = result.files.map((file) => tildePath(file, result.home));
 	lines.push("", `files read: ${files.length > 0 ? files.join(", ") : "none"}`);
 	for (const { name, masked } of result.apiKeyVars) {
 		lines.push(`${name}: ${masked === undefined ? "not set" : `set (${masked})`}`);

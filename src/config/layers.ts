@@ -1,4 +1,5 @@
-import { resolvePath } from "./paths.js";
+import { resolve } from "node:path";
+import { expandHome } from "../text/paths.js";
 import { describeValue, EXPECTED, type LeafName, leaves } from "./schema.js";
 import type { ConfigFlags, Layer, Source } from "./types.js";
 
@@ -54,7 +55,7 @@ export function envLayer(env: NodeJS.ProcessEnv, cwd: string, home: string): { e
 			errors.push(`environment variable ${name}: ${checked.problem}`);
 			continue;
 		}
-		const value = key === "session.dir" ? resolvePath(String(checked.value), home, cwd) : checked.value;
+		const value = key === "session.dir" ? resolve(cwd, expandHome(String(checked.value), home)) : checked.value;
 		entries.set(key, { value, source: { kind: "env", name } });
 	}
 	return { entries, errors };
@@ -73,7 +74,7 @@ export function flagLayer(flags: ConfigFlags, cwd: string, home: string): { entr
 			errors.push(`${flag}: ${checked.problem}`);
 			continue;
 		}
-		const value = key === "session.dir" ? resolvePath(String(checked.value), home, cwd) : checked.value;
+		const value = key === "session.dir" ? resolve(cwd, expandHome(String(checked.value), home)) : checked.value;
 		entries.set(key, { value, source });
 	}
 	return { entries, errors };

@@ -1,9 +1,10 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
+import { tildePath } from "../text/paths.js";
 import { ConfigError, safeMessage } from "./errors.js";
 import { envLayer, flagLayer } from "./layers.js";
 import { maskSecret } from "./mask.js";
-import { configPaths, displayPath, findProjectConfig } from "./paths.js";
+import { configPaths, findProjectConfig } from "./paths.js";
 import { type FileLayer, readConfigFile } from "./read-file.js";
 import { PROVIDERS } from "./schema.js";
 import { dropUntrusted, ignoredNotice } from "./trust.js";
@@ -175,7 +176,7 @@ function pickProfile(name: string, selected: Entry, files: FileLayer[], home: st
 			: by.kind === "env"
 				? by.name
 				: by.kind === "file"
-					? `profile = in ${displayPath(by.path, home)}${by.line ? `:${by.line}` : ""}`
+					? `profile = in ${tildePath(by.path, home)}${by.line ? `:${by.line}` : ""}`
 					: "profile";
 	const defined = [...new Set(files.flatMap((file) => [...file.profiles.keys()]))];
 	const list =

@@ -1,5 +1,6 @@
-import { existsSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { statSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { gitRoot } from "../text/paths.js";
 
 /** Where gar keeps its files. XDG layout on every platform; relative XDG variables are ignored, as the spec says. */
 export function configPaths(
@@ -31,32 +32,10 @@ export function findProjectConfig(cwd: string): string | undefined {
 	}
 }
 
-/** The nearest directory from `start` up that holds `.git` (a folder or a worktree file). */
-export function gitRoot(start: string): string | undefined {
-	for (let dir = start; ; dir = dirname(dir)) {
-		if (existsSync(join(dir, ".git"))) return dir;
-		if (dirname(dir) === dir) return undefined;
-	}
-}
-
 function isFile(path: string): boolean {
 	try {
 		return statSync(path).isFile();
 	} catch {
 		return false;
 	}
-}
-
-/** `~` and `~/x` → home; a relative path is taken relative to `base`. */
-export function resolvePath(path: string, home: string, base: string): string {
-	if (path === "~") return home;
-	if (path.startsWith("~/") || path.startsWith(`~${sep}`)) return join(home, path.slice(2));
-	return resolve(base, path);
-}
-
-/** A path for messages: the home prefix shown as `~`. */
-export function displayPath(path: string, home: string): string {
-	if (home === "" || home === sep) return path;
-	if (path === home) return "~";
-	return path.startsWith(home + sep) ? `~${path.slice(home.length)}` : path;
 }

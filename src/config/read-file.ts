@@ -1,10 +1,10 @@
 import { readFileSync, statSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import { parse, TomlError } from "smol-toml";
 import type { z } from "zod";
+import { expandHome, tildePath } from "../text/paths.js";
 import { findLine, keyLines } from "./locate.js";
 import { maskExcerpt } from "./mask.js";
-import { displayPath, resolvePath } from "./paths.js";
 import { describeValue, expectedAt, type FileConfig, fileSchema, homeTable, knownKeys } from "./schema.js";
 import { closestKey } from "./suggest.js";
 import type { Entry, Layer } from "./types.js";
@@ -21,7 +21,7 @@ export type FileLayer = {
 /** Reads, parses and validates one file. Missing file → undefined. Never throws: problems land in `errors`. */
 export function readConfigFile(path: string, home: string): FileLayer | undefined {
 	const layer: FileLayer = { path, entries: new Map(), profiles: new Map(), warnings: [], errors: [] };
-	const shown = displayPath(path, home);
+	const shown = tildePath(path, home);
 	let text: string;
 	try {
 		text = readFileSync(path, "utf8");
@@ -141,7 +141,7 @@ function flatten(data: FileConfig, text: string, layer: FileLayer, home: string)
 			return;
 		}
 		const key = path.join(".");
-		const resolved = key === "session.dir" ? resolvePath(String(value), home, dirname(layer.path)) : value;
+		const resolved = key === "session.dir" ? resolve(dirname(layer.path), expandHome(String(value), home)) : value;
 		layer.entries.set(key, { value: resolved, source: { kind: "file", path: layer.path, line: findLine(text, path) } });
 	};
 	visit(rest, []);
@@ -165,7 +165,7 @@ function warnInlineKeys(data: FileConfig, layer: FileLayer, home: string): void 
 	if (inline === undefined) return;
 	const mode = statSync(layer.path).mode & 0o777;
 	if ((mode & 0o077) === 0) return;
-	const shown = displayPath(layer.path, home);
+	const shown = tildePath(layer.path, home);
 	layer.warnings.push(
 		`${shown} holds an api_key but is readable by others (mode ${mode.toString(8).padStart(3, "0")}): run chmod 600 ${shown}, or use api_key_env to read the key from the environment`,
 	);

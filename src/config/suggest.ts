@@ -1,16 +1,4 @@
-/** Edit distance between two strings (insertions, deletions, substitutions). */
-export function levenshtein(a: string, b: string): number {
-	let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-	for (let i = 1; i <= a.length; i++) {
-		const current = [i];
-		for (let j = 1; j <= b.length; j++) {
-			const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-			current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
-		}
-		previous = current;
-	}
-	return previous[b.length] ?? 0;
-}
+import { editDistance } from "../text/distance.js";
 
 /** `maxTurns` / `Max-Turns` → `max_turns`, so camelCase and case slips still find their key. */
 function normalize(key: string): string {
@@ -25,7 +13,7 @@ export function closestKey(key: string, known: readonly string[]): string | unde
 	const wanted = normalize(key);
 	let best: { key: string; distance: number } | undefined;
 	for (const candidate of known) {
-		const distance = levenshtein(wanted, candidate);
+		const distance = editDistance(wanted, candidate, { swaps: false });
 		if (best === undefined || distance < best.distance) best = { key: candidate, distance };
 	}
 	if (best === undefined) return undefined;

@@ -1,7 +1,8 @@
 import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { gitRoot } from "../text/paths.js";
 import { withFileLock } from "./file-lock.js";
-import { findProjectConfig, gitRoot } from "./paths.js";
+import { findProjectConfig } from "./paths.js";
 
 /** One trusted project: its real path and when the user trusted it. */
 export type TrustedProject = { path: string; trustedAt: string };

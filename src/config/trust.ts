@@ -1,5 +1,5 @@
 import { dirname } from "node:path";
-import { displayPath } from "./paths.js";
+import { tildePath } from "../text/paths.js";
 import type { FileLayer } from "./read-file.js";
 import type { IgnoredKey, Layer } from "./types.js";
 
@@ -39,8 +39,8 @@ export function dropUntrusted(project: FileLayer, user: FileLayer | undefined): 
 /** The one-line notice for ignored keys: which, where, and the command that trusts the project. */
 export function ignoredNotice(project: FileLayer, ignored: readonly IgnoredKey[], home: string): string {
 	const dir = dirname(dirname(project.path));
-	const shown = displayPath(dir, home);
+	const shown = tildePath(dir, home);
 	const root = /^[\w@%+=:,./~-]+$/.test(shown) ? shown : `'${dir.replace(/'/g, "'\\''")}'`;
 	const keys = ignored.map((entry) => entry.key).join(", ");
-	return `ignored ${keys} from ${displayPath(project.path, home)}: the project is not trusted (run "gar trust ${root}" to apply them)`;
+	return `ignored ${keys} from ${tildePath(project.path, home)}: the project is not trusted (run "gar trust ${root}" to apply them)`;
 }

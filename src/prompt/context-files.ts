@@ -1,26 +1,16 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { gitRoot } from "../text/paths.js";
 
 /** A context file's text is cut beyond this many bytes, so one huge file cannot flood every request. */
 export const MAX_CONTEXT_FILE_BYTES = 64 * 1024;
 
 export type ContextFile = { path: string; content: string; truncated: boolean };
 
-/** The nearest directory at or above `cwd` that holds `.git` (a directory, or a file in worktrees); null if none. */
-export function findRepoRoot(cwd: string): string | null {
-	let dir = resolve(cwd);
-	while (true) {
-		if (existsSync(join(dir, ".git"))) return dir;
-		const parent = dirname(dir);
-		if (parent === dir) return null;
-		dir = parent;
-	}
-}
-
 /** The directories from the repository root (or `cwd` outside a repository) down to `cwd`, root first. */
 export function dirsFromRoot(cwd: string): string[] {
 	const end = resolve(cwd);
-	const root = findRepoRoot(end) ?? end;
+	const root = gitRoot(end) ?? end;
 	const dirs: string[] = [];
 	for (let dir = end; ; dir = dirname(dir)) {
 		dirs.unshift(dir);

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { gitRoot } from "../text/paths.js";
 import type { ContextFile } from "./context-files.js";
-import { findRepoRoot } from "./context-files.js";
 
 const TOOL_LINES: Record<string, string> = {
 	read: "read: read a text file with line numbers; use offset/limit to page through large files.",
@@ -31,7 +31,7 @@ export type SystemPromptOptions = {
 
 /** The branch checked out in the repository at `cwd`, read from .git/HEAD without spawning git. */
 export function gitBranch(cwd: string): string | null {
-	const root = findRepoRoot(cwd);
+	const root = gitRoot(cwd);
 	if (!root) return null;
 	try {
 		let gitDir = join(root, ".git");

@@ -20,7 +20,7 @@ export type LineVisitor = (
  * Opens the file read-only; never modifies it. Returns the bytes read and whether the file ends with "\n" (or is
  * empty); after an early stop, `endsWithNewline` is false.
  */
-export function scanLines(file: string, visit: LineVisitor): { bytes: number; endsWithNewline: boolean } {
+export function forEachLine(file: string, visit: LineVisitor): { bytes: number; endsWithNewline: boolean } {
 	const fd = openSync(file, "r");
 	try {
 		return scanFd(fd, visit);

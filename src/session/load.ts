@@ -7,7 +7,7 @@ import {
 	SessionError,
 	type SessionHeader,
 } from "./format.js";
-import { parseJson, scanLines } from "./lines.js";
+import { forEachLine, parseJson } from "./lines.js";
 import { Session } from "./session.js";
 
 const MAX_LISTED = 20;
@@ -37,7 +37,7 @@ export function loadSession(file: string): Session {
 	const misfits: string[] = [];
 	let torn = false;
 	try {
-		scanLines(file, (buf, start, end, lineNo, complete) => {
+		forEachLine(file, (buf, start, end, lineNo, complete) => {
 			const text = buf.toString("utf8", start, end);
 			if (!session) {
 				const header: SessionHeader = parseHeader(parseJson(text), file);

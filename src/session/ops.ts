@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { danglingTarget } from "../tools/paths.js";
+import { danglingLink } from "../text/paths.js";
 import { parseEntry, parseHeader, SessionError, type SessionHeader } from "./format.js";
-import { parseJson, scanLines } from "./lines.js";
+import { forEachLine, parseJson } from "./lines.js";
 import { idFromFileName, sessionDirFor } from "./paths.js";
 
 /** One session as a picker lists it. Times are ISO strings. */
@@ -71,7 +71,7 @@ export function readSessionInfo(file: string): SessionInfo {
 	// Copies of the last request (or compaction) and run lines, parsed once at the end: both are small.
 	let lastContext: Buffer | undefined;
 	let lastRun: Buffer | undefined;
-	scanLines(file, (buf, start, end) => {
+	forEachLine(file, (buf, start, end) => {
 		if (!header) {
 			header = parseHeader(parseJson(buf.toString("utf8", start, end)), file);
 			return;
@@ -196,9 +196,8 @@ export function resolveSession(baseDir: string, idOrPath: string, cwd?: string):
 	if (looksLikePath(idOrPath)) {
 		const file = resolve(idOrPath);
 		if (!existsSync(file)) {
-			const target = danglingTarget(file);
-			const why = target === undefined ? "" : `: a symbolic link to ${target}, which does not exist`;
-			throw new SessionError(`no session file ${file}${why}`, "not_found");
+			const link = danglingLink(file);
+			throw new SessionError(`no session file ${file}${link === undefined ? "" : `: ${link}`}`, "not_found");
 		}
 		const info = readSessionInfo(file);
 		return { file, id: info.id, inProject: projectDir !== undefined && dirname(file) === resolve(projectDir) };

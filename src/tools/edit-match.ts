@@ -102,7 +102,7 @@ export function locate(text: string, oldText: string, index: LineIndex): Located
 		if (hit === undefined) continue;
 		return found(hay.map[hit] ?? 0, (hay.map[hit + needle.length - 1] ?? 0) + 1, level);
 	}
-	return { kind: "missing", hint: explainMissing(text, oldText, index) };
+	return { kind: "missing", hint: explainNoMatch(text, oldText, index) };
 }
 
 function ambiguous(offsets: number[], index: LineIndex, level: MatchLevel): Located {
@@ -113,7 +113,7 @@ function ambiguous(offsets: number[], index: LineIndex, level: MatchLevel): Loca
 const LINE_NUMBER_PREFIX = /^\s*\d+\t/;
 
 /** Says where the text probably is: a whitespace-blind match, else the most similar lines. */
-function explainMissing(text: string, oldText: string, index: LineIndex): string {
+function explainNoMatch(text: string, oldText: string, index: LineIndex): string {
 	const lines = oldText.split(/\r?\n/).filter((l) => l.trim() !== "");
 	if (lines.length > 0 && lines.every((l) => LINE_NUMBER_PREFIX.test(l))) {
 		return "oldText seems to include the line-number prefixes of the read output (like `    12\\t`); send the file's text without them.";

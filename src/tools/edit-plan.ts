@@ -1,7 +1,7 @@
 import { LineIndex, type Located, locate, type MatchLevel } from "./edit-match.js";
 import { isExactText } from "./file-change.js";
 import { readOldFile } from "./old-file.js";
-import { explainMissing } from "./paths.js";
+import { explainMissingFile } from "./paths.js";
 
 /** One replacement as the model sends it. */
 export type EditRequest = { oldText: string; newText: string };
@@ -20,7 +20,7 @@ function lineEnding(text: string): "\r\n" | "\n" | null {
 function readForEdit(abs: string, shown: string, cwd: string): Buffer {
 	const old = readOldFile(abs, { shown, verb: "edit", large: "refuse" });
 	if (old.kind === "missing") {
-		throw new Error(`File not found: ${shown}. ${explainMissing(cwd, abs)} To create a new file, use write.`);
+		throw new Error(`File not found: ${shown}. ${explainMissingFile(cwd, abs)} To create a new file, use write.`);
 	}
 	if (old.kind === "large") throw new Error(`${shown} is too large to edit.`);
 	return old.bytes;

@@ -3,7 +3,7 @@ import { type AtomicFs, writeFileAtomic } from "./atomic-write.js";
 import type { EditDetails } from "./details.js";
 import { planEditCall } from "./edit-plan.js";
 import { changeDiff, recordChange } from "./file-change.js";
-import { describeFsError, displayPath, resolvePath } from "./paths.js";
+import { describeFsError, resolveToolPath } from "./paths.js";
 import type { Tool } from "./types.js";
 
 const editSchema = z.object({
@@ -41,8 +41,7 @@ export function createEditTool(options: EditToolOptions): Tool<EditParams, EditD
 		mutating: true,
 		async execute(params, ctx) {
 			if (ctx.signal.aborted) throw new Error("Aborted before editing.");
-			const abs = resolvePath(options.cwd, params.path);
-			const shown = displayPath(options.cwd, abs);
+			const { abs, shown } = resolveToolPath(options.cwd, params.path);
 			const plan = planEditCall(abs, shown, options.cwd, params.edits);
 			try {
 				writeFileAtomic(abs, plan.newBytes, options.fs);
@@ -65,8 +64,7 @@ export function createEditTool(options: EditToolOptions): Tool<EditParams, EditD
 			return { content, details, isError: false };
 		},
 		async preview(params) {
-			const abs = resolvePath(options.cwd, params.path);
-			const shown = displayPath(options.cwd, abs);
+			const { abs, shown } = resolveToolPath(options.cwd, params.path);
 			try {
 				const plan = planEditCall(abs, shown, options.cwd, params.edits);
 				const diff = changeDiff(shown, plan.oldBytes, plan.newBytes);

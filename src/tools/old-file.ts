@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { closeSync, readSync } from "node:fs";
-import { NotRegularFileError, openRegularFile, readUpTo } from "../regular-file.js";
+import { NotRegularFileError, openRegularFile, readUpTo } from "../text/regular-file.js";
 import { describeFsError } from "./paths.js";
 
 /** Old content above this size is not read for the undo record (hashes only, undo "none"); edit refuses it. */

@@ -1,7 +1,7 @@
 import { type FileHandle, open, stat } from "node:fs/promises";
 import { z } from "zod";
 import type { ReadDetails } from "./details.js";
-import { describeFsError, displayPath, explainMissing, listDirectory, resolvePath } from "./paths.js";
+import { describeFsError, explainMissingFile, listDirectory, resolveToolPath } from "./paths.js";
 import { scanLines } from "./read-scan.js";
 import { numbered } from "./truncate.js";
 import { MAX_BYTES, MAX_LINES, type Tool } from "./types.js";
@@ -56,7 +56,7 @@ async function openFile(abs: string, shown: string, cwd: string): Promise<{ fh: 
 		return { fh, size: info.size };
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
-		if (code === "ENOENT") throw new Error(`File not found: ${shown}. ${explainMissing(cwd, abs)}`);
+		if (code === "ENOENT") throw new Error(`File not found: ${shown}. ${explainMissingFile(cwd, abs)}`);
 		if (!code) throw error;
 		throw new Error(describeFsError(error, shown, "read"));
 	}
@@ -74,8 +74,7 @@ export function createReadTool(options: ReadToolOptions): Tool<ReadParams, ReadD
 		mutating: false,
 		async execute(params, ctx) {
 			if (ctx.signal.aborted) throw new Error("Aborted before reading.");
-			const abs = resolvePath(options.cwd, params.path);
-			const shown = displayPath(options.cwd, abs);
+			const { abs, shown } = resolveToolPath(options.cwd, params.path);
 			const { fh, size } = await openFile(abs, shown, options.cwd);
 			try {
 				const head = Buffer.alloc(Math.min(SNIFF_BYTES, size));

@@ -5,7 +5,7 @@ import type { ToolPreview, WriteDetails } from "./details.js";
 import { changeDiff, largeChangeDiff, recordChange, recordLargeChange } from "./file-change.js";
 import { makeDirs } from "./make-dirs.js";
 import { type OldFile, readOldFile } from "./old-file.js";
-import { describeFsError, displayPath, resolvePath } from "./paths.js";
+import { describeFsError, resolveToolPath } from "./paths.js";
 import { countLines } from "./truncate.js";
 import type { Tool } from "./types.js";
 
@@ -47,8 +47,7 @@ export function createWriteTool(options: WriteToolOptions): Tool<WriteParams, Wr
 		mutating: true,
 		async execute(params, ctx) {
 			if (ctx.signal.aborted) throw new Error("Aborted before writing.");
-			const abs = resolvePath(options.cwd, params.path);
-			const shown = displayPath(options.cwd, abs);
+			const { abs, shown } = resolveToolPath(options.cwd, params.path);
 			const { target, old } = readTarget(abs, shown);
 			const bytes = Buffer.from(params.content, "utf8");
 			try {
@@ -79,8 +78,7 @@ export function createWriteTool(options: WriteToolOptions): Tool<WriteParams, Wr
 			return { content, details, isError: false };
 		},
 		async preview(params): Promise<ToolPreview> {
-			const abs = resolvePath(options.cwd, params.path);
-			const shown = displayPath(options.cwd, abs);
+			const { abs, shown } = resolveToolPath(options.cwd, params.path);
 			try {
 				// A parent that is a file shows here already (ENOTDIR); folders that cannot be made show on execute.
 				const { old } = readTarget(abs, shown);

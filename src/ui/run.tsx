@@ -5,6 +5,7 @@ import type { ApprovalDecision, ApprovalRequest } from "../agent/loop.js";
 import { saveCodeCache } from "../code-cache.js";
 import type { RunFlags, Setup } from "../modes/setup.js";
 import { gitBranch } from "../prompt/system-prompt.js";
+import { tildePath } from "../text/paths.js";
 import { branchLabel, resumeHint } from "../view/format.js";
 import { initialView } from "../view/state.js";
 import { App, type AppInfo } from "./App.js";
@@ -31,11 +32,6 @@ export type TuiOptions = RunFlags & {
 	/** The terminal's background, asked before this module loaded (terminal-background.ts earlyBackgroundQuery). */
 	background?: Promise<Background | undefined>;
 };
-
-function shownPath(path: string): string {
-	const home = homedir();
-	return path === home || path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
-}
 
 /**
  * What to do with a line the person sent: a /command, a !shell line, a steer (Enter) or follow-up (Alt+Enter)
@@ -117,7 +113,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	let sessionBranch = "–";
 	const info: AppInfo = {
 		version: VERSION,
-		cwd: shownPath(options.cwd),
+		cwd: tildePath(options.cwd, homedir()),
 		branch: gitBranch(options.cwd),
 		sessionId: () => setup?.conversation.session?.session.header.id ?? null,
 		sessionName: () => setup?.conversation.session?.session.name,
@@ -214,7 +210,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	setup = connected.setup;
 	const { conversation, channel } = setup;
 	screen.setMouse(setup.config.tui.mouse);
-	info.cwd = shownPath(connected.cwd);
+	info.cwd = tildePath(connected.cwd, homedir());
 	info.branch = gitBranch(connected.cwd);
 	const whereInTree = () => {
 		const writer = conversation.session;

@@ -2,10 +2,11 @@ import { readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { configPaths, displayPath } from "../config/paths.js";
+import { configPaths } from "../config/paths.js";
 import { THEME_NAME } from "../config/schema.js";
-import { levenshtein } from "../config/suggest.js";
-import { NotRegularFileError, readRegularFile } from "../regular-file.js";
+import { editDistance } from "../text/distance.js";
+import { tildePath } from "../text/paths.js";
+import { NotRegularFileError, readRegularFile } from "../text/regular-file.js";
 import type { UiStore } from "./store.js";
 import { BUILTIN_THEMES, builtinTheme, darkTheme, mapColors, type Theme } from "./theme.js";
 
@@ -190,7 +191,11 @@ const LISTED = 5;
 function someNames(name: string, names: readonly string[], note: string): string {
 	if (names.length <= LISTED) return `there are ${names.join(", ")} (${note})`;
 	const closest = names
-		.map((candidate, i) => ({ candidate, i, distance: levenshtein(name.toLowerCase(), candidate.toLowerCase()) }))
+		.map((candidate, i) => ({
+			candidate,
+			i,
+			distance: editDistance(name.toLowerCase(), candidate.toLowerCase(), { swaps: false }),
+		}))
 		.sort((a, b) => a.distance - b.distance || a.i - b.i)
 		.slice(0, LISTED)
 		.map((c) => c.candidate);
@@ -205,11 +210,11 @@ export function findTheme(name: string, options: { configDir: string }): { theme
 	if (builtin) return { theme: builtin };
 	const dir = themesDir(options.configDir);
 	const unknown = () => ({
-		problem: `no theme "${name}"; ${someNames(name, themeNames(options.configDir), `your own: NAME.json in ${displayPath(dir, homedir())}`)}`,
+		problem: `no theme "${name}"; ${someNames(name, themeNames(options.configDir), `your own: NAME.json in ${tildePath(dir, homedir())}`)}`,
 	});
 	if (!THEME_NAME.test(name)) return unknown();
 	const file = join(dir, `${name}.json`);
-	const shown = displayPath(file, homedir());
+	const shown = tildePath(file, homedir());
 	let text: string;
 	try {
 		// A FIFO or a device where the file should be is refused at once: reading it could never end.

@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { chmodSync, closeSync, constants, fchmodSync, readSync, statSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { displayPath } from "../../config/paths.js";
-import { NotRegularFileError, openRegularFile } from "../../regular-file.js";
+import { tildePath } from "../../text/paths.js";
+import { NotRegularFileError, openRegularFile } from "../../text/regular-file.js";
 import { writeFileAtomic } from "../../tools/atomic-write.js";
 import { makeDirs } from "../../tools/make-dirs.js";
 import { type HistoryStore, KEEP, PromptHistory } from "./history.js";
@@ -103,7 +103,7 @@ export function openHistory(file: string): PromptHistory {
 		}
 	} catch (error) {
 		if (error instanceof NotRegularFileError) {
-			const problem = `the prompt history ${displayPath(file, homedir())} is ${error.what}; what you send is not kept this session`;
+			const problem = `the prompt history ${tildePath(file, homedir())} is ${error.what}; what you send is not kept this session`;
 			return new PromptHistory([], null, problem);
 		}
 		// Missing (the first message creates it) or unreadable: an empty history.

@@ -1,0 +1,79 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { editDistance } from "../src/text/distance.js";
+import { danglingLink, danglingTarget, expandHome, gitRoot, tildePath } from "../src/text/paths.js";
+
+describe("editDistance", () => {
+	it("counts insertions, deletions and substitutions", () => {
+		expect(editDistance("", "")).toBe(0);
+		expect(editDistance("abc", "")).toBe(3);
+		expect(editDistance("", "abc")).toBe(3);
+		expect(editDistance("kitten", "sitting")).toBe(3);
+		expect(editDistance("max_turns", "max_turns")).toBe(0);
+	});
+
+	it("counts a swap of neighbours as one edit, or as two with swaps: false", () => {
+		expect(editDistance("sessoins", "sessions")).toBe(1);
+		expect(editDistance("sessoins", "sessions", { swaps: false })).toBe(2);
+		expect(editDistance("ab", "ba")).toBe(1);
+		expect(editDistance("ab", "ba", { swaps: false })).toBe(2);
+		expect(editDistance("kitten", "sitting", { swaps: false })).toBe(3);
+	});
+});
+
+describe("paths", () => {
+	let root: string;
+	beforeEach(() => {
+		root = mkdtempSync(join(tmpdir(), "gar-text-"));
+	});
+	afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+	it("expandHome expands ~ and ~/ only", () => {
+		expect(expandHome("~", "/home/me")).toBe("/home/me");
+		expect(expandHome("~/x/y", "/home/me")).toBe("/home/me/x/y");
+		expect(expandHome("~other/x", "/home/me")).toBe("~other/x");
+		expect(expandHome("a/~/b", "/home/me")).toBe("a/~/b");
+		expect(expandHome("/abs", "/home/me")).toBe("/abs");
+	});
+
+	it("tildePath shows the home folder as ~, never a mere prefix of it", () => {
+		expect(tildePath("/home/me", "/home/me")).toBe("~");
+		expect(tildePath("/home/me/src/app", "/home/me")).toBe("~/src/app");
+		expect(tildePath("/home/meow/x", "/home/me")).toBe("/home/meow/x");
+		expect(tildePath("/etc/x", "/home/me")).toBe("/etc/x");
+		expect(tildePath("/x", "/")).toBe("/x");
+		expect(tildePath("/x", "")).toBe("/x");
+	});
+
+	it("gitRoot finds the nearest folder holding .git, a folder or a worktree's file", () => {
+		const repo = join(root, "repo");
+		mkdirSync(join(repo, ".git"), { recursive: true });
+		mkdirSync(join(repo, "a", "b"), { recursive: true });
+		expect(gitRoot(join(repo, "a", "b"))).toBe(repo);
+		expect(gitRoot(repo)).toBe(repo);
+		const worktree = join(repo, "a", "wt");
+		mkdirSync(worktree);
+		writeFileSync(join(worktree, ".git"), "gitdir: /somewhere\n");
+		expect(gitRoot(join(worktree, "."))).toBe(worktree);
+		const outside = mkdtempSync(join(tmpdir(), "gar-norepo-"));
+		try {
+			expect(gitRoot(outside)).toBeUndefined();
+		} finally {
+			rmSync(outside, { recursive: true, force: true });
+		}
+	});
+
+	it("danglingLink names where a link to nothing points, and nothing else", () => {
+		symlinkSync(join(root, "gone"), join(root, "link"));
+		writeFileSync(join(root, "file"), "x");
+		symlinkSync(join(root, "file"), join(root, "good"));
+		expect(danglingTarget(join(root, "link"))).toBe(join(root, "gone"));
+		expect(danglingLink(join(root, "link"))).toBe(`a symbolic link to ${join(root, "gone")}, which does not exist`);
+		expect(danglingLink(join(root, "link"), () => "gone")).toBe("a symbolic link to gone, which does not exist");
+		expect(danglingLink(join(root, "good"))).toBeUndefined();
+		expect(danglingLink(join(root, "file"))).toBeUndefined();
+		expect(danglingLink(join(root, "missing"))).toBeUndefined();
+	});
+});
