@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { APPROVABLE_TOOLS } from "../src/config/schema.js";
 import { createTools, runTool, TOOL_NAMES, toToolSpec } from "../src/tools/index.js";
 import type { AnyTool, ToolContext } from "../src/tools/types.js";
 
@@ -40,6 +41,10 @@ describe("tool set", () => {
 		expect(tools.map((t) => t.name)).toEqual([...TOOL_NAMES]);
 		expect(tools.map((t) => t.mutating)).toEqual([false, true, true, true]);
 		expect(tools[3]?.description).toContain("Default timeout 5 s");
+	});
+
+	it("are the tools config's auto_approve may name", () => {
+		expect([...APPROVABLE_TOOLS]).toEqual([...TOOL_NAMES]);
 	});
 
 	it("gives the model a clean JSON Schema with a description on every field", () => {

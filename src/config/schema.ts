@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /** Tools whose calls may skip approval under `--approve`. */
-export const TOOL_NAMES = ["read", "write", "edit", "bash"] as const;
+export const APPROVABLE_TOOLS = ["read", "write", "edit", "bash"] as const;
 export const PROVIDERS = ["anthropic", "openai"] as const;
 export const THINKING_LEVELS = ["off", "low", "medium", "high"] as const;
 /** A theme name: "auto", a built-in, or a user theme file's name (no path: letters, digits, - and _). */
@@ -27,7 +27,7 @@ export const leaves = {
 	context_window: z.int().min(1),
 	max_turns: z.int().min(1),
 	approve: z.boolean(),
-	auto_approve: z.array(z.enum(TOOL_NAMES)),
+	auto_approve: z.array(z.enum(APPROVABLE_TOOLS)),
 	bash_timeout: z.number().gt(0),
 	thinking: z.enum(THINKING_LEVELS),
 	dir: z.string().min(1),

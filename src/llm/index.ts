@@ -4,7 +4,8 @@ import type { Provider } from "./types.js";
 
 export type { ProviderOptions } from "./stream-driver.js";
 
-export type ProviderName = "anthropic" | "openai" | "scripted";
+/** The providers gar can make: the two wires, and the scripted one (tests, the demo). */
+export type ProviderKind = "anthropic" | "openai" | "scripted";
 
 /** Options for `createProvider`; `script` is used only by the scripted provider. */
 export type CreateProviderOptions = ProviderOptions & { script?: ScriptedTurn[] };
@@ -13,7 +14,7 @@ export type CreateProviderOptions = ProviderOptions & { script?: ScriptedTurn[] 
  * Creates a provider, importing only the adapter (and so only the SDK) it needs: each lives in its own lazily
  * loaded chunk. Never rejects for a known name.
  */
-export async function createProvider(name: ProviderName, options: CreateProviderOptions = {}): Promise<Provider> {
+export async function createProvider(name: ProviderKind, options: CreateProviderOptions = {}): Promise<Provider> {
 	switch (name) {
 		case "anthropic":
 			return (await import("./anthropic.js")).createAnthropicProvider(options);
