@@ -2,8 +2,13 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { maskExcerpt } from "../src/config/mask.js";
+import { redact } from "../src/llm/errors.js";
+import { redactSecrets } from "../src/session/redact.js";
+import { maskSecrets } from "../src/session/writer.js";
 import { editDistance } from "../src/text/distance.js";
 import { danglingLink, danglingTarget, expandHome, gitRoot, tildePath } from "../src/text/paths.js";
+import { maskKeys, maskValues } from "../src/text/secrets.js";
 
 describe("editDistance", () => {
 	it("counts insertions, deletions and substitutions", () => {
@@ -75,5 +80,35 @@ describe("paths", () => {
 		expect(danglingLink(join(root, "good"))).toBeUndefined();
 		expect(danglingLink(join(root, "file"))).toBeUndefined();
 		expect(danglingLink(join(root, "missing"))).toBeUndefined();
+	});
+});
+
+describe("secrets", () => {
+	const KEY = "sk-abcd1234";
+
+	it("one idea of a key: every place that hides keys hides the same ones, each in its own words", () => {
+		const text = `key ${KEY}. Authorization: Bearer abcdefgh12345 and api_key=abcdefgh12345`;
+		expect(maskKeys(text, () => "KEY")).toBe("key KEY. Authorization: Bearer [redacted] and api_key=[redacted]");
+		expect(redact(text, [])).toBe("key sk-ab…[redacted]. Authorization: Bearer [redacted] and api_key=[redacted]");
+		expect(redactSecrets(text)).toBe("key sk-[redacted]. Authorization: Bearer [redacted] and api_key=[redacted]");
+		expect(maskExcerpt(`1:  x = "${KEY}"`)).toBe('1:  x = "sk-…"');
+	});
+
+	it("leaves what is not a key: too short, inside a word, a sentence's full stop", () => {
+		const text = "sk-short, task-abcdefghijkl, skip-this";
+		expect(maskKeys(text, () => "KEY")).toBe(text);
+		expect(maskKeys("sk-proj-abc.def12345.", () => "KEY")).toBe("KEY.");
+		expect(maskKeys("a half-masked sk-proj-********abcd", () => "KEY")).toBe("a half-masked KEY");
+	});
+
+	it("replaces known values, never short ones, as they are written in JSON with json", () => {
+		expect(maskValues("a hunter2 b", ["hunter2"])).toBe("a [redacted] b");
+		expect(maskValues("a abc b", ["abc", "", undefined])).toBe("a abc b");
+		expect(maskValues("a hunter2 b", ["hunter2"], { minLength: 8 })).toBe("a hunter2 b");
+		const line = JSON.stringify({ content: 'my "pass\\word" here' });
+		expect(maskValues(line, ['"pass\\word"'], { json: true })).toBe('{"content":"my [redacted] here"}');
+		expect(maskSecrets('{"isError":true,"x":"truetrue"}', ["true", "truetrue"])).toBe(
+			'{"isError":true,"x":"[redacted]"}',
+		);
 	});
 });

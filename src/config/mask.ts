@@ -1,3 +1,5 @@
+import { maskKeys } from "../text/secrets.js";
+
 /**
  * A secret shown safely: a well-known prefix (`sk-`, `sk-ant-`, `sk-proj-`) and at most the last 4 characters,
  * only when at least 12 characters stay hidden; shorter secrets show nothing but "…".
@@ -17,14 +19,13 @@ export function stripUserinfo(text: string): string {
 }
 
 // The value of a key named like a secret (`api_key`, `token`, `client_secret`, quoted or dotted; not
-// `api_key_env`, whose value is a variable's name) up to the end of the line, and key-like tokens.
+// `api_key_env`, whose value is a variable's name) up to the end of the line.
 const API_KEY_VALUE = /(\b[\w.-]*(?:key|token|secret|password)["']?\s*=\s*).*$/i;
-const KEY_TOKEN = /\bsk-[A-Za-z0-9_-]{8,}/g;
 
-/** A TOML excerpt safe to print: values of secret-named keys, `sk-…` tokens and URL userinfo are hidden. */
+/** A TOML excerpt safe to print: values of secret-named keys, key-like tokens (`sk-…`) and URL userinfo are hidden. */
 export function maskExcerpt(excerpt: string): string {
 	return excerpt
 		.split("\n")
-		.map((line) => stripUserinfo(line.replace(API_KEY_VALUE, '$1"…"').replace(KEY_TOKEN, "sk-…")))
+		.map((line) => stripUserinfo(maskKeys(line.replace(API_KEY_VALUE, '$1"…"'), () => "sk-…")))
 		.join("\n");
 }

@@ -1,4 +1,5 @@
 import { STATUS_CODES } from "node:http";
+import { maskKeys, maskValues, SECRET_MARKER } from "../text/secrets.js";
 import type { ErrorKind } from "./types.js";
 
 /** What a person should check after an HTTP error, by status. */
@@ -153,13 +154,9 @@ export function retryReason(parts: ErrorParts): string {
 	return parts.code ? `connection error (${parts.code})` : "connection error";
 }
 
-/** Removes every secret (and anything shaped like an API key) from `text`. */
+/** Removes every secret (of 4 characters or more) and anything shaped like one from `text`: "sk-pr…[redacted]". */
 export function redact(text: string, secrets: (string | undefined)[]): string {
-	let out = text;
-	for (const secret of secrets) {
-		if (secret && secret.length >= 4) out = out.split(secret).join("[redacted]");
-	}
-	return out.replace(/\b(sk-[A-Za-z0-9_-]{2})[A-Za-z0-9_*.-]{6,}/g, "$1…[redacted]");
+	return maskKeys(maskValues(text, secrets), (key) => `${key.slice(0, 5)}…${SECRET_MARKER}`);
 }
 
 /** `url` without userinfo (`https://user:pass@host/v1` → `https://host/v1`), for labels and messages. */

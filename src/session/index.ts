@@ -1,3 +1,4 @@
+export { SECRET_MARKER } from "../text/secrets.js";
 export {
 	assistantMessageOf,
 	buildContext,
@@ -61,7 +62,6 @@ export {
 	type CreateSessionOptions,
 	maskSecrets,
 	type OpenSessionOptions,
-	SECRET_MARKER,
 	SessionWriter,
 	type ToolResultInput,
 } from "./writer.js";

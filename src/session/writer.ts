@@ -2,6 +2,7 @@ import { appendFileSync, closeSync, constants, fstatSync, openSync, readSync, un
 import { join, resolve } from "node:path";
 import type { PastedRange, UserSource } from "../agent/events.js";
 import type { AssistantMessage } from "../llm/types.js";
+import { maskValues } from "../text/secrets.js";
 import { makeDirs } from "../tools/make-dirs.js";
 import {
 	type AssistantEntry,
@@ -121,18 +122,12 @@ function serialise(record: object): string {
 	}
 }
 
-/** The marker a secret value is replaced with in a session line. */
-export const SECRET_MARKER = "[redacted]";
-
-/** Replaces every secret (at least 8 characters; short values would hit ordinary text) in a serialised line. */
+/**
+ * Replaces every secret in a serialised line with SECRET_MARKER. Only values of 8 characters or more: a shorter one
+ * such as "true" would hit the line's own JSON.
+ */
 export function maskSecrets(line: string, secrets: readonly string[]): string {
-	let out = line;
-	for (const secret of secrets) {
-		if (secret.length < 8) continue;
-		const escaped = JSON.stringify(secret).slice(1, -1);
-		if (out.includes(escaped)) out = out.split(escaped).join(SECRET_MARKER);
-	}
-	return out;
+	return maskValues(line, secrets, { minLength: 8, json: true });
 }
 
 /**
