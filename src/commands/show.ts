@@ -1,4 +1,4 @@
-import { loadSession, type NodeEntry, resolveSession, type Session } from "../session/index.js";
+import { knownBlocks, loadSession, type NodeEntry, resolveSession, type Session } from "../session/index.js";
 import { sanitizeForTerminal } from "../term/sanitize.js";
 import type { SessionsContext } from "./sessions.js";
 
@@ -33,8 +33,9 @@ function summary(node: NodeEntry): string {
 			return firstLine(command ?? node.content);
 		}
 		case "assistant": {
-			const calls = node.content.flatMap((b) => (b.type === "tool_call" ? [b.name] : []));
-			const text = node.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("");
+			const blocks = knownBlocks(node.content);
+			const calls = blocks.flatMap((b) => (b.type === "tool_call" ? [b.name] : []));
+			const text = blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("");
 			const said = firstLine(text);
 			if (calls.length > 0) return `${said ? `${said} · ` : ""}calls ${calls.join(", ")}`;
 			return said || (node.error ? `error: ${firstLine(node.error)}` : `(${node.stopReason})`);

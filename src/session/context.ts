@@ -1,6 +1,12 @@
 import { normalizeHistory } from "../llm/transform.js";
 import type { AssistantBlock, AssistantMessage, Message } from "../llm/types.js";
-import type { AssistantEntry, CompactionEntry, NodeEntry } from "./format.js";
+import {
+	type AssistantEntry,
+	type CompactionEntry,
+	KNOWN_BLOCK_TYPES,
+	type NodeEntry,
+	type StoredBlock,
+} from "./format.js";
 import type { Session } from "./session.js";
 
 export type ModelRef = { provider: string; model: string };
@@ -34,8 +40,13 @@ export function summaryOf(message: Message | undefined): string | undefined {
 export { INTERRUPTED_RESULT as INTERRUPTED, NOT_RUN_RESULT as NOT_RUN } from "../llm/transform.js";
 
 /** Only the block types this gar knows; a newer gar's block types are kept in the file but not sent. */
-export function knownBlocks(content: readonly AssistantBlock[]): AssistantBlock[] {
-	return content.filter((b) => b.type === "text" || b.type === "thinking" || b.type === "tool_call");
+export function knownBlocks(content: readonly StoredBlock[]): AssistantBlock[] {
+	return content.filter(isKnownBlock);
+}
+
+/** Whether a stored block is one this gar knows (see knownBlocks). */
+export function isKnownBlock(block: StoredBlock): block is AssistantBlock {
+	return KNOWN_BLOCK_TYPES.has(block.type);
 }
 
 /** The message an assistant entry stands for (known blocks only). */

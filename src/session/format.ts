@@ -1,20 +1,9 @@
 import { customAlphabet } from "nanoid";
 import { z } from "zod";
-import { nestsDeeperThan } from "../agent/depth.js";
-import type {
-	CompactionProduct,
-	CompactionReason,
-	PastedRange,
-	RunStopReason,
-	SystemPart,
-	ToolOutcome,
-	UserSource,
-} from "../agent/events.js";
+import type { CompactionReason, RunStopReason, SystemPart, ToolOutcome, UserSource } from "../agent/events.js";
+import type { AssistantBlock, ErrorKind, StopReason, ThinkingLevel } from "../llm/types.js";
 
 export type { CompactionReason };
-export { nestsDeeperThan };
-
-import type { AssistantMessage, ErrorKind, StopReason, ThinkingLevel, Usage } from "../llm/types.js";
 
 /** The major format version this gar reads and writes. Additive changes (new fields, new entry types) keep it. */
 export const FORMAT_VERSION = 1;
@@ -36,122 +25,286 @@ export const newEntryId = customAlphabet(ALPHABET, 10);
 /** A random session id: 12 characters of [0-9a-z]. */
 export const newSessionId = customAlphabet(ALPHABET, 12);
 
-/** Where a forked session came from. */
-export type ParentRef = { session: string; entry: string; path?: string };
+// The schemas below are the one definition of every line: the entry types are derived from them. A schema checks
+// the fields gar reads; other fields (a newer gar's) pass, and stay in the entry, since parseEntry keeps the line's
+// own object. A field older gar did not write is optional. The schemas are built on first read (`schemas()`): a
+// `gar -p` that starts a new session never reads one, and building them costs ~6 ms.
+
+/**
+ * A field whose values gar writes from the union `T`: typed as `T`, and any string passes, since a newer gar may
+ * write a value this one does not know (readers pass it on as it is).
+ */
+const known = <T extends string>() => z.custom<T>((value) => typeof value === "string");
+
+/** The block types of a reply this gar knows (see knownBlocks in context.ts). */
+export const KNOWN_BLOCK_TYPES: ReadonlySet<string> = new Set<AssistantBlock["type"]>([
+	"text",
+	"thinking",
+	"tool_call",
+]);
+
+/** The fields every entry has, the usage figures, and the blocks of a reply. */
+function sharedSchemas() {
+	const base = { id: z.string().min(1), parentId: z.string().min(1).nullable(), ts: z.string() };
+	// Entries written during a run carry its id, so replay and views need not guess run boundaries.
+	const inRun = { ...base, runId: z.string().optional() };
+	const meta = { ...base, meta: z.literal(true) };
+	const usage = z.object({
+		input: z.number(),
+		output: z.number(),
+		cacheRead: z.number(),
+		cacheWrite: z.number(),
+		estimated: z.boolean().optional(),
+	});
+	const block = z.union([
+		z.discriminatedUnion("type", [
+			z.object({ type: z.literal("text"), text: z.string() }),
+			z.object({
+				type: z.literal("thinking"),
+				thinking: z.string(),
+				signature: z.string().optional(),
+				redacted: z.boolean().optional(),
+				field: z.string().optional(),
+			}),
+			z.object({
+				type: z.literal("tool_call"),
+				id: z.string(),
+				name: z.string(),
+				arguments: z.record(z.string(), z.unknown()),
+				rawArguments: z.string().optional(),
+			}),
+		]),
+		// A block type from a newer gar: kept in the file; context, replay and views skip it (knownBlocks).
+		z.object({ type: z.string().refine((type) => !KNOWN_BLOCK_TYPES.has(type)) }),
+	]);
+	return { base, inRun, meta, usage, block };
+}
+
+type Shared = ReturnType<typeof sharedSchemas>;
+
+/** The entries that form the conversation path and advance the leaf. */
+function conversationSchemas(shared: Shared) {
+	const { base, inRun, usage, block } = shared;
+	return {
+		user: z.object({
+			...inRun,
+			type: z.literal("user"),
+			content: z.string(),
+			// Absent in files written before it existed: read that as "prompt".
+			source: known<UserSource>().optional(),
+			// Where the person pasted blocks into `content` (views fold them). Only how the message is shown: a malformed
+			// value is dropped (see parseEntry), never the message.
+			pastes: z
+				.array(z.object({ start: z.number().int().nonnegative(), end: z.number().int().nonnegative() }))
+				.optional()
+				.catch(undefined),
+		}),
+		// A reply as the model sent it (the message without its role), with what it cost.
+		assistant: z.object({
+			...inRun,
+			type: z.literal("assistant"),
+			content: z.array(block),
+			provider: z.string(),
+			model: z.string(),
+			usage,
+			// A closed set: a reply that ended in a way this gar cannot read is kept as an unknown entry, never sent.
+			stopReason: z.enum(["stop", "length", "tool_use", "error", "aborted", "refusal"] satisfies StopReason[]),
+			error: z.string().optional(),
+			errorKind: known<ErrorKind>().optional(),
+			costUsd: z.number().nullable().optional(),
+		}),
+		tool_result: z.object({
+			...inRun,
+			type: z.literal("tool_result"),
+			callId: z.string(),
+			name: z.string(),
+			// What the model read.
+			content: z.string(),
+			// What the UI shows (diff, exit code, truncation facts): never sent to a model. Absent in some older files.
+			details: z.unknown().optional(),
+			isError: z.boolean(),
+			// How the call ended (absent in older files: read it from isError).
+			outcome: known<ToolOutcome>().optional(),
+			durationMs: z.number().optional(),
+		}),
+		model_change: z.object({ ...base, type: z.literal("model_change"), provider: z.string(), model: z.string() }),
+		compaction: compactionSchema(shared),
+	};
+}
+
+/**
+ * A compaction, a node (it changes what is sent): from here on the context is `summary` followed by the path from
+ * `firstKeptEntryId` (null: nothing before this node is kept), compaction nodes skipped. The entries before stay in
+ * the file and the tree. `provider` to `costUsd` are those of the summary request.
+ */
+function compactionSchema({ inRun, usage }: Shared) {
+	return z.object({
+		...inRun,
+		type: z.literal("compaction"),
+		reason: known<CompactionReason>(),
+		summary: z.string(),
+		firstKeptEntryId: z.string().nullable(),
+		tokensBefore: z.number(),
+		tokensAfter: z.number(),
+		focus: z.string().optional(),
+		readFiles: z.array(z.string()).optional(),
+		modifiedFiles: z.array(z.string()).optional(),
+		provider: z.string().optional(),
+		model: z.string().optional(),
+		usage: usage.optional(),
+		costUsd: z.number().nullable().optional(),
+	});
+}
+
+/** A request record: one model call, what was asked (by reference, never the body) and what it cost. */
+function requestSchema({ meta, usage }: Shared) {
+	return z.object({
+		...meta,
+		type: z.literal("request"),
+		requestId: z.string(),
+		runId: z.string(),
+		turn: z.number(),
+		provider: z.string(),
+		model: z.string(),
+		promptHash: z.string(),
+		toolsHash: z.string(),
+		params: z.object({
+			maxTokens: z.number().nullable(),
+			thinking: known<ThinkingLevel>().nullable(),
+			temperature: z.number().optional(),
+		}),
+		messageCount: z.number(),
+		// Estimated tokens of the history sent.
+		messageTokens: z.number(),
+		// When the call started (epoch ms).
+		startedAt: z.number(),
+		ttftMs: z.number().nullable(),
+		durationMs: z.number(),
+		retries: z.number(),
+		stopReason: known<StopReason>(),
+		errorKind: known<ErrorKind>().optional(),
+		usage,
+		costUsd: z.number().nullable(),
+	});
+}
+
+/**
+ * Records: how the conversation happened. Each carries `meta: true`, the extension rule: a reader that does not
+ * know an entry's type treats it as metadata when `meta` is true (never a node, never on a path) and as a tree node
+ * otherwise. Every new record type sets `meta: true` unless it is part of the conversation itself.
+ */
+function recordSchemas(shared: Shared) {
+	const { meta, usage } = shared;
+	return {
+		// The system prompt, stored once per distinct content: `hash` is what request records refer to; the tool
+		// definitions sent with it, and their hash.
+		system_prompt: z.object({
+			...meta,
+			type: z.literal("system_prompt"),
+			hash: z.string(),
+			text: z.string(),
+			parts: z.array(
+				z.object({
+					source: known<SystemPart["source"]>(),
+					path: z.string().optional(),
+					chars: z.number(),
+					tokens: z.number(),
+					text: z.string().optional(),
+				}),
+			),
+			toolsHash: z.string(),
+			tools: z.array(
+				z.object({ name: z.string(), description: z.string(), parameters: z.record(z.string(), z.unknown()) }),
+			),
+		}),
+		request: requestSchema(shared),
+		// One run, written when it ends.
+		run: z.object({
+			...meta,
+			type: z.literal("run"),
+			runId: z.string(),
+			stopReason: known<RunStopReason>(),
+			turns: z.number(),
+			maxTurns: z.number(),
+			contextWindow: z.number().nullable(),
+			durationMs: z.number(),
+			usage,
+			costUsd: z.number().nullable(),
+			error: z.string().optional(),
+			errorKind: known<ErrorKind>().optional(),
+		}),
+		// A tool call really started (written before it runs): a start without a result means gar died during it.
+		tool_start: z.object({
+			...meta,
+			type: z.literal("tool_start"),
+			callId: z.string(),
+			name: z.string(),
+			runId: z.string().optional(),
+		}),
+	};
+}
+
+function buildSchemas() {
+	const shared = sharedSchemas();
+	const { base } = shared;
+	const entries = {
+		...conversationSchemas(shared),
+		...recordSchemas(shared),
+		// Metadata: sets (or with `label: null` clears) the label of `target`.
+		label: z.object({ ...base, type: z.literal("label"), target: z.string(), label: z.string().nullable() }),
+		// Metadata: names the session; the latest wins.
+		name: z.object({ ...base, type: z.literal("name"), name: z.string() }),
+		// Metadata: moves the current leaf to `target` (null = the next message starts a new root).
+		leaf: z.object({ ...base, type: z.literal("leaf"), target: z.string().nullable() }),
+	};
+	// Line 1 of a session file; `parent` only in a fork: where it came from.
+	const header = z.object({
+		type: z.literal("session"),
+		version: z.literal(FORMAT_VERSION),
+		id: z.string().min(1),
+		cwd: z.string().min(1),
+		createdAt: z.string(),
+		parent: z.object({ session: z.string(), entry: z.string(), path: z.string().optional() }).optional(),
+	});
+	return { entries, unknown: z.object({ ...base, type: z.string().min(1) }), header };
+}
+
+type Schemas = ReturnType<typeof buildSchemas>;
+type EntrySchemas = Schemas["entries"];
+/** The entry of type `K` as it is in memory: the line's own object, checked by its schema. */
+type EntryOf<K extends keyof EntrySchemas> = z.output<EntrySchemas[K]>;
+
+let built: Schemas | undefined;
+/** The schemas of a session's lines, built on first use (see parseEntry in lines.ts). */
+export const schemas = (): Schemas => {
+	built ??= buildSchemas();
+	return built;
+};
+/** Whether the schemas were built: not by writing a new session, only by reading one (a test pins it). */
+export const schemasBuilt = () => built !== undefined;
 
 /** Line 1 of a session file. */
-export type SessionHeader = {
-	type: "session";
-	version: number;
-	id: string;
-	cwd: string;
-	createdAt: string;
-	parent?: ParentRef;
-};
+export type SessionHeader = z.output<Schemas["header"]>;
+/** Where a forked session came from. */
+export type ParentRef = NonNullable<SessionHeader["parent"]>;
 
-type Base = { id: string; parentId: string | null; ts: string };
-/** Entries written during a run carry its id, so replay and views need not guess run boundaries. */
-type InRun = { runId?: string };
-/**
- * `source` is absent in sessions written before it existed: read that as "prompt". `pastes`: where the person pasted
- * blocks into `content` (views fold them; the model reads the whole content).
- */
-export type UserEntry = Base & InRun & { type: "user"; content: string; source?: UserSource; pastes?: PastedRange[] };
-/** A reply as the model sent it (the message without its role), with what it cost. */
-export type AssistantEntry = Base &
-	InRun &
-	Omit<AssistantMessage, "role"> & { type: "assistant"; costUsd?: number | null };
-export type ToolResultEntry = Base &
-	InRun & {
-		type: "tool_result";
-		callId: string;
-		name: string;
-		/** What the model read. */
-		content: string;
-		/** What the UI shows (diff, exit code, truncation facts). Never sent to a model. */
-		details?: unknown;
-		isError: boolean;
-		/** How the call ended (absent in older sessions: read it from isError). */
-		outcome?: ToolOutcome;
-		durationMs?: number;
-	};
-export type ModelChangeEntry = Base & { type: "model_change"; provider: string; model: string };
-/**
- * A tree node (not metadata: it changes what is sent): from here on the context is `summary` followed by the path
- * from `firstKeptEntryId` (null: nothing before this node is kept), compaction nodes skipped. The entries before
- * stay in the file and the tree; only what is sent changes. `usage`/`costUsd` are those of the summary request.
- */
-export type CompactionEntry = Base &
-	InRun &
-	CompactionProduct & { type: "compaction"; reason: CompactionReason; tokensBefore: number; tokensAfter: number };
-/** Metadata: sets (or with `label: null` clears) the label of `target`. */
-export type LabelEntry = Base & { type: "label"; target: string; label: string | null };
-/** Metadata: names the session; the latest wins. */
-export type NameEntry = Base & { type: "name"; name: string };
-/** Metadata: moves the current leaf to `target` (null = the next message starts a new root). */
-export type LeafEntry = Base & { type: "leaf"; target: string | null };
+// One type per entry schema above (their comments say what each field means).
+export type UserEntry = EntryOf<"user">;
+export type AssistantEntry = EntryOf<"assistant">;
+/** A block of a stored reply: a known one, or a newer gar's (`{type}` only), which consumers skip. */
+export type StoredBlock = AssistantEntry["content"][number];
+export type ToolResultEntry = EntryOf<"tool_result">;
+export type ModelChangeEntry = EntryOf<"model_change">;
+export type CompactionEntry = EntryOf<"compaction">;
+export type SystemPromptEntry = EntryOf<"system_prompt">;
+export type RequestEntry = EntryOf<"request">;
+export type RunEntry = EntryOf<"run">;
+export type ToolStartEntry = EntryOf<"tool_start">;
+export type LabelEntry = EntryOf<"label">;
+export type NameEntry = EntryOf<"name">;
+export type LeafEntry = EntryOf<"leaf">;
 
-/**
- * Record entries carry `meta: true`: the extension rule. A reader that does not know an entry's type treats it as
- * metadata when `meta` is true (never a node, never on a path) and as a tree node otherwise. Every new record type
- * sets `meta: true` unless it is part of the conversation itself.
- */
-type Meta = Base & { meta: true };
-
-/** The system prompt, stored once per distinct content: `hash` is what request records refer to. */
-export type SystemPromptEntry = Meta & {
-	type: "system_prompt";
-	hash: string;
-	text: string;
-	parts: (SystemPart & { text?: string })[];
-	/** The tool definitions sent with it, and their hash. */
-	toolsHash: string;
-	tools: { name: string; description: string; parameters: Record<string, unknown> }[];
-};
-
-/** One model call: what was asked (by reference, never the body) and what it cost. */
-export type RequestEntry = Meta & {
-	type: "request";
-	requestId: string;
-	runId: string;
-	turn: number;
-	provider: string;
-	model: string;
-	promptHash: string;
-	toolsHash: string;
-	params: { maxTokens: number | null; thinking: ThinkingLevel | null; temperature?: number };
-	messageCount: number;
-	/** Estimated tokens of the history sent. */
-	messageTokens: number;
-	/** When the call started (epoch ms). */
-	startedAt: number;
-	ttftMs: number | null;
-	durationMs: number;
-	retries: number;
-	stopReason: StopReason;
-	errorKind?: ErrorKind;
-	usage: Usage;
-	costUsd: number | null;
-};
-
-/** One run, written when it ends. */
-export type RunEntry = Meta & {
-	type: "run";
-	runId: string;
-	stopReason: RunStopReason;
-	turns: number;
-	maxTurns: number;
-	contextWindow: number | null;
-	durationMs: number;
-	usage: Usage;
-	costUsd: number | null;
-	error?: string;
-	errorKind?: ErrorKind;
-};
-
-/** A tool call really started (written before it runs): a start without a result means gar died during it. */
-export type ToolStartEntry = Meta & { type: "tool_start"; callId: string; name: string; runId?: string };
-
+type Base = Pick<UserEntry, "id" | "parentId" | "ts">;
 /**
  * In memory only: an entry whose type this gar does not know (written by a newer gar), or a known type that failed
  * its schema. `raw` is the line as read, written back unchanged. It is a tree node unless `meta` is true; it is
@@ -183,224 +336,4 @@ export function isNode(entry: SessionEntry): entry is NodeEntry {
 /** The object to write for an entry: unknown entries are written back exactly as they were read. */
 export function toRecord(entry: SessionEntry): object {
 	return entry.type === "unknown" ? entry.raw : entry;
-}
-
-// Schemas are loose: fields added by a newer minor version are kept and ignored. They are built on first use
-// (buildSchemas below): a `gar -p` that starts a new session never reads one, and building them costs ~6 ms.
-const KNOWN_TYPES: ReadonlySet<string> = new Set(
-	Object.keys({
-		user: true,
-		assistant: true,
-		tool_result: true,
-		model_change: true,
-		compaction: true,
-		system_prompt: true,
-		request: true,
-		run: true,
-		tool_start: true,
-		label: true,
-		name: true,
-		leaf: true,
-	} satisfies Record<KnownEntry["type"], true>),
-);
-
-let built: ReturnType<typeof buildSchemas> | undefined;
-const schemas = () => {
-	built ??= buildSchemas();
-	return built;
-};
-
-function buildSchemas() {
-	const base = { id: z.string().min(1), parentId: z.string().min(1).nullable(), ts: z.string() };
-	const BLOCK_TYPES = new Set(["text", "thinking", "tool_call"]);
-	const blockSchema = z.union([
-		z.discriminatedUnion("type", [
-			z.looseObject({ type: z.literal("text"), text: z.string() }),
-			z.looseObject({
-				type: z.literal("thinking"),
-				thinking: z.string(),
-				signature: z.string().optional(),
-				redacted: z.boolean().optional(),
-			}),
-			z.looseObject({
-				type: z.literal("tool_call"),
-				id: z.string(),
-				name: z.string(),
-				arguments: z.record(z.string(), z.unknown()),
-				rawArguments: z.string().optional(),
-			}),
-		]),
-		// A block type from a newer gar: kept; context and replay skip it.
-		z.looseObject({ type: z.string().refine((t) => !BLOCK_TYPES.has(t)) }),
-	]);
-	const usageSchema = z.looseObject({
-		input: z.number(),
-		output: z.number(),
-		cacheRead: z.number(),
-		cacheWrite: z.number(),
-		estimated: z.boolean().optional(),
-	});
-
-	const entrySchemas: { [K in KnownEntry["type"]]: z.ZodType<Extract<KnownEntry, { type: K }>> } = {
-		user: z.looseObject({
-			...base,
-			type: z.literal("user"),
-			content: z.string(),
-			// Only how the message is shown: a malformed value is dropped, never the message.
-			pastes: z
-				.array(z.object({ start: z.number().int().nonnegative(), end: z.number().int().nonnegative() }))
-				.optional()
-				.catch(undefined),
-		}),
-		// Tolerates block types from a newer gar, which AssistantBlock does not name: consumers skip unknown blocks.
-		assistant: z.looseObject({
-			...base,
-			type: z.literal("assistant"),
-			content: z.array(blockSchema),
-			provider: z.string(),
-			model: z.string(),
-			usage: usageSchema,
-			stopReason: z.enum(["stop", "length", "tool_use", "error", "aborted", "refusal"]),
-			error: z.string().optional(),
-			costUsd: z.number().nullable().optional(),
-		}) as z.ZodType as z.ZodType<AssistantEntry>,
-		tool_result: z.looseObject({
-			...base,
-			type: z.literal("tool_result"),
-			callId: z.string(),
-			name: z.string(),
-			content: z.string(),
-			details: z.unknown().optional(),
-			isError: z.boolean(),
-			durationMs: z.number().optional(),
-		}),
-		model_change: z.looseObject({ ...base, type: z.literal("model_change"), provider: z.string(), model: z.string() }),
-		compaction: z.looseObject({
-			...base,
-			type: z.literal("compaction"),
-			reason: z.string(),
-			summary: z.string(),
-			firstKeptEntryId: z.string().nullable(),
-			tokensBefore: z.number(),
-			tokensAfter: z.number(),
-			usage: usageSchema.optional(),
-		}) as z.ZodType as z.ZodType<CompactionEntry>,
-		system_prompt: z.looseObject({
-			...base,
-			type: z.literal("system_prompt"),
-			meta: z.literal(true),
-			hash: z.string(),
-			text: z.string(),
-			parts: z.array(z.looseObject({ source: z.string(), chars: z.number(), tokens: z.number() })),
-			toolsHash: z.string(),
-			tools: z.array(z.looseObject({ name: z.string() })),
-		}) as z.ZodType as z.ZodType<SystemPromptEntry>,
-		request: z.looseObject({
-			...base,
-			type: z.literal("request"),
-			meta: z.literal(true),
-			requestId: z.string(),
-			runId: z.string(),
-			turn: z.number(),
-			provider: z.string(),
-			model: z.string(),
-			promptHash: z.string(),
-			toolsHash: z.string(),
-			params: z.looseObject({}),
-			messageCount: z.number(),
-			messageTokens: z.number(),
-			ttftMs: z.number().nullable(),
-			durationMs: z.number(),
-			retries: z.number(),
-			stopReason: z.string(),
-			usage: usageSchema,
-			costUsd: z.number().nullable(),
-		}) as z.ZodType as z.ZodType<RequestEntry>,
-		run: z.looseObject({
-			...base,
-			type: z.literal("run"),
-			meta: z.literal(true),
-			runId: z.string(),
-			stopReason: z.string(),
-			turns: z.number(),
-			durationMs: z.number(),
-			usage: usageSchema,
-			costUsd: z.number().nullable(),
-		}) as z.ZodType as z.ZodType<RunEntry>,
-		tool_start: z.looseObject({
-			...base,
-			type: z.literal("tool_start"),
-			meta: z.literal(true),
-			callId: z.string(),
-			name: z.string(),
-		}) as z.ZodType as z.ZodType<ToolStartEntry>,
-		label: z.looseObject({ ...base, type: z.literal("label"), target: z.string(), label: z.string().nullable() }),
-		name: z.looseObject({ ...base, type: z.literal("name"), name: z.string() }),
-		leaf: z.looseObject({ ...base, type: z.literal("leaf"), target: z.string().nullable() }),
-	};
-	const unknownSchema = z.looseObject({ ...base, type: z.string().min(1) });
-
-	const headerSchema = z.looseObject({
-		type: z.literal("session"),
-		version: z.literal(FORMAT_VERSION),
-		id: z.string().min(1),
-		cwd: z.string().min(1),
-		createdAt: z.string(),
-		parent: z.looseObject({ session: z.string(), entry: z.string(), path: z.string().optional() }).optional(),
-	});
-	return { entrySchemas, unknownSchema, headerSchema };
-}
-
-/** Whether this gar knows entries of type `type`. */
-export function isKnownType(type: unknown): boolean {
-	return typeof type === "string" && KNOWN_TYPES.has(type);
-}
-
-/** Deeper than any entry gar writes (tool arguments are bounded at 64 levels); deeper lines are not entries. */
-export const MAX_ENTRY_DEPTH = 100;
-
-/**
- * Validates one parsed entry line. Returns the same object (no copy) typed as an entry; a wrapper (UnknownEntry)
- * for a type this gar does not know or a known type whose fields do not fit (so its children keep their parent);
- * undefined when the line is not an entry at all (no id, parentId, ts or type) or nests deeper than MAX_ENTRY_DEPTH.
- */
-export function parseEntry(value: unknown): SessionEntry | undefined {
-	if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-	if (nestsDeeperThan(value, MAX_ENTRY_DEPTH)) return undefined;
-	const record = value as Record<string, unknown>;
-	const type = record.type;
-	if (typeof type !== "string") return undefined;
-	const { entrySchemas, unknownSchema } = schemas();
-	if (KNOWN_TYPES.has(type)) {
-		const schema = entrySchemas[type as KnownEntry["type"]];
-		const parsed = schema.safeParse(value);
-		if (parsed.success) {
-			// `pastes` only says how a message is shown: a malformed one is dropped here, the message kept.
-			if (type === "user" && (parsed.data as UserEntry).pastes === undefined) delete record.pastes;
-			return value as KnownEntry;
-		}
-	}
-	if (type === "session" || !unknownSchema.safeParse(value).success) return undefined;
-	const { id, parentId, ts } = record as Base;
-	return { type: "unknown", id, parentId, ts, meta: record.meta === true, raw: record };
-}
-
-/**
- * Validates line 1. Throws SessionError: "newer_format" when the major version is higher than ours (checked
- * before the shape, which a newer major may have changed), "bad_header" when it is not a gar session header.
- */
-export function parseHeader(value: unknown, file: string): SessionHeader {
-	const header = typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
-	if (header.type === "session" && typeof header.version === "number" && header.version > FORMAT_VERSION) {
-		const name = typeof header.id === "string" ? `${header.id} (${file})` : file;
-		throw new SessionError(
-			`session ${name} was written by a newer gar (format ${header.version}); this gar reads format ${FORMAT_VERSION} — upgrade gar`,
-			"newer_format",
-		);
-	}
-	const parsed = schemas().headerSchema.safeParse(value);
-	if (!parsed.success) {
-		throw new SessionError(`${file} is not a gar session: line 1 is not a valid session header`, "bad_header");
-	}
-	return value as SessionHeader;
 }

@@ -1,4 +1,14 @@
 import { closeSync, openSync, readSync } from "node:fs";
+import { nestsDeeperThan } from "../agent/depth.js";
+import {
+	FORMAT_VERSION,
+	type KnownEntry,
+	type SessionEntry,
+	SessionError,
+	type SessionHeader,
+	schemas,
+	type UnknownEntry,
+} from "./format.js";
 
 const CHUNK = 1 << 20;
 
@@ -74,4 +84,57 @@ export function parseJson(text: string): unknown {
 	} catch {
 		return undefined;
 	}
+}
+
+/** Whether this gar knows entries of type `type` (it has a schema for them). */
+export function isKnownType(type: unknown): type is KnownEntry["type"] {
+	return typeof type === "string" && Object.hasOwn(schemas().entries, type);
+}
+
+/** Deeper than any entry gar writes (tool arguments are bounded at 64 levels); deeper lines are not entries. */
+export const MAX_ENTRY_DEPTH = 100;
+
+/**
+ * Validates one parsed entry line. Returns the same object (no copy) typed as an entry; a wrapper (UnknownEntry)
+ * for a type this gar does not know or a known type whose fields do not fit (so its children keep their parent);
+ * undefined when the line is not an entry at all (no id, parentId, ts or type) or nests deeper than MAX_ENTRY_DEPTH.
+ */
+export function parseEntry(value: unknown): SessionEntry | undefined {
+	if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+	if (nestsDeeperThan(value, MAX_ENTRY_DEPTH)) return undefined;
+	const record = value as Record<string, unknown>;
+	const type = record.type;
+	if (typeof type !== "string") return undefined;
+	const { entries, unknown } = schemas();
+	if (isKnownType(type)) {
+		const parsed = entries[type].safeParse(value);
+		if (parsed.success) {
+			// `pastes` only says how a message is shown: a malformed one is dropped here, the message kept.
+			if (parsed.data.type === "user" && parsed.data.pastes === undefined) delete record.pastes;
+			return value as KnownEntry; // the line's own object: a newer gar's fields stay in it
+		}
+	}
+	if (type === "session" || !unknown.safeParse(value).success) return undefined;
+	const { id, parentId, ts } = record as Pick<UnknownEntry, "id" | "parentId" | "ts">;
+	return { type: "unknown", id, parentId, ts, meta: record.meta === true, raw: record };
+}
+
+/**
+ * Validates line 1. Throws SessionError: "newer_format" when the major version is higher than ours (checked
+ * before the shape, which a newer major may have changed), "bad_header" when it is not a gar session header.
+ */
+export function parseHeader(value: unknown, file: string): SessionHeader {
+	const header = typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
+	if (header.type === "session" && typeof header.version === "number" && header.version > FORMAT_VERSION) {
+		const name = typeof header.id === "string" ? `${header.id} (${file})` : file;
+		throw new SessionError(
+			`session ${name} was written by a newer gar (format ${header.version}); this gar reads format ${FORMAT_VERSION} — upgrade gar`,
+			"newer_format",
+		);
+	}
+	const parsed = schemas().header.safeParse(value);
+	if (!parsed.success) {
+		throw new SessionError(`${file} is not a gar session: line 1 is not a valid session header`, "bad_header");
+	}
+	return value as SessionHeader;
 }

@@ -1,13 +1,6 @@
-import {
-	isKnownType,
-	MAX_ENTRY_DEPTH,
-	nestsDeeperThan,
-	parseEntry,
-	parseHeader,
-	SessionError,
-	type SessionHeader,
-} from "./format.js";
-import { forEachLine, parseJson } from "./lines.js";
+import { nestsDeeperThan } from "../agent/depth.js";
+import { SessionError, type SessionHeader } from "./format.js";
+import { forEachLine, isKnownType, MAX_ENTRY_DEPTH, parseEntry, parseHeader, parseJson } from "./lines.js";
 import { Session } from "./session.js";
 
 const MAX_LISTED = 20;

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { danglingLink } from "../text/paths.js";
-import { parseEntry, parseHeader, SessionError, type SessionHeader } from "./format.js";
-import { forEachLine, parseJson } from "./lines.js";
+import { SessionError, type SessionHeader } from "./format.js";
+import { forEachLine, parseEntry, parseHeader, parseJson } from "./lines.js";
 import { idFromFileName, sessionDirFor } from "./paths.js";
 
 /** One session as a picker lists it. Times are ISO strings. */

@@ -2,7 +2,7 @@ import type { AgentEvent, RequestInfo, RunStopReason, ToolOutcome } from "../age
 import { describeTools, estimateTokens } from "../agent/request-info.js";
 import { addUsage, EMPTY_USAGE, type StopReason, type Usage } from "../llm/types.js";
 import { toolDetailsOf } from "../tools/details-of.js";
-import { assistantMessageOf, type ModelRef } from "./context.js";
+import { assistantMessageOf, isKnownBlock, knownBlocks, type ModelRef } from "./context.js";
 import type {
 	AssistantEntry,
 	CompactionEntry,
@@ -88,6 +88,7 @@ function* replyEvents(entry: AssistantEntry, run: Run, startTs: string, records:
 	const message = assistantMessageOf(entry);
 	const deltas: AgentEvent[] = [];
 	for (const [contentIndex, block] of entry.content.entries()) {
+		if (!isKnownBlock(block)) continue;
 		if (block.type === "text") deltas.push({ type: "text_delta", delta: block.text, contentIndex });
 		else if (block.type === "thinking" && !block.redacted) {
 			deltas.push({ type: "thinking_delta", delta: block.thinking, contentIndex });
@@ -292,7 +293,9 @@ export function* replayEvents(session: Session, leafId: string | null = session.
 				openTurn = true;
 				model = { provider: entry.provider, model: entry.model };
 				calls = new Map(
-					entry.content.flatMap((b) => (b.type === "tool_call" ? [[b.id, { name: b.name, args: b.arguments }]] : [])),
+					knownBlocks(entry.content).flatMap((b) =>
+						b.type === "tool_call" ? [[b.id, { name: b.name, args: b.arguments }]] : [],
+					),
 				);
 				answered.clear();
 				break;

@@ -1,3 +1,4 @@
+import { knownBlocks } from "./context.js";
 import { isNode, SessionError } from "./format.js";
 import type { Session } from "./session.js";
 
@@ -9,7 +10,9 @@ function describe(session: Session, id: string): string {
 		entry.type === "user"
 			? entry.content
 			: entry.type === "assistant"
-				? entry.content.map((b) => (b.type === "text" ? b.text : "")).join("")
+				? knownBlocks(entry.content)
+						.map((b) => (b.type === "text" ? b.text : ""))
+						.join("")
 				: "";
 	const preview = text.replace(/\s+/g, " ").trim().slice(0, 40);
 	return `${id} (${entry.type}${preview ? `: ${preview}` : ""})`;

@@ -289,8 +289,8 @@ export class SessionWriter {
 
 	/** Appends a record (metadata with `meta: true`): it never moves the leaf and is never on a path. */
 	appendRecord<E extends RecordEntry>(fields: Omit<Fresh<E>, "meta">): E {
-		const { type, ...rest } = fields as Omit<Fresh<RecordEntry>, "meta">;
-		return this.appendNew<E>({ type, meta: true, ...rest } as unknown as Fresh<E>);
+		// The compiler cannot see that `meta` completes the fields of a generic record.
+		return this.appendNew<E>({ meta: true, ...fields } as Fresh<E>);
 	}
 
 	/** Stores the system prompt and tool definitions once per distinct prompt; returns the prompt's hash. */
