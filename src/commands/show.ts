@@ -1,4 +1,11 @@
-import { knownBlocks, loadSession, type NodeEntry, resolveSession, type Session } from "../session/index.js";
+import {
+	knownBlocks,
+	loadSession,
+	type NodeEntry,
+	resolveSession,
+	type Session,
+	toolCallsOf,
+} from "../session/index.js";
 import { sanitizeForTerminal } from "../term/sanitize.js";
 import type { SessionsContext } from "./sessions.js";
 
@@ -33,9 +40,10 @@ function summary(node: NodeEntry): string {
 			return firstLine(command ?? node.content);
 		}
 		case "assistant": {
-			const blocks = knownBlocks(node.content);
-			const calls = blocks.flatMap((b) => (b.type === "tool_call" ? [b.name] : []));
-			const text = blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("");
+			const calls = toolCallsOf(node).map((call) => call.name);
+			const text = knownBlocks(node.content)
+				.flatMap((b) => (b.type === "text" ? [b.text] : []))
+				.join("");
 			const said = firstLine(text);
 			if (calls.length > 0) return `${said ? `${said} · ` : ""}calls ${calls.join(", ")}`;
 			return said || (node.error ? `error: ${firstLine(node.error)}` : `(${node.stopReason})`);

@@ -1,5 +1,5 @@
 import { normalizeHistory } from "../llm/transform.js";
-import type { AssistantBlock, AssistantMessage, Message } from "../llm/types.js";
+import type { AssistantBlock, AssistantMessage, Message, ToolCallBlock } from "../llm/types.js";
 import {
 	type AssistantEntry,
 	type CompactionEntry,
@@ -42,6 +42,11 @@ export { INTERRUPTED_RESULT as INTERRUPTED, NOT_RUN_RESULT as NOT_RUN } from "..
 /** Only the block types this gar knows; a newer gar's block types are kept in the file but not sent. */
 export function knownBlocks(content: readonly StoredBlock[]): AssistantBlock[] {
 	return content.filter(isKnownBlock);
+}
+
+/** The tool calls of a stored reply, in order. */
+export function toolCallsOf(entry: AssistantEntry): ToolCallBlock[] {
+	return entry.content.filter((block): block is ToolCallBlock => block.type === "tool_call");
 }
 
 /** Whether a stored block is one this gar knows (see knownBlocks). */

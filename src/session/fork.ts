@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { knownBlocks } from "./context.js";
+import { toolCallsOf } from "./context.js";
 import { isMetadata, type NodeEntry, type SessionEntry, SessionError } from "./format.js";
 import { loadSession } from "./load.js";
 import { resolveEntry } from "./resolve-entry.js";
@@ -20,8 +20,7 @@ function recordFilter(source: Session, path: readonly NodeEntry[]): (entry: Sess
 	const runs = new Set<string>();
 	for (const node of path) {
 		if ("runId" in node && typeof node.runId === "string") runs.add(node.runId);
-		if (node.type === "assistant")
-			for (const b of knownBlocks(node.content)) if (b.type === "tool_call") calls.add(b.id);
+		if (node.type === "assistant") for (const call of toolCallsOf(node)) calls.add(call.id);
 	}
 	const prompts = new Set<string>();
 	for (const entry of source.entries) {

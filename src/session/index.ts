@@ -11,6 +11,7 @@ export {
 	SUMMARY_PREFACE,
 	summaryMessage,
 	summaryOf,
+	toolCallsOf,
 } from "./context.js";
 export { type ForkOptions, forkSession } from "./fork.js";
 export {

@@ -1,4 +1,5 @@
 import { nestsDeeperThan } from "../agent/depth.js";
+import { plural } from "../text/plural.js";
 import { SessionError, type SessionHeader } from "./format.js";
 import { forEachLine, isKnownType, MAX_ENTRY_DEPTH, parseEntry, parseHeader, parseJson } from "./lines.js";
 import { Session } from "./session.js";
@@ -8,10 +9,6 @@ const MAX_LISTED = 20;
 function listed(items: (string | number)[]): string {
 	const shown = items.slice(0, MAX_LISTED).join(", ");
 	return items.length > MAX_LISTED ? `${shown}, …` : shown;
-}
-
-function plural(n: number, word: string): string {
-	return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
 /**

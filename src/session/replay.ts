@@ -2,7 +2,7 @@ import type { AgentEvent, RequestInfo, RunStopReason, ToolOutcome } from "../age
 import { describeTools, estimateTokens } from "../agent/request-info.js";
 import { addUsage, EMPTY_USAGE, type StopReason, type Usage } from "../llm/types.js";
 import { toolDetailsOf } from "../tools/details-of.js";
-import { assistantMessageOf, isKnownBlock, knownBlocks, type ModelRef } from "./context.js";
+import { assistantMessageOf, isKnownBlock, type ModelRef, toolCallsOf } from "./context.js";
 import type {
 	AssistantEntry,
 	CompactionEntry,
@@ -292,11 +292,7 @@ export function* replayEvents(session: Session, leafId: string | null = session.
 				current.last = entry;
 				openTurn = true;
 				model = { provider: entry.provider, model: entry.model };
-				calls = new Map(
-					knownBlocks(entry.content).flatMap((b) =>
-						b.type === "tool_call" ? [[b.id, { name: b.name, args: b.arguments }]] : [],
-					),
-				);
+				calls = new Map(toolCallsOf(entry).map((b) => [b.id, { name: b.name, args: b.arguments }]));
 				answered.clear();
 				break;
 			}

@@ -1,4 +1,5 @@
 import type { ApprovalRequest } from "../agent/loop.js";
+import { plural } from "../text/plural.js";
 import { APPROVAL_WARNING, approvalFlagged, approvalKeys, previewBody, previewHeadline } from "../view/format.js";
 import { expandTabs, graphemes, textWidth } from "./chat/lines.js";
 import type { PendingApproval } from "./store.js";
@@ -34,8 +35,6 @@ const FRAME_COLUMNS = 4;
 /** Marks that stand for something else (`␣×300`, `⟨U+200B⟩`): wrapped as one piece, never split across rows. */
 const MARK = /[␣⇥]×\d+|⟨U\+[0-9A-F]+⟩/g;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** The pieces a row may break between: graphemes, and marks kept whole. */
 function pieces(text: string): string[] {

@@ -1,5 +1,6 @@
 import type { Usage } from "../llm/types.js";
 import { hasHostileControls, hasZeroWidth, revealHidden } from "../term/sanitize.js";
+import { plural } from "../text/plural.js";
 import type { ToolPreview } from "../tools/types.js";
 import type { ToolItem, Totals } from "./state.js";
 
@@ -65,8 +66,6 @@ export function toolTarget(item: Pick<ToolItem, "name" | "args">): string {
 	if (typeof main === "string") return main;
 	return item.args ? JSON.stringify(item.args) : "";
 }
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** One line on how a call went, from its typed details: "lines 1–120 of 340", "+3 −1", "exit 0 · 4.1 s". */
 export function toolSummary(item: ToolItem): string {
