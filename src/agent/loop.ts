@@ -62,7 +62,9 @@ export type CompactHook = (
 export const OVERFLOW_ADVICE =
 	"the conversation does not fit the model's context window even after compacting; run /compact (or gar compact) with a focus, lower [context] keep_recent_tokens, or set a larger [context] window if the model allows it";
 
+/** What an Agent is built with; never written after (setModel replaces the agent's ModelChoice, not these). */
 export type AgentOptions = {
+	/** The first model; `setModel` switches it between runs. */
 	provider: Provider;
 	model: string;
 	system: SystemPrompt;

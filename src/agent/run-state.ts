@@ -21,8 +21,8 @@ export type RunStop = { stop: RunStopReason; error?: string; errorKind?: ErrorKi
  */
 export class RunTotals {
 	turns = 0;
-	usage: Usage = EMPTY_USAGE;
-	cost: number | null = 0;
+	private usage: Usage = EMPTY_USAGE;
+	private cost: number | null = 0;
 	last: AssistantMessage | undefined;
 	structured: unknown;
 	private ending: RunStop = { stop: "done" };
