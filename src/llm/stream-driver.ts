@@ -95,8 +95,7 @@ class IdleTimer {
 		private readonly onIdle: () => void,
 	) {}
 
-	/** Bytes are expected from now (a request went out, a chunk came). refresh() re-arms the same timer: cheaper
-	 * than a new one per chunk. */
+	/** Bytes are expected from now (a request went out, a chunk came); refresh() is cheaper than a new timer. */
 	readonly touch = (): void => {
 		if (this.#stopped) return;
 		if (this.#timer) this.#timer.refresh();
