@@ -5,7 +5,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { checkCwd, whyMissing } from "./commands/path-check.js";
 import { nearCommand, promptIntent, typoMessage } from "./commands/words.js";
 import { isUsageError, UsageError } from "./errors.js";
-import type { OutputFormat } from "./modes/print-output.js";
+import type { OutputFormat } from "./output/print-output.js";
 import { installInterrupts } from "./signals.js";
 
 // At once, before anything else loads: a signal while gar starts is then kept for the run (see signals.ts).

@@ -2,6 +2,7 @@ import { emitKeypressEvents } from "node:readline";
 import { createInterface } from "node:readline/promises";
 import type { ApprovalDecision } from "../agent/loop.js";
 import type { AskFn } from "../conversation/conversation.js";
+import { createTranscript } from "../output/transcript.js";
 import { sanitizeForTerminal, TerminalSanitizer } from "../term/sanitize.js";
 import {
 	APPROVAL_WARNING,
@@ -12,7 +13,6 @@ import {
 	resumeHint,
 } from "../view/format.js";
 import { type RunFlags, setupRun } from "./setup.js";
-import { createTranscript } from "./transcript.js";
 
 /** Diff lines shown before asking; the rest is one key away ("d"). A command is always shown whole. */
 const DIFF_PAGE = 60;
