@@ -45,6 +45,16 @@ describe("the test terminal", () => {
 		expect(term.lines()[1]).toBe("ab");
 	});
 
+	it("erases the last column from a pending wrap where terminals wait at it (xterm, urxvt, st, macOS Terminal)", () => {
+		const term = new TerminalScreen(4, 2, { pendingWrap: "at" });
+		term.write("abcd\u001b[K");
+		expect(term.lines()).toEqual(["abc", ""]);
+		term.write("\rwxyz\u001b[J");
+		expect(term.lines()).toEqual(["wxy", ""]);
+		term.write("\r\n1234\r\n");
+		expect(term.lines()).toEqual(["1234", ""]); // the wrap itself is the same: the row below, then a scroll
+	});
+
 	it("holds a wrap after the last column (an erase there erases nothing) and scrolls at the bottom", () => {
 		const term = screen(4, 2);
 		term.write("abcd\u001b[K");
@@ -59,7 +69,7 @@ describe("the test terminal", () => {
 
 	it("keeps the main screen under the alternate one and ignores modes that change nothing on screen", () => {
 		const term = screen();
-		term.write("main\u001b[?1049h\u001b[Halt\u001b[?25l\u001b[?2026h\u001b[?2004h\u001b[>4;1m\u001b]0;title\u0007");
+		term.write("main\u001b[?1049h\u001b[Halt\u001b[c\u001b[6n\u001b[?25l\u001b[?2026h\u001b[?2004h\u001b[>4;1m\u001b]0;title\u0007");
 		expect(term.lines()[0]).toBe("alt");
 		expect(term.snapshot().at(-1)).toBe("cursor 0,3 hidden");
 		term.write("\u001b[?1049l");
@@ -70,7 +80,7 @@ describe("the test terminal", () => {
 	});
 
 	it("refuses what it has no rule for, so a new kind of write fails a test instead of drawing wrong", () => {
-		expect(() => screen().write("\u001b[6n")).toThrow(/no rule for ESC\[6n/);
+		expect(() => screen().write("\u001b[2S")).toThrow(/no rule for ESC\[2S/);
 		expect(() => screen().write("a\tb")).toThrow(/no rule for control/);
 		expect(() => screen().write("\u001b[58;5;1m")).toThrow(/no rule for ESC\[58;5;1m/);
 		expect(() => screen().write("\u001b[?1h")).toThrow(/no rule/);

@@ -1,13 +1,21 @@
 // A small terminal emulator for tests: it replays what a program wrote to a terminal and gives back the screen a
 // person would see, cell by cell with each cell's style. It knows the sequences Ink and gar write (cursor moves, erases,
 // SGR styles, the alternate screen, modes that change nothing on screen) and throws on any other, so a new kind of
-// write fails a test instead of being drawn wrong in silence. Where terminals differ it does what tmux does.
+// write fails a test instead of being drawn wrong in silence. Where terminals differ it does what tmux does, or, for
+// the one difference Ink's frames meet (an erase after the last column was written), either way.
 
 import { segmentGraphemes } from "../../src/term/graphemes.js";
 import stringWidth from "../../src/term/string-width.js";
 
 /** One cell: the grapheme cluster drawn there (" " when blank, "" for the second column of a wide one) and its style. */
 export type Cell = { text: string; style: string };
+
+/**
+ * `width` measures a cluster (gar's string-width by default: the widths tmux and xterm give). `pendingWrap` is where the
+ * cursor waits after the last column was written: "past" it, so an erase from there erases nothing (tmux, xterm.js,
+ * konsole), or "at" it, so an erase from there erases that last column (xterm, urxvt, st, macOS Terminal).
+ */
+export type ScreenOptions = { width?: (cluster: string) => number; pendingWrap?: "past" | "at" };
 
 const ESC = "\u001b";
 const BLANK: Cell = Object.freeze({ text: " ", style: "" });
@@ -38,10 +46,9 @@ const CLEAR: Record<number, string[]> = {
 };
 
 /**
- * A screen of `columns` × `rows` cells that `write` draws on. Cells are measured by `width` (gar's string-width by
- * default: the widths tmux and xterm give, see src/term/string-width.ts). A line feed also returns the carriage, as a
- * tty's ONLCR (which libuv's raw mode keeps) makes it do. Writing in the last column leaves the cursor past it with a
- * wrap pending, and an erase from there erases nothing (tmux, xterm.js).
+ * A screen of `columns` × `rows` cells that `write` draws on (see ScreenOptions). A line feed also returns the
+ * carriage, as a tty's ONLCR (which libuv's raw mode keeps) makes it do. Writing in the last column leaves a wrap
+ * pending: the next character goes to the next row, a cursor move cancels it.
  */
 export class TerminalScreen {
 	/** Rows that scrolled off the top (a frame drawn too low scrolls the screen). */
@@ -54,13 +61,17 @@ export class TerminalScreen {
 	private col = 0;
 	private saved: { row: number; col: number } | undefined;
 	private readonly attributes = new Map<string, string>();
+	private readonly width: (cluster: string) => number;
+	private readonly erasesLastColumn: boolean;
 
 	constructor(
 		readonly columns: number,
 		readonly rows: number,
-		private readonly width: (cluster: string) => number = stringWidth,
+		options: ScreenOptions = {},
 	) {
 		this.main = this.blankRows(rows);
+		this.width = options.width ?? stringWidth;
+		this.erasesLastColumn = options.pendingWrap === "at";
 	}
 
 	/** Draws `data` as a terminal would. */
@@ -237,6 +248,7 @@ export class TerminalScreen {
 			this.sgr(numbers, sequence);
 			return;
 		}
+		if (final === "c" || final === "n") return; // a query (device attributes, status): answered, never drawn
 		const n = Math.max(1, numbers[0] ?? 1); // a count of 0 moves one, as in every terminal
 		const col = Math.min(this.col, this.columns - 1); // a move first ends a pending wrap
 		const to = (row: number, column: number) => {
@@ -258,8 +270,9 @@ export class TerminalScreen {
 	}
 
 	private eraseInLine(how: number, sequence: string): void {
-		if (how === 0) this.erase(this.row, this.col, this.columns);
-		else if (how === 1) this.erase(this.row, 0, this.col + 1);
+		const col = this.erasesLastColumn ? Math.min(this.col, this.columns - 1) : this.col;
+		if (how === 0) this.erase(this.row, col, this.columns);
+		else if (how === 1) this.erase(this.row, 0, col + 1);
 		else if (how === 2) this.erase(this.row, 0, this.columns);
 		else throw new Error(`terminal-screen: no rule for ${sequence}`);
 	}
