@@ -23,6 +23,39 @@ const PATCHES = [
 		// Upstream: fixed by #910 (c32da0b), released in Ink 7.0.0: drop this patch with the upgrade.
 	],
 	[
+		"ink/build/log-update.js",
+		"ansiEscapes.eraseEndLine +",
+		"(fillsRow(nextLines[i], stream.columns) ? '' : ansiEscapes.eraseEndLine) +",
+		// A changed row was followed by an erase to the end of the line. After a row drawn to the last column, xterm,
+		// urxvt, st and macOS Terminal keep the cursor on that column, so the erase took the row's last character
+		// (a right border, the end of a full-width line); tmux and xterm.js keep it. Such a row has nothing to erase.
+		// Upstream: open; Ink 7.1.1's incremental writer still erases after every changed row (no Ink issue found).
+	],
+	[
+		"ink/build/log-update.js",
+		"import cliCursor from 'cli-cursor';",
+		`import cliCursor from 'cli-cursor';
+import stringWidth from 'string-width';
+const FULL_ROWS = new Map();
+let fullRowsColumns;
+function fillsRow(line, columns) {
+    if (!(line.length * 2 >= columns)) return false;
+    if (columns !== fullRowsColumns) {
+        FULL_ROWS.clear();
+        fullRowsColumns = columns;
+    }
+    let full = FULL_ROWS.get(line);
+    if (full === undefined) {
+        full = stringWidth(line) >= columns;
+        ${bounded("FULL_ROWS")} FULL_ROWS.set(line, full);
+    }
+    return full;
+}`,
+		// Whether a line takes the whole row: no character takes more than two columns, so most lines are ruled out
+		// unmeasured, and a line is measured once (a scrolling chat rewrites the same lines one row up).
+		// Upstream: open (the helper of the patch above).
+	],
+	[
 		"ink/build/output.js",
 		"caches = new OutputCaches();",
 		"caches = SHARED_CACHES;",

@@ -1,6 +1,7 @@
 // The build's Ink patches (scripts/ink-patches.mjs) change how fast frames are made, not what they are: the same app
 // and updates, bundled with and without them, write the same bytes to the terminal. The exceptions are fixes, each
-// with its test below: the frame after a clear is drawn whole, and each character is drawn as it was measured.
+// with its test below: the frame after a clear is drawn whole, each character is drawn as it was measured, and a row
+// drawn to the last column is not erased after (xterm, urxvt, st and macOS Terminal erased its last character).
 // The app draws with Ink's incremental writer (src/ui/run.tsx), whose bytes differ from the whole-frame writer's by
 // design, and which stock Ink 6.8 gets wrong: there the frames go through a test terminal (test/support/
 // terminal-screen.ts) and the screens it shows after each frame are compared with the ones stock Ink draws whole.
@@ -14,7 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 // @ts-expect-error: a plain .mjs build script without type declarations
 import { inkPatches } from "../scripts/ink-patches.mjs";
 import stringWidth from "../src/term/string-width.js";
-import { TerminalScreen } from "./support/terminal-screen.js";
+import { type ScreenOptions, TerminalScreen } from "./support/terminal-screen.js";
 
 const dir = mkdtempSync(join(tmpdir(), "gar-ink-patches-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -78,8 +79,8 @@ async function bundle(name: string, patched: boolean, ci: string): Promise<Frame
 }
 
 /** What the terminal shows after each frame of `written` (the app's screen, styles per cell, and the cursor). */
-function screensOf(written: string): string[][] {
-	const terminal = new TerminalScreen(40, 12);
+function screensOf(written: string, options: ScreenOptions = {}): string[][] {
+	const terminal = new TerminalScreen(40, 12, options);
 	terminal.write("\u001b[?1049h\u001b[H"); // the app draws on the alternate screen, from its top
 	const shown: string[][] = [];
 	for (const part of written.split(/(<frame>|<clear>)/)) {
@@ -192,12 +193,18 @@ describe("the build's Ink patches", () => {
 	it("show the same screens drawn incrementally, as the app draws, as stock Ink drawing each frame whole", async () => {
 		// Stock Ink's clear() is what the patch fixes, so its frames are drawn without the clears: what a clear
 		// followed by a frame must show is that frame.
-		const expected = screensOf(await stock(SCRIPT.filter((screen) => screen !== "clear")));
+		const whole = await stock(SCRIPT.filter((screen) => screen !== "clear"));
 		const written = await patched(SCRIPT, true);
 		expect(written).toContain("\u001b[E"); // an unchanged row skipped: the incremental writer is the one at work
-		const shown = screensOf(written);
-		expect(shown).toHaveLength(expected.length);
-		for (const [i, screen] of shown.entries()) expect(screen, `after frame ${i}`).toEqual(expected[i]);
+		// In both kinds of terminal: those that keep a row's last column when an erase follows it, and those that
+		// erase it (xterm, urxvt, st, macOS Terminal), where a row written to the last column must not be erased after.
+		for (const pendingWrap of ["past", "at"] as const) {
+			const expected = screensOf(whole, { pendingWrap });
+			const shown = screensOf(written, { pendingWrap });
+			expect(shown).toHaveLength(expected.length);
+			for (const [i, screen] of shown.entries()) expect(screen, `${pendingWrap}, frame ${i}`).toEqual(expected[i]);
+		}
+		const expected = screensOf(whole);
 		// What is compared: styles per cell, wide characters, the last column, the cursor below the frame.
 		expect(expected[0]?.[0]).toBe("⟦fg=32⟧hello⟦⟧                       │⟦dim⟧side⟦⟧");
 		expect(expected[5]?.[2]).toContain("⟦bg=44⟧ on blue ⟦⟧");
@@ -230,10 +237,12 @@ describe("the build's Ink patches", () => {
 			row(`${"z".repeat(39)}y${"z".repeat(10)}`, { width: 50 }),
 		];
 		const script = [forms, changed, forms, { rows: forms.slice(1, 3), height: 2 }, forms];
-		const whole = screensOf(await patched(script));
-		const shown = screensOf(await patched(script, true));
-		expect(shown).toEqual(whole);
-		expect(whole[0]?.[1]).toContain("⚠ ⟨U+115F⟩ 👍 ⟨U+3164⟩ x");
-		expect(whole[1]?.[3]).toMatch(/y$/);
+		const [whole, written] = [await patched(script), await patched(script, true)];
+		for (const pendingWrap of ["past", "at"] as const) {
+			expect(screensOf(written, { pendingWrap })).toEqual(screensOf(whole, { pendingWrap }));
+		}
+		const shown = screensOf(whole);
+		expect(shown[0]?.[1]).toContain("⚠ ⟨U+115F⟩ 👍 ⟨U+3164⟩ x");
+		expect(shown[1]?.[3]).toMatch(/y$/);
 	});
 });
