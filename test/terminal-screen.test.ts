@@ -69,7 +69,9 @@ describe("the test terminal", () => {
 
 	it("keeps the main screen under the alternate one and ignores modes that change nothing on screen", () => {
 		const term = screen();
-		term.write("main\u001b[?1049h\u001b[Halt\u001b[c\u001b[6n\u001b[?25l\u001b[?2026h\u001b[?2004h\u001b[>4;1m\u001b]0;title\u0007");
+		term.write(
+			"main\u001b[?1049h\u001b[Halt\u001b[c\u001b[6n\u001b[?25l\u001b[?2026h\u001b[?2004h\u001b[>4;1m\u001b]0;title\u0007",
+		);
 		expect(term.lines()[0]).toBe("alt");
 		expect(term.snapshot().at(-1)).toBe("cursor 0,3 hidden");
 		term.write("\u001b[?1049l");
