@@ -27,9 +27,11 @@ const PATCHES = [
 		"ansiEscapes.eraseEndLine +",
 		"(fillsRow(nextLines[i], stream.columns) ? '' : ansiEscapes.eraseEndLine) +",
 		// A changed row was followed by an erase to the end of the line. After a row drawn to the last column, xterm,
-		// urxvt, st and macOS Terminal keep the cursor on that column, so the erase took the row's last character
-		// (a right border, the end of a full-width line); tmux and xterm.js keep it. Such a row has nothing to erase.
-		// Upstream: open; Ink 7.1.1's incremental writer still erases after every changed row (no Ink issue found).
+		// urxvt, st and macOS Terminal hold the cursor on that column, so the erase took the row's last character (an
+		// approval's right border, the end of a full-width line; tmux and xterm.js hold it past the column and erase
+		// nothing). Such a row has nothing after it to erase (test/ink-patches.test.ts, pendingWrap "at").
+		// Upstream: open; Ink 7.1.1's incremental writer still erases after every changed row (no Ink issue found;
+		// alacritty#6159 lists the terminals, bubbletea#1227 made the same change).
 	],
 	[
 		"ink/build/log-update.js",
