@@ -209,8 +209,15 @@ function shownChar(character) {
 		"ink/build/wrap-text.js",
 		"const cachedText = cache[cacheKey];",
 		"const cachedText = cache.get(cacheKey);",
-		// Upstream: as the patch above. Its key (text + width + wrap type) can collide ("ab"+"12" = "ab1"+"2"):
-		// #998 fixes that upstream after 7.1.1; this patch keeps Ink 6.8's key.
+		// Upstream: as the patch above.
+	],
+	[
+		"ink/build/wrap-text.js",
+		"const cacheKey = text + String(maxWidth) + String(wrapType);",
+		"const cacheKey = String(maxWidth) + '|' + String(wrapType) + '|' + text;",
+		// The key ran text, width and wrap type together: "abcdefghijklm" at 12 and "abcdefghijklm1" at 2 shared one,
+		// and the second text was drawn as the first's wrapping. Width and type first, each ended, cannot collide.
+		// Upstream: fixed on Ink's main after 7.1.1 (#998); Ink 6.8 and 7.1.1 have the unseparated key.
 	],
 	[
 		"ink/build/wrap-text.js",

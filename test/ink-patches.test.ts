@@ -190,6 +190,16 @@ describe("the build's Ink patches", () => {
 		for (const shown of rows) expect(stringWidth(shown)).toBeLessThanOrEqual(40);
 	});
 
+	it("wrap a text at its own width, never as another text whose cache key reads the same", async () => {
+		// Stock Ink keys its wrap cache by text + width + wrap type, unseparated: "abcdefghijklm" at 12 and
+		// "abcdefghijklm1" at 2 both read "abcdefghijklm12wrap", so the second was drawn as the first's wrapping.
+		const written = await patched([[row("abcdefghijklm", { width: 12 }), row("abcdefghijklm1", { width: 2 })]]);
+		const rows = stripAnsi(written.split("<frame>")[0] ?? "")
+			.split("\n")
+			.map((shown) => shown.slice(0, shown.indexOf("│")).trimEnd());
+		expect(rows.slice(0, 9)).toEqual(["abcdefghijkl", "m", "ab", "cd", "ef", "gh", "ij", "kl", "m1"]);
+	});
+
 	it("show the same screens drawn incrementally, as the app draws, as stock Ink drawing each frame whole", async () => {
 		// Stock Ink's clear() is what the patch fixes, so its frames are drawn without the clears: what a clear
 		// followed by a frame must show is that frame.
