@@ -6,7 +6,7 @@ import { Agent } from "../src/agent/loop.js";
 import { createProvider } from "../src/llm/index.js";
 import { createScriptedProvider } from "../src/llm/scripted.js";
 import type { Provider } from "../src/llm/types.js";
-import { PrintWriter } from "../src/modes/print-output.js";
+import { PrintWriter } from "../src/output/print-output.js";
 import { reduce } from "../src/view/reducer.js";
 import { initialView } from "../src/view/state.js";
 import { startWireServer } from "../test/support/wire-server.js";

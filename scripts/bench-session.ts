@@ -3,8 +3,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { writeSyntheticSession } from "../src/session/bench.js";
 import { loadSession } from "../src/session/index.js";
+import { writeSyntheticSession } from "./synthetic-session.js";
 
 const ENTRIES = 10_000;
 const GAR = new URL("../bin/gar.cjs", import.meta.url).pathname;

@@ -7,11 +7,11 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { writeSyntheticSession } from "../src/session/bench.js";
 import { startWireServer, type WireServer } from "../test/support/wire-server.js";
 import { killMembers, treeCpuSeconds, treeMembers, treeRssMib } from "./bench-tui-proc.js";
 import { median, type RunFigures, report, type StreamFigures } from "./bench-tui-report.js";
 import { hasTmux, TmuxControl, tmuxQuote } from "./bench-tui-tmux.js";
+import { writeSyntheticSession } from "./synthetic-session.js";
 
 const COLS = 120;
 const ROWS = 40;

@@ -1,5 +1,8 @@
 // Bundle-time fixes to Ink 6.8 for a full-screen app (see shared notes: tui-performance.md, ink-feasibility.md §6).
 // Each patch fails the build when its pattern is missing, so an Ink upgrade cannot silently drop a fix.
+// Each says where it stands upstream ("Upstream:"), checked against Ink 7.1.1 and @alcalzone/ansi-tokenize 0.3.0, the
+// versions Ink 7 takes; "gar-only" means no release has it and no Ink issue asks for it unless one is named.
+// test/ink-patches.test.ts checks that the patched frames equal stock Ink's, in the app's incremental mode too.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
@@ -16,21 +19,64 @@ const PATCHES = [
 		"ink/build/log-update.js",
 		"buffer.push(ansiEscapes.cursorUp(previousVisible - 1));",
 		"buffer.push(ansiEscapes.cursorUp(previousLines.length - 1));",
-		// Upstream #910 (Ink 7): incremental frames landed one row low and scrolled a full-screen app.
+		// Incremental frames landed one row low and scrolled a full-screen app.
+		// Upstream: fixed by #910 (c32da0b), released in Ink 7.0.0: drop this patch with the upgrade.
+	],
+	[
+		"ink/build/log-update.js",
+		"ansiEscapes.eraseEndLine +",
+		"(fillsRow(nextLines[i], stream.columns) ? '' : ansiEscapes.eraseEndLine) +",
+		// A changed row was followed by an erase to the end of the line. After a row drawn to the last column, xterm,
+		// urxvt, st and macOS Terminal hold the cursor on that column, so the erase took the row's last character (an
+		// approval's right border, the end of a full-width line; tmux and xterm.js hold it past the column and erase
+		// nothing). Such a row has nothing after it to erase (test/ink-patches.test.ts, pendingWrap "at").
+		// Upstream: open; Ink 7.1.1's incremental writer still erases after every changed row (no Ink issue found;
+		// alacritty#6159 lists the terminals, bubbletea#1227 made the same change).
+	],
+	[
+		"ink/build/log-update.js",
+		"import cliCursor from 'cli-cursor';",
+		`import cliCursor from 'cli-cursor';
+import stringWidth from 'string-width';
+const FULL_ROWS = new Map();
+let fullRowsColumns;
+function fillsRow(line, columns) {
+    if (!(line.length * 2 >= columns)) return false;
+    if (columns !== fullRowsColumns) {
+        FULL_ROWS.clear();
+        fullRowsColumns = columns;
+    }
+    let full = FULL_ROWS.get(line);
+    if (full === undefined) {
+        full = stringWidth(line) >= columns;
+        ${bounded("FULL_ROWS")} FULL_ROWS.set(line, full);
+    }
+    return full;
+}`,
+		// Whether a line takes the whole row: no character takes more than two columns, so most lines are ruled out
+		// unmeasured, and a line is measured once (a scrolling chat rewrites the same lines one row up).
+		// Upstream: open (the helper of the patch above).
 	],
 	[
 		"ink/build/output.js",
 		"caches = new OutputCaches();",
 		"caches = SHARED_CACHES;",
 		// Every frame made a new Output with empty caches, so each frame re-tokenized every row on screen.
+		// Upstream: gar-only; Ink 7.1.1 still makes these caches per Output, so per frame (they came in #835).
 	],
 	[
 		"ink/build/output.js",
 		"export default class Output {",
 		"const SHARED_CACHES = new OutputCaches();\nexport default class Output {",
 		// The one cache set all frames share (the character objects in it are never mutated).
+		// Upstream: gar-only (the shared caches above).
 	],
-	["ink/build/output.js", "this.styledChars.set(", `${bounded("this.styledChars")} this.styledChars.set(`],
+	[
+		"ink/build/output.js",
+		"this.styledChars.set(",
+		`${bounded("this.styledChars")} this.styledChars.set(`,
+		// Upstream: gar-only (Ink's per-frame caches need no bound; shared ones do).
+	],
 	[
 		"ink/build/output.js",
 		`row.push({
@@ -41,6 +87,7 @@ const PATCHES = [
                 });`,
 		"row.push(BLANK_CELL);",
 		// One blank cell object for every empty cell (cells are replaced, never mutated): 4,800 fewer objects a frame.
+		// Upstream: gar-only; Ink 7.1.1 still makes a blank cell per empty cell.
 	],
 	[
 		"ink/build/output.js",
@@ -52,6 +99,7 @@ const PATCHES = [
                                 };`,
 		"currentLine[offsetX + index] = fillerOf(character);",
 		// The cell after a wide character is the same object every frame, so its row can be reused.
+		// Upstream: gar-only; Ink 7.1.1 still makes a new one per wide character per frame.
 	],
 	[
 		"ink/build/output.js",
@@ -65,6 +113,7 @@ const PATCHES = [
 		"const generatedOutput = output.map(rowString).join('\\n');",
 		// A row whose cells are the very objects of the last frame's row is the same text: only changed rows are
 		// serialized (the style diff per cell was the largest cost of a keypress frame).
+		// Upstream: gar-only; Ink 7.1.1 serializes every row of every frame.
 	],
 	[
 		"ink/build/output.js",
@@ -92,11 +141,13 @@ function rowString(cells, y) {
     ROWS[y] = { cells, text };
     return text;
 }`,
+		// Upstream: gar-only (the helpers of the three patches above).
 	],
 	[
 		"ink/build/output.js",
 		"import stringWidth from 'string-width';",
 		"import stringWidth, { terminalForm } from 'string-width';",
+		// Upstream: gar-only (gar's string-width, aliased below, has terminalForm).
 	],
 	[
 		"ink/build/output.js",
@@ -104,6 +155,7 @@ function rowString(cells, y) {
 		"cached = styledCharsFromTokens(tokenize(line)).map(shownChar);",
 		// Each character is drawn in the form its width was measured as (src/term/string-width.ts terminalForm: where
 		// terminals disagree on a cluster's width, one they all draw alike), once per line of text, not per frame.
+		// Upstream: gar-only (gar's width model).
 	],
 	[
 		"ink/build/output.js",
@@ -117,6 +169,7 @@ function rowString(cells, y) {
 		// A character measured zero columns wide (a lone U+200B) took a cell of its own, so the rest of its row was drawn
 		// one column left of where the layout put it; and nothing stopped a row at the screen's width, where a terminal
 		// wraps it onto the next row. Now such a character takes no cell and a row ends at the width.
+		// Upstream: gar-only; Ink 7.1.1 still gives each character Math.max(1, width) cells and no stop at the width.
 	],
 	[
 		"ink/build/output.js",
@@ -126,51 +179,101 @@ function shownChar(character) {
     const form = terminalForm(character.value);
     return form === character.value ? character : { ...character, value: form };
 }`,
+		// Upstream: gar-only (the terminal form's helper).
 	],
-	["ink/build/output.js", "this.widths.set(", `${bounded("this.widths")} this.widths.set(`],
-	["ink/build/output.js", "this.blockWidths.set(", `${bounded("this.blockWidths")} this.blockWidths.set(`],
-	["ink/build/measure-text.js", "cache.set(text, dimensions);", `${bounded("cache")} cache.set(text, dimensions);`],
-	["ink/build/wrap-text.js", "const cache = {};", "const cache = new Map();"],
-	["ink/build/wrap-text.js", "const cachedText = cache[cacheKey];", "const cachedText = cache.get(cacheKey);"],
+	[
+		"ink/build/output.js",
+		"this.widths.set(",
+		`${bounded("this.widths")} this.widths.set(`,
+		// Upstream: gar-only (the shared caches above).
+	],
+	[
+		"ink/build/output.js",
+		"this.blockWidths.set(",
+		`${bounded("this.blockWidths")} this.blockWidths.set(`,
+		// Upstream: gar-only (the shared caches above).
+	],
+	[
+		"ink/build/measure-text.js",
+		"cache.set(text, dimensions);",
+		`${bounded("cache")} cache.set(text, dimensions);`,
+		// Upstream: unbounded in Ink 7.1.1; issue #986 (closed after 7.1.1).
+	],
+	[
+		"ink/build/wrap-text.js",
+		"const cache = {};",
+		"const cache = new Map();",
+		// Upstream: issue #986; Ink's main bounds this cache after 7.1.1 (an LRU, see #998).
+	],
+	[
+		"ink/build/wrap-text.js",
+		"const cachedText = cache[cacheKey];",
+		"const cachedText = cache.get(cacheKey);",
+		// Upstream: as the patch above.
+	],
+	[
+		"ink/build/wrap-text.js",
+		"const cacheKey = text + String(maxWidth) + String(wrapType);",
+		"const cacheKey = String(maxWidth) + '|' + String(wrapType) + '|' + text;",
+		// The key ran text, width and wrap type together: "abcdefghijklm" at 12 and "abcdefghijklm1" at 2 shared one,
+		// and the second text was drawn as the first's wrapping. Width and type first, each ended, cannot collide.
+		// Upstream: fixed on Ink's main after 7.1.1 (#998); Ink 6.8 and 7.1.1 have the unseparated key.
+	],
 	[
 		"ink/build/wrap-text.js",
 		"cache[cacheKey] = wrappedText;",
 		`${bounded("cache")} cache.set(cacheKey, wrappedText);`,
 		// Ink's measure and wrap caches kept every text ever laid out for the whole session.
+		// Upstream: as the patches above (issue #986).
 	],
 	[
 		"yoga-layout/dist/binaries/yoga-wasm-base64-esm.js",
 		'(function(){return w||"function"!=typeof WebAssembly.instantiateStreaming||ua(H)||"function"!=typeof fetch?c(b):',
 		"(function(){return a(new WebAssembly.Instance(new WebAssembly.Module(wa()),d)),Promise.resolve();",
 		// The inlined wasm is compiled and instantiated at once, in step: no fetch of its data: URL (that loaded
-		// undici, 25–60 ms at start-up) and no promise to await, so yoga loads in a CommonJS bundle (ui/vendor.ts).
+		// undici, 25–60 ms at start-up) and no promise to await, so yoga loads in a CommonJS bundle (dist/gar.cjs).
+		// Upstream: gar-only; yoga-layout 3.2.1, which Ink 7 keeps (~3.2.1), loads asynchronously (Ink #787, closed).
 	],
-	["yoga-layout/dist/binaries/yoga-wasm-base64-esm.js", "var _scriptDir = import.meta.url;", "var _scriptDir;"],
+	[
+		"yoga-layout/dist/binaries/yoga-wasm-base64-esm.js",
+		"var _scriptDir = import.meta.url;",
+		"var _scriptDir;",
+		// Upstream: gar-only (import.meta has no CommonJS form).
+	],
 	[
 		"yoga-layout/dist/binaries/yoga-wasm-base64-esm.js",
 		"var b=xa(a.slice(37)),c=new Uint8Array(b.length);for(a=0;a<b.length;++a)c[a]=b.charCodeAt(a);var d=c}",
 		'var d=Buffer.from(a.slice(37),"base64")}',
 		// Node decodes the base64 natively: ~3 ms less than atob and a loop over 90 KB.
+		// Upstream: gar-only.
 	],
 	[
 		"yoga-layout/dist/src/index.js",
 		"const Yoga = wrapAssembly(await loadYoga());",
 		"const yogaModule = {};\nloadYoga(yogaModule);\nconst Yoga = wrapAssembly(yogaModule);",
 		// Emscripten fills in the object it is given; with the instantiation above it is complete on return.
+		// Upstream: gar-only; yoga-layout 3.2.1's entry still has this top-level await (Ink #787, closed).
 	],
 	[
 		"ink/build/reconciler.js",
 		"await import('./devtools.js');",
 		"void 0;",
 		// Ink's React DevTools bridge (DEV=true only): never wanted, and a top-level await has no CommonJS form.
+		// Upstream: gar-only; Ink 7.1.1's reconciler still awaits it at top level (Ink #571 asks to bundle without it).
 	],
-	["ink/build/reconciler.js", "? await loadPackageJson()", "? { name: undefined, version: undefined }"],
+	[
+		"ink/build/reconciler.js",
+		"? await loadPackageJson()",
+		"? { name: undefined, version: undefined }",
+		// Upstream: gar-only; Ink 7.1.1 still awaits its package.json at top level when DEV=true.
+	],
 	[
 		"@alcalzone/ansi-tokenize/build/tokenize.js",
 		'const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });',
 		`import { graphemeSegmenter as segmenter } from ${JSON.stringify(GRAPHEMES)};`,
 		// Both ANSI tokenizers made an Intl.Segmenter at import: 9 ms of ICU set-up before the first frame, for text
 		// that is nearly always split per unit (src/term/graphemes.ts; its segmenter is made on first need).
+		// Upstream: gar-only; ansi-tokenize 0.3.0 (Ink 7's) still makes its segmenter at import.
 	],
 	[
 		"@alcalzone/ansi-tokenize/build/styledChars.js",
@@ -178,6 +281,7 @@ function shownChar(character) {
 		"styles: codes,",
 		// One style array per run of same-styled characters instead of one per character (style arrays are never
 		// changed in place: each ANSI code makes a new one), so the row serializer below can compare them by identity.
+		// Upstream: gar-only; ansi-tokenize 0.3.0 still copies the styles for each character.
 	],
 	[
 		"@alcalzone/ansi-tokenize/build/styledChars.js",
@@ -189,35 +293,46 @@ function shownChar(character) {
         }`,
 		// The style diff (three Sets per cell) ran for every cell of every changed row; between cells of the same
 		// style it is empty.
+		// Upstream: gar-only; ansi-tokenize 0.3.0 diffs every pair of cells.
 	],
 	[
 		"@alcalzone/ansi-tokenize/build/styledChars.js",
 		"if (i === chars.length - 1) {",
 		"if (i === chars.length - 1 && char.styles.length > 0) {",
+		// Upstream: gar-only (as the patch above, for the reset after a row's last character).
 	],
 	[
 		"@alcalzone/ansi-tokenize/build/styledChars.js",
 		"export function styledCharsToString(chars) {",
 		`const sameStyles = (a, b) => a === b || (a.length === 0 && b.length === 0);
 export function styledCharsToString(chars) {`,
+		// Upstream: gar-only (the helper of the two patches above).
 	],
 	[
 		"slice-ansi/tokenize-ansi.js",
 		"const GRAPHEME_SEGMENTER = new Intl.Segmenter(undefined, {granularity: 'grapheme'});",
 		`import { graphemeSegmenter as GRAPHEME_SEGMENTER } from ${JSON.stringify(GRAPHEMES)};`,
+		// Upstream: gar-only (as ansi-tokenize's segmenter above).
 	],
 	[
 		"slice-ansi/tokenize-ansi.js",
 		"function getGraphemeWidth(grapheme) {",
 		"function getGraphemeWidth(grapheme) {\n\treturn stringWidth(grapheme);\n}\nfunction stockGraphemeWidth(grapheme) {",
 		// slice-ansi (cli-truncate's truncation) measured clusters its own way: now as the layout does.
+		// Upstream: gar-only (gar's width model).
 	],
 	[
 		"slice-ansi/tokenize-ansi.js",
 		"import isFullwidthCodePoint from 'is-fullwidth-code-point';",
 		"import isFullwidthCodePoint from 'is-fullwidth-code-point';\nimport stringWidth from 'string-width';",
+		// Upstream: gar-only (the helper of the patch above).
 	],
-	["ink/build/reconciler.js", "fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')", "'{}'"],
+	[
+		"ink/build/reconciler.js",
+		"fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')",
+		"'{}'",
+		// Upstream: gar-only (the package.json read above, reached only with DEV=true).
+	],
 	[
 		"ink/build/ink.js",
 		`            this.log.clear();
@@ -230,6 +345,7 @@ export function styledCharsToString(chars) {`,
 		// clear() is called once the screen was wiped (fg after Ctrl+Z, back from Ctrl+G's editor). Stock Ink then
 		// still took the old frame for what is on screen: an unchanged frame was not drawn and a changed one drew
 		// only its changed rows, leaving the rest blank until a resize. Now the next frame is drawn whole.
+		// Upstream: gar-only; Ink 7.1.1's clear() still syncs the old frame (no Ink issue found).
 	],
 ];
 
@@ -246,6 +362,7 @@ export const inkPatches = {
 	name: "ink-patches",
 	setup(build) {
 		build.onResolve({ filter: /^string-width$/ }, () => ({ path: STRING_WIDTH }));
+		// Upstream: Ink 7's `interactive` render option (#888, Ink 7.0.0) can replace this alias.
 		build.onResolve({ filter: /^is-in-ci$/ }, () => ({ path: NOT_IN_CI }));
 		build.onLoad({ filter: PATCHED }, (args) => {
 			let text = readFileSync(args.path, "utf8");

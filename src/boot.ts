@@ -14,18 +14,12 @@ import { homedir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
 import { Script } from "node:vm";
 import { CACHE_PREFIX, type CacheCheck, cacheFolder, readCache, writeCache } from "./boot-cache.js";
+import type { GarBoot } from "./code-cache.js";
 import { SIGNALS } from "./signals.js";
 
 declare const GAR_VERSION: string;
 /** The first 16 hex digits of the sha256 of dist/gar.cjs, set by the build (scripts/build.mjs). */
 declare const GAR_BUNDLE_HASH: string;
-
-/** What gar.cjs sees as the free variable `garBoot` (src/code-cache.ts). */
-export type GarBoot = {
-	saveCodeCache(): void;
-	/** The bundle's own handlers are installed: the start script's go (src/signals.ts). */
-	signalsTaken(): void;
-};
 
 type Kind = "print" | "terminal" | "piped";
 

@@ -1,11 +1,11 @@
 import { existsSync, fstatSync } from "node:fs";
-import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { checkCwd, whyMissing } from "./commands/path-check.js";
+import { commandNames, registerCommands } from "./commands/register.js";
+import { configFlags, positiveNumber, type RootOptions } from "./commands/root-options.js";
 import { nearCommand, promptIntent, typoMessage } from "./commands/words.js";
 import { isUsageError, UsageError } from "./errors.js";
-import type { OutputFormat } from "./modes/print-output.js";
 import { installInterrupts } from "./signals.js";
 
 // At once, before anything else loads: a signal while gar starts is then kept for the run (see signals.ts).
@@ -61,41 +61,31 @@ async function readStdin(promptGiven: boolean, max: number): Promise<string> {
 	return Buffer.concat(chunks).toString("utf8");
 }
 
-type RootOptions = {
-	print?: boolean;
-	plain?: boolean;
-	output: OutputFormat;
-	provider?: "anthropic" | "openai";
-	model?: string;
-	baseUrl?: string;
-	maxTurns?: number;
-	tools?: string[];
-	systemPrompt?: string;
-	appendSystemPrompt?: string;
-	cwd?: string;
-	schema?: string;
-	profile?: string;
-	approve?: boolean;
-	thinking?: "off" | "low" | "medium" | "high";
-	bashTimeout?: number;
-	idleTimeout?: number;
-	continue?: boolean;
-	/** An id or path; false with --no-session. */
-	session?: string | false;
-	at?: string;
-	sessionDir?: string;
-	/** false with --no-stdin. */
-	stdin?: boolean;
-	maxStdin?: number;
-	/** --theme NAME for the full-screen app. */
-	theme?: string;
-};
-
 /** How main wants the root command built: `promptOnly` leaves the subcommands out (-p, or words after `--`). */
 type ProgramMode = { promptOnly: boolean; literal: boolean };
 
 function buildProgram(run: (code: number) => void, mode: ProgramMode = { promptOnly: false, literal: false }): Command {
-	const program: Command = new Command("gar")
+	const program: Command = rootOptions(new Command("gar"))
+		.enablePositionalOptions()
+		.exitOverride()
+		// Commander's errors are printed by main, with gar's prefix (or as a typo of a command).
+		.configureOutput({ writeErr: (s) => process.stderr.write(s), outputError: () => {} })
+		.action(async (words: string[], options: RootOptions) =>
+			run((await bareWord(program, words, options, mode)) ?? (await runRoot(words, options))),
+		)
+		// Only a run hands signals to a listener; any other command ends at the first one.
+		.hook("preAction", (_root, action) => {
+			if (action !== program) interrupts.release();
+		});
+	if (mode.promptOnly) return program;
+	addDemo(program, run);
+	registerCommands(program, run);
+	return program;
+}
+
+/** The root command's description, prompt argument and flags (README "Flags" describes each). */
+function rootOptions(program: Command): Command {
+	return program
 		.description("A fast, transparent terminal coding agent.")
 		.version(VERSION, "-v, --version")
 		.argument("[prompt...]", "the task; piped stdin is appended to it")
@@ -131,20 +121,11 @@ function buildProgram(run: (code: number) => void, mode: ProgramMode = { promptO
 		.addHelpText(
 			"after",
 			'\nAfter --, every word is the prompt, even one that starts with - or names a command: gar -p -- "-v is broken"',
-		)
-		.enablePositionalOptions()
-		.exitOverride()
-		// Commander's errors are printed by main, with gar's prefix (or as a typo of a command).
-		.configureOutput({ writeErr: (s) => process.stderr.write(s), outputError: () => {} })
-		.action(async (words: string[], options: RootOptions) =>
-			run((await bareWord(program, words, options, mode)) ?? (await runRoot(words, options))),
-		)
-		// Only a run hands signals to a listener; any other command ends at the first one.
-		.hook("preAction", (_root, action) => {
-			if (action !== program) interrupts.release();
-		});
-	if (mode.promptOnly) return program;
+		);
+}
 
+/** gar demo: the full-screen app with a scripted model (its code is in demo/ and ui/, not commands/). */
+function addDemo(program: Command, run: (code: number) => void): void {
 	program
 		.command("demo")
 		.description("watch gar work: a scripted session in a temporary copy of a tiny project (no key needed)")
@@ -159,140 +140,6 @@ function buildProgram(run: (code: number) => void, mode: ProgramMode = { promptO
 			const { runTui, background } = await loadTui(theme);
 			run(await runTui({ cwd: process.cwd(), demo: true, ...(theme ? { theme } : {}), ...background }));
 		});
-
-	subcommand(program, "config")
-		.description(
-			"print the model and endpoint that will be used, the effective configuration, and where each value comes from",
-		)
-		.option("--json", "as JSON")
-		.option("--profile <name>", "as with this [profiles.NAME] table")
-		.action(async (options: { json?: boolean }) => {
-			const { configCommand } = await import("./commands/config.js");
-			const { result } = await loadFor(program);
-			run(configCommand(result, options, (text) => process.stdout.write(text)));
-		});
-
-	subcommand(program, "show <session>")
-		.alias("tree")
-		.description("print a session's tree: entry ids, types, prompts, labels, branch points and the current leaf")
-		.option("--json", "as JSON")
-		.action(async (id: string, options: { json?: boolean }) => {
-			const { showCommand } = await import("./commands/show.js");
-			run(showCommand(await sessionsContext(program), id, options));
-		});
-
-	subcommand(program, "sessions")
-		.description("list the sessions of this directory (id, name, date, entries, first prompt)")
-		.option("--json", "as JSON, for scripts")
-		.option("--all", "every project's sessions, with a PROJECT column")
-		.action(async (options: { json?: boolean; all?: boolean }) => {
-			const { sessionsCommand } = await import("./commands/sessions.js");
-			run(sessionsCommand(await sessionsContext(program), options));
-		});
-
-	subcommand(program, "fork <session>")
-		.description("copy a session's branch (up to --at, default the current leaf) into a new session")
-		.option("--at <entry>", "the last entry to copy")
-		.option("--json", "print {id, file, parent} as JSON")
-		.action(async (id: string, options: { at?: string; json?: boolean }) => {
-			const { forkCommand } = await import("./commands/sessions.js");
-			run(forkCommand(await sessionsContext(program), id, options));
-		});
-
-	subcommand(program, "label <session> <entry> [text]")
-		.description("label an entry of a session (no text clears the label)")
-		.action(async (id: string, entry: string, text: string | undefined) => {
-			const { labelCommand } = await import("./commands/sessions.js");
-			run(labelCommand(await sessionsContext(program), id, entry, text));
-		});
-
-	subcommand(program, "name <session> <name>")
-		.description("name a session")
-		.action(async (id: string, name: string) => {
-			const { nameCommand } = await import("./commands/sessions.js");
-			run(nameCommand(await sessionsContext(program), id, name));
-		});
-
-	subcommand(program, "compact <session>")
-		.description("summarize the older part of a session now (the file keeps everything; the next run sends less)")
-		.option("--focus <text>", "what the summary should keep in particular")
-		.option("--json", "print {ok, tokensBefore, tokensAfter, usage, costUsd, sessionId} as JSON")
-		.action(async (id: string, options: { focus?: string; json?: boolean; cwd?: string; sessionDir?: string }) => {
-			const { compactCommand } = await import("./commands/compact.js");
-			const merged = { ...program.opts<RootOptions>(), ...options };
-			const cwd = resolve(merged.cwd ?? process.cwd());
-			checkCwd(cwd);
-			const io = { stdout: (t: string) => process.stdout.write(t), stderr: (t: string) => process.stderr.write(t) };
-			const own = { ...(options.focus ? { focus: options.focus } : {}), ...(options.json ? { json: true } : {}) };
-			run(await compactCommand(id, { ...configFlags(merged), cwd, ...own }, { ...io, env: process.env }));
-		});
-
-	subcommand(program, "trust [dir]")
-		.description("let this project's .gar/config.toml set base_url, api_key_env, pass_env and approval")
-		.option("--list", "list the trusted projects")
-		.action(async (dir: string | undefined, options: { list?: boolean; cwd?: string }) => {
-			const { trustCommand } = await import("./commands/trust.js");
-			run(trustCommand(await trustContext(options.cwd ?? program.opts<RootOptions>().cwd), dir, options));
-		});
-
-	subcommand(program, "untrust [dir]")
-		.description("ignore this project's risky settings again")
-		.action(async (dir: string | undefined, options: { cwd?: string }) => {
-			const { untrustCommand } = await import("./commands/trust.js");
-			run(untrustCommand(await trustContext(options.cwd ?? program.opts<RootOptions>().cwd), dir));
-		});
-
-	subcommand(program, "replay <session>")
-		.description("re-emit a recorded conversation (a file, or a session id) as agent events, without a model")
-		.option("--at <entry>", "replay the path up to this entry (default: the current leaf)")
-		.option("--speed <n>", "pace events at n times the recorded speed (default: as fast as possible)", positiveNumber)
-		.addOption(new Option("--output <format>", "output format").choices(["text", "stream-json"]).default("text"))
-		.action(async (target: string, options: { at?: string; speed?: number; output: "text" | "stream-json" }) => {
-			const { replayCommand } = await import("./commands/replay.js");
-			const ctx = await sessionsContext(program);
-			run(await replayCommand(target, { baseDir: ctx.baseDir, cwd: ctx.cwd, ...options }));
-		});
-
-	program
-		.command("help [command...]")
-		.description("show the help of gar or of one command")
-		.action((words: string[]) => {
-			const [name] = words;
-			if (words.length > 1) {
-				const text = `help ${words.join(" ")}`;
-				throw new UsageError(`help takes one command name; to send "${text}" to the model, use \`gar -- ${text}\``);
-			}
-			const sub = name === undefined ? program : findCommand(program, name);
-			if (!sub) throw new UsageError(`help: ${noCommand(program, name ?? "")}`);
-			sub.outputHelp();
-			run(0);
-		});
-	return program;
-}
-
-function findCommand(program: Command, name: string): Command | undefined {
-	return program.commands.find((c) => c.name() === name || c.aliases().includes(name));
-}
-
-/** Every command's name and aliases, in the order of the help. */
-function commandNames(program: Command): string[] {
-	return program.commands.flatMap((c) => [c.name(), ...c.aliases()]);
-}
-
-/** A name that is no command: the one it probably misspells, else the list of commands. */
-function noCommand(program: Command, name: string): string {
-	const meant = nearCommand(name, commandNames(program));
-	if (meant !== undefined) return `no command "${name}"; did you mean \`gar help ${meant}\`?`;
-	const all = program.commands.map((c) => `${c.name()}${c.aliases().length > 0 ? ` (${c.aliases().join(", ")})` : ""}`);
-	return `no command "${name}"; the commands are ${all.join(", ")}`;
-}
-
-/** A subcommand with the options every subcommand shares (root options go before a subcommand). */
-function subcommand(program: Command, spec: string): Command {
-	return program
-		.command(spec)
-		.option("--cwd <dir>", "the project directory")
-		.option("--session-dir <dir>", "where sessions are saved");
 }
 
 /** gar demo uses only --theme: any other option given (before `demo` or after it) is refused, not ignored. */
@@ -306,55 +153,6 @@ function refuseUnused(program: Command, demo: Command): void {
 	throw new UsageError(
 		`gar demo does not use ${unused.join(", ")}: it runs a scripted model in a temporary project of its own (only --theme applies)`,
 	);
-}
-
-function positiveNumber(value: string): number {
-	const n = Number(value);
-	if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("expected a number greater than 0");
-	return n;
-}
-
-/** Loads the configuration with the root command's flags and the subcommand's own (which win). */
-async function loadFor(program: Command) {
-	const { loadConfig } = await import("./config/index.js");
-	const sub = program.commands.find((c) => c.name() === program.args[0]);
-	const options = { ...program.opts<RootOptions>(), ...(sub?.opts<RootOptions>() ?? {}) };
-	const cwd = resolve(options.cwd ?? process.cwd());
-	checkCwd(cwd);
-	const result = loadConfig({ cwd, env: process.env, flags: configFlags(options) });
-	for (const warning of result.warnings) process.stderr.write(`gar: warning: ${warning}\n`);
-	return { cwd, result };
-}
-
-async function trustContext(dir: string | undefined) {
-	const { configPaths } = await import("./config/index.js");
-	const cwd = resolve(dir ?? process.cwd());
-	checkCwd(cwd);
-	return {
-		configDir: configPaths(homedir(), process.env).configDir,
-		cwd,
-		write: (text: string) => process.stdout.write(text),
-	};
-}
-
-async function sessionsContext(program: Command) {
-	const { cwd, result } = await loadFor(program);
-	return { cwd, baseDir: result.config.session.dir, write: (text: string) => process.stdout.write(text) };
-}
-
-function configFlags(o: RootOptions) {
-	return {
-		...(o.provider ? { provider: o.provider } : {}),
-		...(o.model ? { model: o.model } : {}),
-		...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
-		...(o.maxTurns ? { maxTurns: o.maxTurns } : {}),
-		...(o.profile ? { profile: o.profile } : {}),
-		...(o.approve ? { approve: true } : {}),
-		...(o.thinking ? { thinking: o.thinking } : {}),
-		...(o.bashTimeout ? { bashTimeout: o.bashTimeout } : {}),
-		...(o.idleTimeout ? { idleTimeout: o.idleTimeout } : {}),
-		...(o.sessionDir ? { sessionDir: o.sessionDir } : {}),
-	};
 }
 
 /**

@@ -1,6 +1,12 @@
 // The bundle's side of src/boot.ts: dist/gar.cjs runs inside a function whose last parameter is `garBoot`. Run from
 // source (tests, tsx) there is no such variable and these do nothing.
-import type { GarBoot } from "./boot.js";
+
+/** What gar.cjs sees as the free variable `garBoot`, made by the start script (src/boot.ts). */
+export type GarBoot = {
+	saveCodeCache(): void;
+	/** The bundle's own handlers are installed: the start script's go (src/signals.ts). */
+	signalsTaken(): void;
+};
 
 declare const garBoot: GarBoot | undefined;
 

@@ -8,7 +8,7 @@ type Listener = (signal: NodeJS.Signals) => void;
 /**
  * One owner of SIGINT/SIGTERM/SIGHUP for the whole process, installed as gar starts. A signal that arrives before a
  * mode listens is kept and handed to the first listener (a run then ends at once, with its result). A second
- * signal exits at once with 130; the `exit` hook of live-groups.ts then kills the running commands' groups.
+ * signal exits at once with 130; the `exit` hook of tools/live-groups.ts then kills the running commands' groups.
  */
 export class Interrupts {
 	private count = 0;

@@ -397,3 +397,58 @@ describe("the context hook", () => {
 		expect(failing.provider.calls).toHaveLength(0);
 	});
 });
+
+describe("switching the model", () => {
+	it("sends the next run to the new model and leaves the options the agent was built with as they were", async () => {
+		const first = createScriptedProvider([{ text: "one" }], { model: "m1" });
+		const second = createScriptedProvider([{ text: "two" }], { model: "m2" });
+		const channel = new EventChannel();
+		const events: AgentEvent[] = [];
+		channel.subscribe((e) => events.push(e));
+		const options: AgentOptions = {
+			provider: first,
+			model: "m1",
+			contextWindow: 1000,
+			system: SYSTEM,
+			tools: [],
+			channel,
+		};
+		const agent = new Agent(options);
+		await agent.run("a");
+		agent.setModel({ provider: second, model: "m2", contextWindow: 2000 });
+		const result = await agent.run("b");
+		expect(result.text).toBe("two");
+		expect(second.calls.map((c) => c.model)).toEqual(["m2"]);
+		expect(agent.current).toEqual({ provider: second, model: "m2", contextWindow: 2000 });
+		const starts = events.flatMap((e) => (e.type === "agent_start" ? [[e.model, e.contextWindow]] : []));
+		expect(starts).toEqual([
+			["m1", 1000],
+			["m2", 2000],
+		]);
+		expect(options).toMatchObject({ provider: first, model: "m1", contextWindow: 1000 });
+	});
+});
+
+describe("how a run ends", () => {
+	const ending = (events: AgentEvent[]) => events.find((e) => e.type === "agent_end");
+	for (const [name, turns, extra] of [
+		["done", [{ text: "ok", usage: { input: 3, output: 1 } }], {}],
+		["at the turn limit", [{ toolCalls: [{ name: "echo", args: { text: "x" } }] }], { maxTurns: 1 }],
+		["on a provider error", [{ fault: { kind: "error", message: "boom" } }], {}],
+	] as const) {
+		it(`agent_end carries the result's fields, without the answer (${name})`, async () => {
+			const { agent, events } = setup([...turns] as ScriptedTurn[], extra);
+			const { text: _text, structured: _structured, ...end } = await agent.run("go");
+			expect(ending(events)).toEqual({ type: "agent_end", ...end });
+		});
+	}
+
+	it("an aborted run says so in its result and its agent_end", async () => {
+		const { agent, events } = setup([{ text: "never" }]);
+		const controller = new AbortController();
+		controller.abort();
+		const result = await agent.run("go", controller.signal);
+		expect(result).toMatchObject({ stopReason: "aborted", error: "aborted", errorKind: "aborted", turns: 0 });
+		expect(ending(events)).toMatchObject({ stopReason: "aborted", error: "aborted", errorKind: "aborted" });
+	});
+});

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { writeSyntheticSession } from "../src/session/bench.js";
+import { writeSyntheticSession } from "../scripts/synthetic-session.js";
 import { GAR_BIN, runProgram, tempHome } from "./support/cli.js";
 
 type Piped = { code: number; stdout: string; stderr: string };

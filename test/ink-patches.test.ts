@@ -1,23 +1,30 @@
 // The build's Ink patches (scripts/ink-patches.mjs) change how fast frames are made, not what they are: the same app
 // and updates, bundled with and without them, write the same bytes to the terminal. The exceptions are fixes, each
-// with its test below: the frame after a clear is drawn whole, and each character is drawn as it was measured.
+// with its test below: the frame after a clear is drawn whole, each character is drawn as it was measured, and a row
+// drawn to the last column is not erased after (xterm, urxvt, st and macOS Terminal erased its last character).
+// The app draws with Ink's incremental writer (src/ui/run.tsx), whose bytes differ from the whole-frame writer's by
+// design, and which stock Ink 6.8 gets wrong: there the frames go through a test terminal (test/support/
+// terminal-screen.ts) and the screens it shows after each frame are compared with the ones stock Ink draws whole.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import stripAnsi from "strip-ansi";
-import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 // @ts-expect-error: a plain .mjs build script without type declarations
 import { inkPatches } from "../scripts/ink-patches.mjs";
 import stringWidth from "../src/term/string-width.js";
+import { type ScreenOptions, TerminalScreen } from "./support/terminal-screen.js";
 
 const dir = mkdtempSync(join(tmpdir(), "gar-ink-patches-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /**
- * A tiny Ink app driven through a list of screens (or "clear": \`clear()\`); returns everything Ink wrote, with
- * "<frame>" after each screen's writes and "<clear>" after a clear's.
+ * A tiny Ink app on a 40×12 terminal driven through a list of screens: rows of text beside a bordered "side" box,
+ * 10 rows tall unless a screen says `{ rows, height }`. "clear" does what gar does when it takes the screen back after
+ * Ctrl+G's editor or `fg` (leave and enter the alternate screen, which blanks it, then \`clear()\`). Returns
+ * everything written, with "<frame>" after each screen's writes and "<clear>" after a clear's.
  */
 const APP = `
 import { render, Box, Text } from "ink";
@@ -25,17 +32,18 @@ import { createElement as h } from "react";
 export async function frames(screens, incrementalRendering = false) {
 	let written = "";
 	const stdout = { columns: 40, rows: 12, isTTY: true, write: (s) => { written += s; return true; }, on() {}, off() {}, removeListener() {} };
-	const view = (rows) => h(Box, { flexDirection: "row", height: 10 },
-		h(Box, { flexDirection: "column", width: 28 }, rows.map((r, i) => {
-			const text = h(Text, { key: i, color: r.color, bold: r.bold }, r.text);
-			return r.width ? h(Box, { key: i, width: r.width }, text) : text;
+	const view = (screen) => h(Box, { flexDirection: "row", height: screen.height ?? 10 },
+		h(Box, { flexDirection: "column", width: 28 }, (screen.rows ?? screen).map((r, i) => {
+			const text = h(Text, { key: i, color: r.color, bold: r.bold, backgroundColor: r.bg, inverse: r.inverse }, r.text);
+			const tail = r.tail && h(Text, { color: r.tail.color }, r.tail.text);
+			return r.width ? h(Box, { key: i, width: r.width }, text, tail) : text;
 		})),
 		h(Box, { borderStyle: "single", borderTop: false, borderBottom: false, borderRight: false }, h(Text, { dimColor: true }, "side")));
 	const app = render(view(screens[0]), { stdout, patchConsole: false, exitOnCtrlC: false, maxFps: 1000, incrementalRendering });
 	written += "<frame>";
-	for (const rows of screens.slice(1)) {
-		if (rows === "clear") { app.clear(); written += "<clear>"; continue; }
-		app.rerender(view(rows)); await new Promise((r) => setTimeout(r, 5)); written += "<frame>";
+	for (const screen of screens.slice(1)) {
+		if (screen === "clear") { stdout.write("\\x1b[?1049l\\x1b[?1049h\\x1b[H"); app.clear(); written += "<clear>"; continue; }
+		app.rerender(view(screen)); await new Promise((r) => setTimeout(r, 5)); written += "<frame>";
 	}
 	app.unmount();
 	return written;
@@ -70,7 +78,28 @@ async function bundle(name: string, patched: boolean, ci: string): Promise<Frame
 	return (await import(pathToFileURL(outfile).href)).frames;
 }
 
-const row = (text: string, style: { color?: string; bold?: boolean; width?: number } = {}) => ({ text, ...style });
+/** What the terminal shows after each frame of `written` (the app's screen, styles per cell, and the cursor). */
+function screensOf(written: string, options: ScreenOptions = {}): string[][] {
+	const terminal = new TerminalScreen(40, 12, options);
+	terminal.write("\u001b[?1049h\u001b[H"); // the app draws on the alternate screen, from its top
+	const shown: string[][] = [];
+	for (const part of written.split(/(<frame>|<clear>)/)) {
+		if (part === "<frame>") shown.push(terminal.snapshot());
+		else if (part !== "<clear>") terminal.write(part);
+	}
+	return shown;
+}
+
+/** A row's styles; with `width` a box of that width holds it, and `tail` after it as a text of its own. */
+type Style = {
+	color?: string;
+	bold?: boolean;
+	width?: number;
+	bg?: string;
+	inverse?: boolean;
+	tail?: { text: string; color?: string };
+};
+const row = (text: string, style: Style = {}) => ({ text, ...style });
 const SCREENS = [
 	[row("hello", { color: "green" }), row("中文 and emoji 👍"), row("plain")],
 	[row("hello", { color: "green" }), row("中文 and emoji 👍"), row("plain, typed")],
@@ -80,13 +109,50 @@ const SCREENS = [
 	[row("a much longer line that wraps inside its box of 28 columns")],
 ];
 
+const WIDE = row("中文 and emoji 👍");
+const FIRST = [row("hello", { color: "green" }), WIDE, row("plain")];
+/** Three rows, the first to the screen's last column, where a text of its own, styled, ends it with `last`. */
+const edge = (last: string) => ({
+	rows: [row("to the last column ".padEnd(39, "."), { width: 40, tail: { text: last, color: "yellow" } }), row("中文")],
+	height: 3,
+});
+/** The frames the app's writer is checked on ("clear" as in APP): each changes the one before it as its comment says. */
+const SCRIPT = [
+	FIRST,
+	[FIRST[0], WIDE, row("plain, typed")], // one row's text
+	[row("hello", { color: "red" }), WIDE, row("plain, typed")], // only a style
+	[FIRST[0], row("中文 and emoji 👍", { bold: true }), row("plain")], // a style on wide characters; a row back
+	FIRST, // every row back as it was
+	{
+		rows: [row("a中文b"), row("中a文"), row(" on blue ", { bg: "blue" }), row("a", { inverse: true }), WIDE],
+		height: 11, // taller, to the app's height (rows − 1); wide characters a column further; a background
+	},
+	{ rows: [row("中文b"), row("a中文"), row(" on blue ", { bg: "blue" }), row("b", { inverse: true })], height: 4 },
+	{ rows: [row("one row")], height: 1 }, // shorter, twice
+	edge("y"), // a row to the last column
+	edge("z"), // only its last cell
+	"clear",
+	edge("z"), // nothing: the same frame, after a clear
+	[row("key", { color: "blue", width: 28, tail: { text: "value", color: "green" } })], // two styles side by side
+	[row("key", { color: "blue", width: 28, tail: { text: "value", color: "red" } })], // only the second one
+	FIRST, // taller again
+	"clear",
+	[row("a much longer line that wraps inside its box of 28 columns")], // every row, after a clear
+	FIRST,
+];
+
 describe("the build's Ink patches", () => {
+	let stock: Frames;
+	let patched: Frames;
+	beforeAll(async () => {
+		// The patched bundle loads with CI=true: stock Ink would then draw only the last frame, at exit.
+		stock = await bundle("stock", false, "false");
+		patched = await bundle("patched", true, "true");
+		vi.unstubAllEnvs();
+	});
 	afterEach(() => vi.unstubAllEnvs());
 
 	it("write the same frames as stock Ink (styles, wide characters, rows that change and change back)", async () => {
-		// The patched bundle loads with CI=true: stock Ink would then draw only the last frame, at exit.
-		const stock = await bundle("stock", false, "false");
-		const patched = await bundle("patched", true, "true");
 		const expected = await stock(SCREENS);
 		expect(expected).toContain("中文");
 		expect(expected).toContain("\u001b[32mhello"); // green, as the app asked
@@ -94,7 +160,6 @@ describe("the build's Ink patches", () => {
 	});
 
 	it("draw every row of the frame after a clear (the screen was wiped: Ctrl+Z and fg, Ctrl+G), then only changes", async () => {
-		const patched = await bundle("patched-clear", true, "true");
 		const first = SCREENS[0] as unknown[];
 		const written = await patched([first, first, "clear", first, SCREENS[1]], true);
 		const [beforeClear, afterClear] = written.split("<clear>") as [string, string];
@@ -109,7 +174,6 @@ describe("the build's Ink patches", () => {
 	});
 
 	it("draw each character in the form it was measured as, in as many cells, and no row past the screen's width", async () => {
-		const patched = await bundle("patched-width", true, "true");
 		const screen = [
 			row("zero\u200bwidth\u200bspaces"),
 			row("⚠️ \u115f 👍🏽 \u3164 x"),
@@ -124,5 +188,71 @@ describe("the build's Ink patches", () => {
 		expect(rows[2]).toContain("한 क्षि 👨👩👧 y");
 		expect(rows[3]).toMatch(/^z+/);
 		for (const shown of rows) expect(stringWidth(shown)).toBeLessThanOrEqual(40);
+	});
+
+	it("wrap a text at its own width, never as another text whose cache key reads the same", async () => {
+		// Stock Ink keys its wrap cache by text + width + wrap type, unseparated: "abcdefghijklm" at 12 and
+		// "abcdefghijklm1" at 2 both read "abcdefghijklm12wrap", so the second was drawn as the first's wrapping.
+		const written = await patched([[row("abcdefghijklm", { width: 12 }), row("abcdefghijklm1", { width: 2 })]]);
+		const rows = stripAnsi(written.split("<frame>")[0] ?? "")
+			.split("\n")
+			.map((shown) => shown.slice(0, shown.indexOf("│")).trimEnd());
+		expect(rows.slice(0, 9)).toEqual(["abcdefghijkl", "m", "ab", "cd", "ef", "gh", "ij", "kl", "m1"]);
+	});
+
+	it("show the same screens drawn incrementally, as the app draws, as stock Ink drawing each frame whole", async () => {
+		// Stock Ink's clear() is what the patch fixes, so its frames are drawn without the clears: what a clear
+		// followed by a frame must show is that frame.
+		const whole = await stock(SCRIPT.filter((screen) => screen !== "clear"));
+		const written = await patched(SCRIPT, true);
+		expect(written).toContain("\u001b[E"); // an unchanged row skipped: the incremental writer is the one at work
+		// In both kinds of terminal: those that keep a row's last column when an erase follows it, and those that
+		// erase it (xterm, urxvt, st, macOS Terminal), where a row written to the last column must not be erased after.
+		for (const pendingWrap of ["past", "at"] as const) {
+			const expected = screensOf(whole, { pendingWrap });
+			const shown = screensOf(written, { pendingWrap });
+			expect(shown).toHaveLength(expected.length);
+			for (const [i, screen] of shown.entries()) expect(screen, `${pendingWrap}, frame ${i}`).toEqual(expected[i]);
+		}
+		const expected = screensOf(whole);
+		// What is compared: styles per cell, wide characters, the last column, the cursor below the frame.
+		expect(expected[0]?.[0]).toBe("⟦fg=32⟧hello⟦⟧                       │⟦dim⟧side⟦⟧");
+		expect(expected[5]?.[2]).toContain("⟦bg=44⟧ on blue ⟦⟧");
+		expect(expected[9]?.[0]).toMatch(/\.⟦fg=33⟧z⟦⟧$/);
+		expect(expected[0]?.at(-1)).toBe("cursor 10,0 hidden");
+	});
+
+	it("show screens that stock Ink's incremental writer gets wrong (so the comparison above can fail)", async () => {
+		const expected = screensOf(await stock(SCRIPT.slice(0, 2)));
+		const shown = screensOf(await stock(SCRIPT.slice(0, 2), true));
+		expect(shown[0]).toEqual(expected[0]); // the first frame is written whole
+		// The next lands a row low: the bug of Ink 6.8 that the log-update patch fixes (#910). An Ink that fixes it
+		// fails this line: then that patch and this test go.
+		expect(shown[1]).not.toEqual(expected[1]);
+	});
+
+	it("show characters in their terminal form alike drawn incrementally and whole (zero-width, stand-ins, cut rows)", async () => {
+		// Stock Ink draws these otherwise (that is what the fixes are for), so the patched whole-frame writer, which
+		// the first test ties to stock Ink, is what the incremental one is compared with here.
+		const forms = [
+			row("zero\u200bwidth\u200bspaces"),
+			row("⚠️ \u115f 👍🏽 \u3164 x"),
+			row("한 क्षि 👨‍👩‍👧 y"),
+			row("z".repeat(50), { width: 50 }),
+		];
+		const changed = [
+			row("zero\u200bwidth\u200bspace"),
+			forms[1],
+			row("한 क्षि 👨‍👩‍👧 y", { color: "red" }),
+			row(`${"z".repeat(39)}y${"z".repeat(10)}`, { width: 50 }),
+		];
+		const script = [forms, changed, forms, { rows: forms.slice(1, 3), height: 2 }, forms];
+		const [whole, written] = [await patched(script), await patched(script, true)];
+		for (const pendingWrap of ["past", "at"] as const) {
+			expect(screensOf(written, { pendingWrap })).toEqual(screensOf(whole, { pendingWrap }));
+		}
+		const shown = screensOf(whole);
+		expect(shown[0]?.[1]).toContain("⚠ ⟨U+115F⟩ 👍 ⟨U+3164⟩ x");
+		expect(shown[1]?.[3]).toMatch(/y$/);
 	});
 });

@@ -2,12 +2,12 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAnthropicProvider } from "../src/llm/anthropic.js";
+import { AsyncQueue } from "../src/llm/async-queue.js";
 import { describeError, describeStatus, redact } from "../src/llm/errors.js";
 import { createProvider } from "../src/llm/index.js";
 import { parseArguments } from "../src/llm/message-builder.js";
 import { createOpenAIProvider } from "../src/llm/openai.js";
 import { DEFAULT_RETRY, retryDelayMs, serverDelayMs } from "../src/llm/retry.js";
-import { Channel } from "../src/llm/stream-driver.js";
 import type { StreamEvent } from "../src/llm/types.js";
 import { collect, startWireServer, type WireServer } from "./support/wire-server.js";
 
@@ -78,9 +78,9 @@ describe("parseArguments", () => {
 	});
 });
 
-describe("Channel", () => {
+describe("AsyncQueue", () => {
 	it("delivers items pushed before and after the consumer waits, then ends on close", async () => {
-		const channel = new Channel<number>();
+		const channel = new AsyncQueue<number>();
 		channel.push(1);
 		const got: number[] = [];
 		const done = (async () => {

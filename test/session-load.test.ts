@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { writeSyntheticSession } from "../src/session/bench.js";
+import { writeSyntheticSession } from "../scripts/synthetic-session.js";
 import { buildContext } from "../src/session/context.js";
 import { SessionError } from "../src/session/format.js";
 import { loadSession } from "../src/session/load.js";

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { EventChannel } from "../src/agent/channel.js";
 import type { AgentEvent } from "../src/agent/events.js";
 import type { AssistantMessage } from "../src/llm/types.js";
-import { createTranscript } from "../src/modes/transcript.js";
+import { createTranscript } from "../src/output/transcript.js";
 import { SessionRecorder } from "../src/session/recorder.js";
 import { replayEvents } from "../src/session/replay.js";
 import { SessionWriter } from "../src/session/writer.js";

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { toolLine } from "../src/modes/transcript.js";
+import { toolLine } from "../src/output/transcript.js";
 import { failureLines } from "../src/view/failure-lines.js";
 import type { ToolItem } from "../src/view/state.js";
 

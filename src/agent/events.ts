@@ -182,8 +182,6 @@ export type AgentEvent =
 			errorKind?: ErrorKind;
 	  };
 
-export type AgentEventType = AgentEvent["type"];
-
 /** The tool result message the model reads for a `tool_end` event. */
 export function toolResultMessage(event: Extract<AgentEvent, { type: "tool_end" }>): ToolResultMessage {
 	return {

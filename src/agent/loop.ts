@@ -1,14 +1,9 @@
 import { costUsd } from "../llm/models.js";
 import {
 	type AssistantMessage,
-	addUsage,
-	EMPTY_USAGE,
-	type ErrorKind,
 	type Message,
-	type ModelRequest,
 	type Provider,
 	type ThinkingLevel,
-	type ToolSpec,
 	textOf,
 	toolCallsOf,
 	type Usage,
@@ -17,14 +12,27 @@ import type { SystemPrompt } from "../prompt/system-prompt.js";
 import { toToolSpec } from "../tools/index.js";
 import type { AnyTool } from "../tools/types.js";
 import type { EventChannel } from "./channel.js";
-import { boundToolArguments } from "./depth.js";
-import type { RequestInfo, RunStopReason, UserInput, UserSource } from "./events.js";
+import type { UserInput, UserSource } from "./events.js";
 import { LoopGuard } from "./loop-guard.js";
+import {
+	buildRequest,
+	describeRequest,
+	failedReply,
+	type ModelChoice,
+	RecentRequests,
+	type Reply,
+	type RequestSettings,
+	streamReply,
+	withEstimatedInput,
+} from "./model-call.js";
 import { MessageQueue } from "./queue.js";
-import { describeMessages, describeSystem, describeTools, estimateTokens } from "./request-info.js";
+import { describeSystem, describeTools, estimateTokens } from "./request-info.js";
+import { agentEnd, CompactionBudget, type RunResult, type RunStop, RunTotals } from "./run-state.js";
 import { checkAnswer, type OutputSchema } from "./structured.js";
 import { type Approval, ToolRunner } from "./tool-runner.js";
 
+export type { ModelChoice } from "./model-call.js";
+export type { RunResult } from "./run-state.js";
 export type { Approval, ApprovalDecision, ApprovalRequest } from "./tool-runner.js";
 
 /**
@@ -54,7 +62,9 @@ export type CompactHook = (
 export const OVERFLOW_ADVICE =
 	"the conversation does not fit the model's context window even after compacting; run /compact (or gar compact) with a focus, lower [context] keep_recent_tokens, or set a larger [context] window if the model allows it";
 
+/** What an Agent is built with; never written after (setModel replaces the agent's ModelChoice, not these). */
 export type AgentOptions = {
+	/** The first model; `setModel` switches it between runs. */
 	provider: Provider;
 	model: string;
 	system: SystemPrompt;
@@ -82,24 +92,20 @@ export type AgentOptions = {
 	newRunId?: () => string;
 };
 
-export type RunResult = {
-	runId: string;
-	stopReason: RunStopReason;
-	turns: number;
-	usage: Usage;
-	/** Null when any call's price is unknown. */
-	costUsd: number | null;
-	durationMs: number;
-	/** The final answer: the text of the last assistant message. */
-	text: string;
-	/** The parsed answer when an output schema was given and it validated. */
-	structured?: unknown;
-	error?: string;
-	errorKind?: ErrorKind;
+/** One run's state, handed from step to step. */
+type Run = {
+	readonly signal: AbortSignal;
+	readonly maxTurns: number;
+	readonly totals: RunTotals;
+	readonly tools: ToolRunner;
+	readonly budget: CompactionBudget;
+	/** Structured output: how many times the answer was asked for again. */
+	schemaAttempts: number;
 };
 
-/** How many recent requests keep what is needed to show their exact body. */
-const KEPT_REQUESTS = 8;
+/** What a step says when the run goes on; otherwise it says why the run stops. */
+const CONTINUE = "continue";
+type Next = typeof CONTINUE | RunStop;
 
 /**
  * The agent loop: build the request, stream it, emit events, run the tool calls in order, append the results,
@@ -110,21 +116,26 @@ const KEPT_REQUESTS = 8;
 export class Agent {
 	readonly queue: MessageQueue;
 	private readonly now: () => number;
-	private readonly toolSpecs: ToolSpec[];
-	private readonly toolsInfo: RequestInfo["tools"];
-	private systemInfo: RequestInfo["system"];
-	private readonly requests = new Map<string, { provider: Provider; request: ModelRequest }>();
+	private readonly settings: RequestSettings;
+	private choice: ModelChoice;
+	private readonly requests = new RecentRequests();
 	private runCount = 0;
 
 	constructor(
-		private readonly options: AgentOptions,
+		private readonly options: Readonly<AgentOptions>,
 		private history: Message[] = [],
 	) {
 		this.now = options.now ?? Date.now;
 		this.queue = options.queue ?? new MessageQueue();
-		this.toolSpecs = options.tools.map(toToolSpec);
-		this.toolsInfo = describeTools(this.toolSpecs);
-		this.systemInfo = describeSystem(options.system);
+		const tools = options.tools.map(toToolSpec);
+		this.settings = {
+			system: options.system.text,
+			tools,
+			thinking: options.thinking,
+			maxTokens: options.maxTokens,
+			info: { system: describeSystem(options.system), tools: describeTools(tools) },
+		};
+		this.choice = { provider: options.provider, model: options.model, contextWindow: options.contextWindow ?? null };
 	}
 
 	/** The context: every message of the conversation so far, in order. */
@@ -132,12 +143,17 @@ export class Agent {
 		return this.history;
 	}
 
+	/** The model the next request goes to, with its provider and context window. */
+	get current(): Readonly<ModelChoice> {
+		return this.choice;
+	}
+
 	get model(): string {
-		return this.options.model;
+		return this.choice.model;
 	}
 
 	get provider(): Provider {
-		return this.options.provider;
+		return this.choice.provider;
 	}
 
 	get system(): SystemPrompt {
@@ -149,10 +165,8 @@ export class Agent {
 	}
 
 	/** Switches the model (and provider) for the next run. */
-	setModel(provider: Provider, model: string, contextWindow: number | null): void {
-		this.options.provider = provider;
-		this.options.model = model;
-		this.options.contextWindow = contextWindow;
+	setModel(choice: ModelChoice): void {
+		this.choice = { ...choice };
 	}
 
 	/** Replaces the whole context (a branch switch, a new session, a compaction). Not during a run. */
@@ -167,17 +181,32 @@ export class Agent {
 
 	/** The exact body of a recent request, computed on demand; undefined when unknown or no longer kept. */
 	requestBody(requestId: string): unknown {
-		const kept = this.requests.get(requestId);
-		return kept?.provider.body?.(kept.request);
+		return this.requests.body(requestId);
 	}
 
 	/** Runs until done. `prompt` null continues from the current context (e.g. after a steer). */
 	async run(prompt: string | UserInput | null, signal: AbortSignal = new AbortController().signal): Promise<RunResult> {
+		const run = this.startRun(signal);
+		// A prompt that cannot fit the window is refused before anything is sent or kept: no compaction can make room
+		// for it, and saved, it would make every continuation of the session overflow too.
+		const refused = prompt === null ? undefined : this.tooLong(typeof prompt === "string" ? prompt : prompt.text);
+		if (refused !== undefined) run.totals.end({ stop: "error", error: refused, errorKind: "overflow" });
+		else {
+			if (prompt !== null) this.addUser(prompt, "prompt");
+			run.totals.end(await this.turns(run));
+		}
+		const result = run.totals.result(this.now());
+		this.options.channel.emit(agentEnd(result));
+		return result;
+	}
+
+	/** Sets up a run and emits its agent_start. */
+	private startRun(signal: AbortSignal): Run {
 		const { channel } = this.options;
-		const maxTurns = this.options.maxTurns ?? 50;
 		const started = this.now();
 		this.runCount++;
 		const runId = this.options.newRunId?.() ?? `run_${started.toString(36)}_${this.runCount}`;
+		const maxTurns = this.options.maxTurns ?? 50;
 		const tools = new ToolRunner({
 			tools: this.options.tools,
 			channel,
@@ -188,180 +217,133 @@ export class Agent {
 			...(this.options.approval ? { approval: this.options.approval } : {}),
 			...(this.options.limitToolResult ? { limit: this.options.limitToolResult } : {}),
 		});
-		let usage = EMPTY_USAGE;
-		let cost: number | null = 0;
-		let turns = 0;
-		let last: AssistantMessage | undefined;
-		let structured: unknown;
-		let stop: RunStopReason = "done";
-		let error: string | undefined;
-		let errorKind: ErrorKind | undefined;
-		let schemaAttempts = 0;
-		// Compaction: after a failed one, no more automatic ones this run; one retry per overflow; never twice in a row.
-		let autoFailed = false;
-		let overflowRetried = false;
-		let compacted = false;
-		const compact = async (reason: "auto" | "overflow"): Promise<CompactStep | null> => {
-			const step = (await this.options.compact?.(this.history, { reason, signal })) ?? null;
-			if (!step) return null;
-			usage = addUsage(usage, step.usage);
-			cost = cost === null || step.costUsd === null ? null : cost + step.costUsd;
-			if (step.ok) {
-				this.history = step.messages;
-				compacted = true;
-			} else autoFailed = true;
-			return step;
-		};
+		const { provider, model, contextWindow } = this.choice;
+		channel.emit({ type: "agent_start", runId, provider: provider.name, model, maxTurns, contextWindow });
+		const totals = new RunTotals(runId, started);
+		return { signal, maxTurns, totals, tools, budget: new CompactionBudget(), schemaAttempts: 0 };
+	}
 
-		channel.emit({
-			type: "agent_start",
-			runId,
-			provider: this.options.provider.name,
-			model: this.options.model,
-			maxTurns,
-			contextWindow: this.options.contextWindow ?? null,
-		});
-		// A prompt that cannot fit the window is refused before anything is sent or kept: no compaction can make room
-		// for it, and saved, it would make every continuation of the session overflow too.
-		const refused = prompt === null ? undefined : this.tooLong(typeof prompt === "string" ? prompt : prompt.text);
-		if (refused !== undefined) {
-			stop = "error";
-			error = refused;
-			errorKind = "overflow";
-		} else if (prompt !== null) this.addUser(prompt, "prompt");
-
-		while (refused === undefined) {
-			if (signal.aborted) {
-				stop = "aborted";
-				break;
-			}
-			if (turns >= maxTurns) {
-				stop = "max_turns";
-				error = `stopped after ${maxTurns} turn${maxTurns === 1 ? "" : "s"} (the turn limit; raise it with --max-turns)`;
-				break;
-			}
-			if (this.options.compact && !autoFailed && !compacted) {
-				await compact("auto");
-				if (signal.aborted) {
-					stop = "aborted";
-					break;
-				}
-			}
-			turns++;
-			const forceSchema = schemaAttempts > 0 ? this.options.output : undefined;
-			const { message, cost: callCost } = await this.callModel(runId, turns, maxTurns, signal, forceSchema);
-			last = message;
-			usage = addUsage(usage, message.usage);
-			cost = cost === null || callCost === null ? null : cost + callCost;
-
-			if (message.stopReason === "error" && message.errorKind === "overflow" && this.options.compact) {
-				channel.emit({ type: "turn_end", turn: turns, stopReason: message.stopReason });
-				const step = overflowRetried || compacted ? null : await compact("overflow");
-				if (step?.ok) {
-					overflowRetried = true;
-					continue;
-				}
-				stop = signal.aborted ? "aborted" : "error";
-				error = step ? `the request was too long for the model and compacting failed: ${step.error}` : OVERFLOW_ADVICE;
-				errorKind = signal.aborted ? "aborted" : "overflow";
-				break;
-			}
-			if (message.stopReason !== "error" && message.stopReason !== "aborted") {
-				compacted = false;
-				overflowRetried = false;
-			}
-			if (message.stopReason === "aborted" || message.stopReason === "error" || message.stopReason === "refusal") {
-				channel.emit({ type: "turn_end", turn: turns, stopReason: message.stopReason });
-				stop = message.stopReason === "aborted" ? "aborted" : "error";
-				error = message.error ?? refusalText(message) ?? (stop === "aborted" ? "aborted" : "the model call failed");
-				errorKind = message.errorKind ?? (message.stopReason === "refusal" ? "refusal" : undefined);
-				break;
-			}
-			const calls = toolCallsOf(message);
-			if (calls.length > 0 && !forceSchema) {
-				const guardStop = await tools.run(calls, signal);
-				channel.emit({ type: "turn_end", turn: turns, stopReason: message.stopReason });
-				if (guardStop) {
-					stop = "error";
-					error = guardStop;
-					break;
-				}
-				this.deliverSteers();
-				continue;
-			}
-			channel.emit({ type: "turn_end", turn: turns, stopReason: message.stopReason });
-			if (this.deliverSteers()) continue;
-			const followUp = this.queue.takeFollowUp();
-			if (followUp !== undefined) {
-				this.addUser(followUp, "follow_up");
-				continue;
-			}
-			if (message.stopReason === "length") {
-				stop = "length";
-				error = "the reply was cut off at the output token limit";
-				break;
-			}
-			if (this.options.output) {
-				const check = checkAnswer(textOf(message), this.options.output);
-				if (check.ok) {
-					structured = check.value;
-					break;
-				}
-				if (schemaAttempts >= 2) {
-					stop = "error";
-					error = `the answer does not match the schema: ${check.errors}`;
-					break;
-				}
-				schemaAttempts++;
-				this.addUser(
-					schemaAttempts === 1
-						? `Now give your final answer as JSON matching the schema "${this.options.output.name}".`
-						: `That answer does not match the schema: ${check.errors}\nReply again with corrected JSON only.`,
-					"schema_retry",
-				);
-				continue;
-			}
-			break;
+	/** Turn after turn: a request, its reply, what follows from it; until a step says the run stops. */
+	private async turns(run: Run): Promise<RunStop> {
+		for (;;) {
+			const stop = await this.beforeRequest(run);
+			if (stop) return stop;
+			const forceSchema = run.schemaAttempts > 0 ? this.options.output : undefined;
+			const turn = ++run.totals.turns;
+			const { message, cost } = await this.callModel(run, turn, forceSchema);
+			run.totals.last = message;
+			run.totals.spend(message.usage, cost);
+			const next = await this.afterReply(run, turn, message, forceSchema !== undefined);
+			if (next !== CONTINUE) return next;
 		}
-		if (stop === "aborted") {
-			error ??= "aborted";
-			errorKind ??= "aborted";
+	}
+
+	/** Before each request: stop when aborted or at the turn limit; compact first when the context is due. */
+	private async beforeRequest(run: Run): Promise<RunStop | undefined> {
+		if (run.signal.aborted) return { stop: "aborted" };
+		const { maxTurns } = run;
+		if (run.totals.turns >= maxTurns) {
+			const error = `stopped after ${maxTurns} turn${maxTurns === 1 ? "" : "s"} (the turn limit; raise it with --max-turns)`;
+			return { stop: "max_turns", error };
 		}
-		const result: RunResult = {
-			runId,
-			stopReason: stop,
-			turns,
-			usage,
-			costUsd: cost,
-			durationMs: this.now() - started,
-			text: last ? textOf(last) : "",
-		};
-		if (structured !== undefined) result.structured = structured;
-		if (error !== undefined) result.error = error;
-		if (errorKind !== undefined) result.errorKind = errorKind;
-		channel.emit({
-			type: "agent_end",
-			runId,
-			stopReason: stop,
-			turns,
-			usage,
-			costUsd: cost,
-			durationMs: result.durationMs,
-			...(error === undefined ? {} : { error }),
-			...(errorKind === undefined ? {} : { errorKind }),
-		});
-		return result;
+		if (this.options.compact && run.budget.autoAllowed) {
+			await this.compact(run, "auto");
+			if (run.signal.aborted) return { stop: "aborted" };
+		}
+		return undefined;
+	}
+
+	/**
+	 * After a reply: runs its tool calls (not those of a reply asked for as JSON), ends the turn, then decides: go on
+	 * with the tool results, a steer, a follow-up or a structured answer asked for again; else stop, and why.
+	 */
+	private async afterReply(run: Run, turn: number, message: AssistantMessage, forcedSchema: boolean): Promise<Next> {
+		const { stopReason } = message;
+		const failed = stopReason === "aborted" || stopReason === "error" || stopReason === "refusal";
+		const calls = failed || forcedSchema ? [] : toolCallsOf(message);
+		const guardStop = calls.length > 0 ? await run.tools.run(calls, run.signal) : undefined;
+		this.endTurn(turn, message);
+		if (failed) return this.afterFailure(run, message);
+		run.budget.replied();
+		if (calls.length > 0) {
+			if (guardStop) return { stop: "error", error: guardStop };
+			this.deliverSteers();
+			return CONTINUE;
+		}
+		if (this.deliverSteers()) return CONTINUE;
+		const followUp = this.queue.takeFollowUp();
+		if (followUp !== undefined) {
+			this.addUser(followUp, "follow_up");
+			return CONTINUE;
+		}
+		if (stopReason === "length") return { stop: "length", error: "the reply was cut off at the output token limit" };
+		return this.options.output ? this.finishStructured(run, message, this.options.output) : { stop: "done" };
+	}
+
+	/** The one place a turn ends: after its reply, and after its tool calls when it had any. */
+	private endTurn(turn: number, message: AssistantMessage): void {
+		this.options.channel.emit({ type: "turn_end", turn, stopReason: message.stopReason });
+	}
+
+	/** A reply that failed, was aborted or refused: a request too long is compacted and sent again once; else stop. */
+	private async afterFailure(run: Run, message: AssistantMessage): Promise<Next> {
+		if (message.stopReason === "error" && message.errorKind === "overflow" && this.options.compact) {
+			const step = run.budget.overflowAllowed ? await this.compact(run, "overflow") : null;
+			if (step?.ok) {
+				run.budget.retryOverflow();
+				return CONTINUE;
+			}
+			const aborted = run.signal.aborted;
+			return {
+				stop: aborted ? "aborted" : "error",
+				error: step ? `the request was too long for the model and compacting failed: ${step.error}` : OVERFLOW_ADVICE,
+				errorKind: aborted ? "aborted" : "overflow",
+			};
+		}
+		const stop = message.stopReason === "aborted" ? "aborted" : "error";
+		const error = message.error ?? refusalText(message) ?? (stop === "aborted" ? "aborted" : "the model call failed");
+		const errorKind = message.errorKind ?? (message.stopReason === "refusal" ? "refusal" : undefined);
+		return errorKind === undefined ? { stop, error } : { stop, error, errorKind };
+	}
+
+	/** A structured answer that parses and validates ends the run; else it is asked for again, twice at most. */
+	private finishStructured(run: Run, message: AssistantMessage, output: OutputSchema): Next {
+		const check = checkAnswer(textOf(message), output);
+		if (check.ok) {
+			run.totals.structured = check.value;
+			return { stop: "done" };
+		}
+		if (run.schemaAttempts >= 2)
+			return { stop: "error", error: `the answer does not match the schema: ${check.errors}` };
+		run.schemaAttempts++;
+		this.addUser(
+			run.schemaAttempts === 1
+				? `Now give your final answer as JSON matching the schema "${output.name}".`
+				: `That answer does not match the schema: ${check.errors}\nReply again with corrected JSON only.`,
+			"schema_retry",
+		);
+		return CONTINUE;
+	}
+
+	/** Runs the compaction hook: its summary request counts in the run's totals; an ok step replaces the history. */
+	private async compact(run: Run, reason: "auto" | "overflow"): Promise<CompactStep | null> {
+		const step = (await this.options.compact?.(this.history, { reason, signal: run.signal })) ?? null;
+		if (!step) return null;
+		run.totals.spend(step.usage, step.costUsd);
+		if (step.ok) this.history = step.messages;
+		run.budget.compactedNow(step.ok);
+		return step;
 	}
 
 	/** Why `prompt` alone, with the system prompt and tools, cannot fit the model's window; undefined when it can. */
 	private tooLong(prompt: string): string | undefined {
-		const window = this.options.contextWindow;
-		if (window === undefined || window === null) return undefined;
+		const window = this.choice.contextWindow;
+		if (window === null) return undefined;
 		const tokens = estimateTokens(prompt.length);
-		const overhead = this.systemInfo.tokens + this.toolsInfo.tokens;
+		const overhead = this.settings.info.system.tokens + this.settings.info.tools.tokens;
 		if (tokens + overhead <= window) return undefined;
 		const n = (value: number) => value.toLocaleString("en-US");
-		return `the prompt is about ${n(tokens)} tokens; with the system prompt and tools (${n(overhead)}) it does not fit the ${n(window)}-token context window of ${this.options.model}: send a smaller part (a file's relevant lines, a shorter log) or use a model with a larger window`;
+		return `the prompt is about ${n(tokens)} tokens; with the system prompt and tools (${n(overhead)}) it does not fit the ${n(window)}-token context window of ${this.choice.model}: send a smaller part (a file's relevant lines, a shorter log) or use a model with a larger window`;
 	}
 
 	private addUser(input: string | UserInput, source: UserSource): void {
@@ -390,139 +372,55 @@ export class Agent {
 		}
 	}
 
-	/** One model call: emits request, streams it as events and appends the final message; returns it with its cost. */
+	/** One model call: emits turn_start, sends the request (unless the context hook failed), appends the reply. */
 	private async callModel(
-		runId: string,
+		run: Run,
 		turn: number,
-		maxTurns: number,
-		signal: AbortSignal,
-		output?: OutputSchema,
+		output: OutputSchema | undefined,
 	): Promise<{ message: AssistantMessage; cost: number | null }> {
-		const { channel, provider, model } = this.options;
-		const requestId = `${runId}.${turn}`;
-		channel.emit({ type: "turn_start", turn, maxTurns });
-		const messages = await this.context(turn, signal);
+		const { channel } = this.options;
+		const requestId = `${run.totals.runId}.${turn}`;
+		channel.emit({ type: "turn_start", turn, maxTurns: run.maxTurns });
+		const messages = await this.context(turn, run.signal);
 		const startedAt = this.now();
-		let firstToken: number | null = null;
-		let retries = 0;
-		let final: AssistantMessage | undefined;
-		let info: RequestInfo | undefined;
-		if (typeof messages === "string") {
-			final = failed(this.options, messages, "other");
-		} else {
-			const request: ModelRequest = {
-				model,
-				system: this.options.system.text,
-				messages,
-				tools: this.toolSpecs,
-				signal,
-			};
-			if (this.options.thinking) request.thinking = this.options.thinking;
-			if (this.options.maxTokens) request.maxTokens = this.options.maxTokens;
-			if (output) request.responseSchema = { name: output.name, schema: output.schema };
-			this.keep(requestId, provider, { ...request, messages: messages.slice() });
-			info = this.describe(requestId, turn, messages);
-			channel.emit({ type: "request", ...info });
-			channel.emit({ type: "message_start", turn, requestId });
-			const mark = () => {
-				firstToken ??= this.now() - startedAt;
-			};
-			try {
-				for await (const event of provider.stream(request)) {
-					switch (event.type) {
-						case "text_delta":
-						case "thinking_delta":
-							mark();
-							channel.emit(event);
-							break;
-						case "toolcall_start":
-							mark();
-							channel.emit({
-								type: "toolcall_start",
-								callId: event.id,
-								name: event.name,
-								contentIndex: event.contentIndex,
-							});
-							break;
-						case "toolcall_delta":
-							channel.emit({
-								type: "toolcall_delta",
-								callId: event.id,
-								delta: event.delta,
-								contentIndex: event.contentIndex,
-							});
-							break;
-						case "retry": {
-							retries++;
-							const { attempt, maxAttempts, reason, delayMs, errorKind } = event;
-							channel.emit({ type: "retry", requestId, turn, attempt, maxAttempts, reason, delayMs, errorKind });
-							break;
-						}
-						case "done":
-							final = boundToolArguments(event.message);
-							break;
-						case "start":
-							break;
-					}
-				}
-			} catch (error) {
-				// Providers must not throw; if one does anyway, the run still ends cleanly with an error reply.
-				const why = error instanceof Error ? error.message : String(error);
-				final = failed(this.options, `provider failure: ${why}`, "other");
-			}
-			final ??= failed(this.options, "the provider stream ended without a final message", "other");
-		}
-		if (info) final = withEstimatedInput(final, info);
-		this.history.push(final);
-		const cost = costUsd(final.model, final.usage);
+		const reply: Reply =
+			typeof messages === "string"
+				? { message: failedReply(this.choice, messages, "other"), firstTokenMs: null, retries: 0 }
+				: await this.send({ requestId, turn, startedAt }, messages, run.signal, output);
+		const { message } = reply;
+		this.history.push(message);
+		const cost = costUsd(message.model, message.usage);
 		channel.emit({
 			type: "message_end",
 			requestId,
 			turn,
-			message: final,
+			message,
 			costUsd: cost,
-			timing: { startedAt, firstTokenMs: firstToken, durationMs: this.now() - startedAt },
-			retries,
-			...(final.errorKind === undefined ? {} : { errorKind: final.errorKind }),
+			timing: { startedAt, firstTokenMs: reply.firstTokenMs, durationMs: this.now() - startedAt },
+			retries: reply.retries,
+			...(message.errorKind === undefined ? {} : { errorKind: message.errorKind }),
 		});
-		return { message: final, cost };
+		return { message, cost };
 	}
 
-	private describe(requestId: string, turn: number, messages: readonly Message[]): RequestInfo {
-		const params: RequestInfo["params"] = {
-			maxTokens: this.options.maxTokens ?? null,
-			thinking: this.options.thinking ?? null,
-		};
-		return {
-			requestId,
-			turn,
-			provider: this.options.provider.name,
-			model: this.options.model,
-			params,
-			system: this.systemInfo,
-			tools: this.toolsInfo,
-			messages: describeMessages(messages),
-		};
+	/** Sends one request: keeps it for the request viewer, emits request and message_start, streams the reply. */
+	private async send(
+		call: { requestId: string; turn: number; startedAt: number },
+		messages: Message[],
+		signal: AbortSignal,
+		output: OutputSchema | undefined,
+	): Promise<Reply> {
+		const { channel } = this.options;
+		const { requestId, turn, startedAt } = call;
+		const { provider } = this.choice;
+		const request = buildRequest(this.choice, this.settings, messages, signal, output);
+		this.requests.keep(requestId, provider, { ...request, messages: messages.slice() });
+		const info = describeRequest(this.choice, this.settings, requestId, turn, messages);
+		channel.emit({ type: "request", ...info });
+		channel.emit({ type: "message_start", turn, requestId });
+		const reply = await streamReply(provider, request, { channel, requestId, turn, now: this.now, startedAt });
+		return { ...reply, message: withEstimatedInput(reply.message, info) };
 	}
-
-	private keep(requestId: string, provider: Provider, request: ModelRequest): void {
-		this.requests.set(requestId, { provider, request });
-		if (this.requests.size > KEPT_REQUESTS) {
-			const oldest = this.requests.keys().next().value;
-			if (oldest !== undefined) this.requests.delete(oldest);
-		}
-	}
-}
-
-/**
- * A reply cut before any usage report (OpenAI-compatible wires report it only at the end) gets the request's own
- * estimate as its input, so its cost is not that of the output alone.
- */
-function withEstimatedInput(message: AssistantMessage, info: RequestInfo): AssistantMessage {
-	const { usage } = message;
-	if (!usage.estimated || usage.input + usage.cacheRead + usage.cacheWrite > 0) return message;
-	const input = info.system.tokens + info.tools.tokens + info.messages.tokens;
-	return { ...message, usage: { ...usage, input } };
 }
 
 /** The words of a refusal, when the model's reply was one. */
@@ -530,18 +428,4 @@ function refusalText(message: AssistantMessage): string | undefined {
 	if (message.stopReason !== "refusal") return undefined;
 	const text = textOf(message).trim();
 	return text ? `the model declined: ${text}` : "the model declined to answer";
-}
-
-/** The reply recorded when a turn fails before or outside the provider (a hook, a provider breaking its contract). */
-function failed(options: AgentOptions, error: string, errorKind: ErrorKind): AssistantMessage {
-	return {
-		role: "assistant",
-		content: [],
-		provider: options.provider.name,
-		model: options.model,
-		usage: EMPTY_USAGE,
-		stopReason: "error",
-		error,
-		errorKind,
-	};
 }

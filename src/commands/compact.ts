@@ -1,6 +1,6 @@
 import type { ConfigFlags } from "../config/index.js";
-import { roundCost } from "../modes/print-output.js";
 import { setupRun } from "../modes/setup.js";
+import { roundCost } from "../output/print-output.js";
 import { sanitizeForTerminal } from "../term/sanitize.js";
 import { formatTokens } from "../view/format.js";
 

@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { EventChannel } from "../agent/channel.js";
 import { UsageError } from "../errors.js";
-import { PrintWriter } from "../modes/print-output.js";
-import { createTranscript } from "../modes/transcript.js";
+import { PrintWriter } from "../output/print-output.js";
+import { createTranscript } from "../output/transcript.js";
 import { loadSession, resolveEntry, resolveSession } from "../session/index.js";
 import { replayEvents } from "../session/replay.js";
 import { sanitizeForTerminal, TerminalSanitizer } from "../term/sanitize.js";

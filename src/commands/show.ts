@@ -99,11 +99,6 @@ function walk(session: Session): Drawn[] {
 	return out;
 }
 
-/** The session's nodes (never records) in depth-first order, each branch one level deeper. Iterative. */
-export function treeOf(session: Session): ShownNode[] {
-	return walk(session).map((drawn) => drawn.node);
-}
-
 /** `gar show ID` (alias `gar tree`): the tree of a session with entry ids, for --at, fork --at and label. */
 export function showCommand(ctx: SessionsContext, id: string, options: { json?: boolean }): number {
 	const file = resolveSession(ctx.baseDir, id, ctx.cwd).file;

@@ -6,8 +6,16 @@ import { buildContext, type SessionWriter, summaryMessage, summaryOf } from "../
 import { formatTokens } from "../view/format.js";
 import { type ContextSettings, contextTokens, estimateMessages, limitsFor } from "./accounting.js";
 import { findCut } from "./cut-point.js";
-import { filesTouched, fitChars, formatFiles, parseFiles, serializeMessages, withoutFiles } from "./serialize.js";
-import { summarize } from "./summarize.js";
+import {
+	type FileLists,
+	filesTouched,
+	fitChars,
+	formatFiles,
+	parseFiles,
+	serializeMessages,
+	withoutFiles,
+} from "./serialize.js";
+import { type SummaryResult, summarize } from "./summarize.js";
 
 /** What the compactor needs from its owner, read at each use (the model and the session can change). */
 export type CompactorDeps = {
@@ -34,6 +42,59 @@ export type CompactOutcome =
 	  };
 
 const SUMMARY_MAX_TOKENS = 8192;
+
+type ModelInUse = ReturnType<CompactorDeps["model"]>;
+
+/** What a compaction summarizes: the normalized context, the cut before its kept part, the older part's files. */
+type Plan = {
+	messages: Message[];
+	/** The summary at the head of the context, when there is one: updated, not summarized blindly. */
+	previous: string | undefined;
+	older: Message[];
+	cut: number;
+	files: FileLists;
+	/** The files list as the summary ends with it. */
+	listed: string;
+	/** Tokens at which the context is due for compaction. */
+	threshold: number;
+};
+
+/** A kept summary, as its compaction_end says it. */
+type Announced = {
+	reason: CompactionReason;
+	tokensBefore: number;
+	tokensAfter: number;
+	summary: string;
+	focus: string | undefined;
+	model: ModelInUse;
+	usage: Usage;
+	costUsd: number | null;
+};
+
+/** The summary request: its answer fits the reserve, and its conversation fits the window less the answer. */
+function requestSummary(
+	plan: Plan,
+	model: ModelInUse,
+	focus: string | undefined,
+	signal: AbortSignal,
+): Promise<SummaryResult> {
+	const { contextWindow } = model;
+	// The answer fits the reserve (what the window keeps free beyond the threshold).
+	const reserve = contextWindow === null ? SUMMARY_MAX_TOKENS : contextWindow - plan.threshold;
+	const maxTokens = Math.min(SUMMARY_MAX_TOKENS, Math.max(1024, reserve));
+	// Room for the summary request itself: the window less the answer, at a cautious 3 characters per token.
+	const room = contextWindow === null ? Number.MAX_SAFE_INTEGER : Math.max(4000, (contextWindow - maxTokens) * 3);
+	const { previous } = plan;
+	return summarize({
+		provider: model.provider,
+		model: model.model,
+		conversation: fitChars(serializeMessages(plan.older), room - (previous?.length ?? 0)),
+		...(previous === undefined ? {} : { previous: withoutFiles(previous) }),
+		...(focus ? { focus } : {}),
+		maxTokens,
+		signal,
+	});
+}
 
 /**
  * Context accounting and compaction for one conversation: knows how full the context is, summarizes its older
@@ -76,49 +137,16 @@ export class Compactor {
 		history: readonly Message[],
 		options: { reason: CompactionReason; signal: AbortSignal; focus?: string },
 	): Promise<CompactOutcome> {
-		const { channel, settings } = this.deps;
+		const { channel } = this.deps;
 		const { reason, signal, focus } = options;
-		const { provider, model, contextWindow } = this.deps.model();
+		const model = this.deps.model();
 		const tokensBefore = this.tokens(history);
-		const messages = normalizeHistory(history);
-		const previous = summaryOf(messages[0]);
-		const start = previous === undefined ? 0 : 1;
-		const limits = limitsFor(contextWindow ?? Number.MAX_SAFE_INTEGER, settings);
-		// Asked for by the person (/compact), it frees room even when the whole context would fit keep_recent_tokens:
-		// at most half of the messages' tokens stay verbatim.
-		const keepRecent =
-			reason === "manual"
-				? Math.min(limits.keepRecent, Math.floor(estimateMessages(messages, start) / 2))
-				: limits.keepRecent;
-		const cut = findCut(messages, start, keepRecent);
-		if (cut === undefined) {
-			const error = "nothing to compact yet: the conversation has no older turn to summarize";
-			return { ok: false, error, aborted: false, nothing: true, tokensBefore, usage: EMPTY_USAGE, costUsd: 0 };
-		}
-		const older = messages.slice(start, cut);
-		const files = filesTouched(older, previous === undefined ? undefined : parseFiles(previous));
-		const listed = formatFiles(files);
-		// A summary is at least its preface and the files list: older turns no larger are not worth a request.
-		const replaced = estimateMessages(messages.slice(0, cut));
-		if (replaced <= estimateMessages([summaryMessage(listed)])) {
-			const error = `nothing worth compacting: the older turns come to about ${formatTokens(replaced)} tokens, less than a summary takes`;
-			return { ok: false, error, aborted: false, nothing: true, tokensBefore, usage: EMPTY_USAGE, costUsd: 0 };
+		const plan = this.plan(history, reason, model.contextWindow);
+		if (typeof plan === "string") {
+			return { ok: false, error: plan, aborted: false, nothing: true, tokensBefore, usage: EMPTY_USAGE, costUsd: 0 };
 		}
 		channel.emit({ type: "compaction_start", reason, tokensBefore, ...(focus ? { focus } : {}) });
-		// The answer fits the reserve (what the window keeps free beyond the threshold).
-		const reserve = contextWindow === null ? SUMMARY_MAX_TOKENS : contextWindow - limits.threshold;
-		const maxTokens = Math.min(SUMMARY_MAX_TOKENS, Math.max(1024, reserve));
-		// Room for the summary request itself: the window less the answer, at a cautious 3 characters per token.
-		const room = contextWindow === null ? Number.MAX_SAFE_INTEGER : Math.max(4000, (contextWindow - maxTokens) * 3);
-		const answer = await summarize({
-			provider,
-			model,
-			conversation: fitChars(serializeMessages(older), room - (previous?.length ?? 0)),
-			...(previous === undefined ? {} : { previous: withoutFiles(previous) }),
-			...(focus ? { focus } : {}),
-			maxTokens,
-			signal,
-		});
+		const answer = await requestSummary(plan, model, focus, signal);
 		const { usage, costUsd } = answer;
 		const fail = (error: string, aborted: boolean): CompactOutcome => {
 			const failure = { ok: false as const, tokensBefore, usage, costUsd, reason };
@@ -131,15 +159,52 @@ export class Compactor {
 				: answer.error;
 			return fail(error, answer.aborted);
 		}
-		const summary = listed ? `${answer.summary}\n\n${listed}` : answer.summary;
-		const next = [summaryMessage(summary), ...messages.slice(cut)];
+		const summary = plan.listed ? `${answer.summary}\n\n${plan.listed}` : answer.summary;
+		const next = [summaryMessage(summary), ...plan.messages.slice(plan.cut)];
 		const tokensAfter = this.deps.overhead() + estimateMessages(next);
 		// A summary longer than what it replaces would make every later request cost more: it is not kept.
 		if (tokensAfter >= tokensBefore) {
 			const sizes = `${formatTokens(tokensBefore)} → ${formatTokens(tokensAfter)} tokens`;
 			return fail(`the summary would not make the context smaller (${sizes}); the session is unchanged`, false);
 		}
-		const firstKeptEntryId = this.keptEntry(messages, cut);
+		this.announce(plan, { reason, tokensBefore, tokensAfter, summary, focus, model, usage, costUsd });
+		this.freshFrom = next.length;
+		return { ok: true, messages: next, tokensBefore, tokensAfter, usage, costUsd };
+	}
+
+	/**
+	 * What to summarize: the older messages up to a cut that keeps the recent part verbatim, with the files they
+	 * touched; or why nothing is worth it (no older turn, or older turns no larger than a summary).
+	 */
+	private plan(history: readonly Message[], reason: CompactionReason, contextWindow: number | null): Plan | string {
+		const messages = normalizeHistory(history);
+		const previous = summaryOf(messages[0]);
+		const start = previous === undefined ? 0 : 1;
+		const limits = limitsFor(contextWindow ?? Number.MAX_SAFE_INTEGER, this.deps.settings);
+		// Asked for by the person (/compact), it frees room even when the whole context would fit keep_recent_tokens:
+		// at most half of the messages' tokens stay verbatim.
+		const keepRecent =
+			reason === "manual"
+				? Math.min(limits.keepRecent, Math.floor(estimateMessages(messages, start) / 2))
+				: limits.keepRecent;
+		const cut = findCut(messages, start, keepRecent);
+		if (cut === undefined) return "nothing to compact yet: the conversation has no older turn to summarize";
+		const older = messages.slice(start, cut);
+		const files = filesTouched(older, previous === undefined ? undefined : parseFiles(previous));
+		const listed = formatFiles(files);
+		// A summary is at least its preface and the files list: older turns no larger are not worth a request.
+		const replaced = estimateMessages(messages.slice(0, cut));
+		if (replaced <= estimateMessages([summaryMessage(listed)])) {
+			return `nothing worth compacting: the older turns come to about ${formatTokens(replaced)} tokens, less than a summary takes`;
+		}
+		return { messages, previous, older, cut, files, listed, threshold: limits.threshold };
+	}
+
+	/** Emits the compaction_end of a kept summary (what the session records as a compaction node). */
+	private announce(plan: Plan, done: Announced): void {
+		const { channel } = this.deps;
+		const { reason, tokensBefore, tokensAfter, summary, focus, model, usage, costUsd } = done;
+		const firstKeptEntryId = this.keptEntry(plan.messages, plan.cut);
 		channel.emit({
 			type: "compaction_end",
 			ok: true,
@@ -149,10 +214,10 @@ export class Compactor {
 			summary,
 			...(firstKeptEntryId === undefined ? {} : { firstKeptEntryId }),
 			...(focus ? { focus } : {}),
-			readFiles: files.read,
-			modifiedFiles: files.modified,
-			provider: provider.name,
-			model,
+			readFiles: plan.files.read,
+			modifiedFiles: plan.files.modified,
+			provider: model.provider.name,
+			model: model.model,
 			usage,
 			costUsd,
 		});
@@ -161,8 +226,6 @@ export class Compactor {
 				"the compaction could not be saved (the session file misses entries); a resumed session will not have it";
 			channel.emit({ type: "notice", level: "warning", message });
 		}
-		this.freshFrom = next.length;
-		return { ok: true, messages: next, tokensBefore, tokensAfter, usage, costUsd };
 	}
 
 	/**

@@ -87,7 +87,6 @@ export class Conversation {
 	private detach: (() => void) | null = null;
 	private controller: AbortController | null = null;
 	private readonly allowed = new Set<string>();
-	private modelInfo: { provider: string; model: string; contextWindow: number | null };
 	private readonly compactor: Compactor;
 
 	constructor(private readonly options: ConversationOptions) {
@@ -95,17 +94,12 @@ export class Conversation {
 		this.queue = new MessageQueue((steers, followUps) =>
 			this.channel.emit({ type: "queue", steers: [...steers], followUps: [...followUps] }),
 		);
-		this.modelInfo = { provider: options.provider.name, model: options.model, contextWindow: options.contextWindow };
 		const settings = options.context ?? DEFAULT_CONTEXT_SETTINGS;
 		const overhead = describeSystem(options.system).tokens + describeTools(options.tools.map(toToolSpec)).tokens;
 		this.compactor = new Compactor({
 			channel: options.channel,
 			settings,
-			model: () => ({
-				provider: this.agent.provider,
-				model: this.agent.model,
-				contextWindow: this.modelInfo.contextWindow,
-			}),
+			model: () => this.agent.current,
 			overhead: () => overhead,
 			session: () => this.writer,
 		});
@@ -121,7 +115,7 @@ export class Conversation {
 				approval: { needed: (tool) => this.mustAsk(tool), ask: (request, signal) => this.ask(request, signal) },
 				compact: (history, info) => this.compactStep(history, info),
 				limitToolResult: (content, tool) =>
-					capToolResult(content, tool, maxResultChars(this.modelInfo.contextWindow, settings.maxToolResultShare)),
+					capToolResult(content, tool, maxResultChars(this.agent.current.contextWindow, settings.maxToolResultShare)),
 				...pick(options, ["maxTurns", "thinking", "maxTokens", "loopGuard", "output", "transformContext", "now"]),
 			},
 			options.history ?? [],
@@ -140,8 +134,10 @@ export class Conversation {
 		return this.writer;
 	}
 
+	/** The model the next run uses (the agent owns it; this is its description). */
 	get model(): { provider: string; model: string; contextWindow: number | null } {
-		return this.modelInfo;
+		const { provider, model, contextWindow } = this.agent.current;
+		return { provider: provider.name, model, contextWindow };
 	}
 
 	get messages(): readonly Message[] {
@@ -150,7 +146,7 @@ export class Conversation {
 
 	/** How full the context is: the size of the next request in tokens, and the model's window (null: unknown). */
 	get context(): { tokens: number; window: number | null } {
-		return { tokens: this.compactor.tokens(this.agent.messages), window: this.modelInfo.contextWindow };
+		return { tokens: this.compactor.tokens(this.agent.messages), window: this.agent.current.contextWindow };
 	}
 
 	get tools(): readonly AnyTool[] {
@@ -200,8 +196,7 @@ export class Conversation {
 	/** Switches the model (and provider) for the next run; recorded as model_change. */
 	setModel(provider: Provider, model: string, contextWindow: number | null): void {
 		if (this.controller) throw new ConversationBusyError("switch the model");
-		this.agent.setModel(provider, model, contextWindow);
-		this.modelInfo = { provider: provider.name, model, contextWindow };
+		this.agent.setModel({ provider, model, contextWindow });
 		this.channel.emit({ type: "model_change", provider: provider.name, model, contextWindow });
 	}
 

@@ -1,3 +1,4 @@
+import { AsyncQueue } from "./async-queue.js";
 import { classifyError, describeError, isRetryable, partsOf, retryReason, safeUrl, userinfoOf } from "./errors.js";
 import { createNodeFetch } from "./http-fetch.js";
 import { MessageBuilder } from "./message-builder.js";
@@ -6,61 +7,6 @@ import { type Body, type CallOutcome, readSse, type SseDecoder } from "./sse.js"
 import type { ErrorKind, ModelRequest, Provider, StopReason, StreamEvent } from "./types.js";
 
 export type { CallOutcome, SseDecoder } from "./sse.js";
-
-/**
- * An unbounded single-consumer queue: producers push, one async iterator drains it. Hand-written rather than an
- * async generator: a buffered item costs one resolved promise, not a generator round trip (this is the per-delta
- * hot path). `onReturn` runs when the consumer stops early (break, throw).
- */
-export class Channel<T> implements AsyncIterable<T> {
-	#items: T[] = [];
-	#head = 0;
-	#closed = false;
-	#wake: ((result: IteratorResult<T>) => void) | undefined;
-
-	constructor(private readonly onReturn?: () => void) {}
-
-	push(item: T): void {
-		if (this.#closed) return;
-		const wake = this.#wake;
-		if (wake) {
-			this.#wake = undefined;
-			wake({ value: item, done: false });
-		} else this.#items.push(item);
-	}
-
-	close(): void {
-		this.#closed = true;
-		const wake = this.#wake;
-		this.#wake = undefined;
-		wake?.({ value: undefined, done: true });
-	}
-
-	#next(): Promise<IteratorResult<T>> {
-		if (this.#head < this.#items.length) {
-			const value = this.#items[this.#head++] as T;
-			if (this.#head === this.#items.length) {
-				this.#items = [];
-				this.#head = 0;
-			}
-			return Promise.resolve({ value, done: false });
-		}
-		if (this.#closed) return Promise.resolve({ value: undefined, done: true });
-		return new Promise((resolve) => {
-			this.#wake = resolve;
-		});
-	}
-
-	[Symbol.asyncIterator](): AsyncIterator<T> {
-		return {
-			next: () => this.#next(),
-			return: async () => {
-				this.onReturn?.();
-				return { value: undefined, done: true };
-			},
-		};
-	}
-}
 
 /** Options shared by the real adapters. */
 export type ProviderOptions = {
@@ -129,60 +75,151 @@ export function idleMessage(ms: number): string {
  * always `done` with what arrived so far.
  */
 export function drive(options: DriveOptions, prepare: () => WireCall | CallOutcome): AsyncIterable<StreamEvent> {
-	const controller = new AbortController();
-	const builder = new MessageBuilder(options.provider, options.model, (event) => queue.push(event));
-	const userSignal = options.signal;
-	let settled = false;
-	let callDone = false;
-	let idleTimer: NodeJS.Timeout | undefined;
-	let decoder: SseDecoder | undefined;
-	// The consumer stopped early: end the request behind it.
-	const queue = new Channel<StreamEvent>(() => {
-		if (!settled) settle("aborted", "aborted", "aborted");
-		if (!callDone) controller.abort();
+	const call = new DrivenCall(options, prepare);
+	return {
+		[Symbol.asyncIterator]() {
+			// Lazy, like a generator: nothing is sent until someone iterates.
+			call.start();
+			return call.queue[Symbol.asyncIterator]();
+		},
+	};
+}
+
+/** The idle timeout: armed while bytes are expected, re-armed by each chunk, stopped for good when the call ends. */
+class IdleTimer {
+	#timer: NodeJS.Timeout | undefined;
+	#stopped = false;
+
+	constructor(
+		private readonly ms: number,
+		private readonly onIdle: () => void,
+	) {}
+
+	/** Bytes are expected from now (a request went out, a chunk came); refresh() is cheaper than a new timer. */
+	readonly touch = (): void => {
+		if (this.#stopped) return;
+		if (this.#timer) this.#timer.refresh();
+		else this.#timer = setTimeout(this.onIdle, this.ms);
+	};
+
+	/** No bytes are expected for a while (gar waits to retry). */
+	pause(): void {
+		clearTimeout(this.#timer);
+		this.#timer = undefined;
+	}
+
+	stop(): void {
+		this.#stopped = true;
+		clearTimeout(this.#timer);
+	}
+}
+
+/**
+ * One call as `drive` runs it, in three steps: open the request (with retries), read its reply (under the idle
+ * timeout), and settle exactly once, whatever happened (the never-throw rule: the last event is always `done`).
+ */
+class DrivenCall {
+	/** The events the consumer reads; a consumer that stops early ends the request behind it. */
+	readonly queue = new AsyncQueue<StreamEvent>(() => {
+		if (!this.#settled) this.#settle("aborted", "aborted", "aborted");
+		if (!this.#callDone) this.#controller.abort();
 	});
+	readonly #controller = new AbortController();
+	readonly #builder: MessageBuilder;
+	readonly #idle: IdleTimer;
+	#started = false;
+	#settled = false;
+	#callDone = false;
+	#decoder: SseDecoder | undefined;
 
-	const settle = (stopReason: StopReason, error?: string, errorKind?: ErrorKind) => {
-		if (settled) return;
-		settled = true;
-		clearTimeout(idleTimer);
-		userSignal?.removeEventListener("abort", onUserAbort);
-		queue.push({ type: "done", message: builder.finish(stopReason, error, errorKind) });
-		queue.close();
-	};
-	const onUserAbort = () => {
-		settle("aborted", "aborted", "aborted");
-		controller.abort();
-	};
-	const onIdle = () => {
-		// A reply whose end already arrived is complete even if the server never closes the body.
-		if (decoder?.complete) {
-			const outcome = decoder.end();
-			settle(outcome.stopReason, outcome.error, outcome.errorKind);
-		} else settle("error", idleMessage(options.idleTimeoutMs), "timeout");
-		controller.abort();
-	};
-	const touch = () => {
-		if (settled) return;
-		// refresh() re-arms the same timer: cheaper than a new one per chunk.
-		if (idleTimer) idleTimer.refresh();
-		else idleTimer = setTimeout(onIdle, options.idleTimeoutMs);
-	};
-	const pause = () => {
-		clearTimeout(idleTimer);
-		idleTimer = undefined;
-	};
+	constructor(
+		private readonly options: DriveOptions,
+		private readonly prepare: () => WireCall | CallOutcome,
+	) {
+		this.#builder = new MessageBuilder(options.provider, options.model, (event) => this.queue.push(event));
+		this.#idle = new IdleTimer(options.idleTimeoutMs, () => this.#onIdle());
+	}
 
-	const fail = (payload: unknown): CallOutcome => {
+	/** Starts the call once; a signal already aborted ends it before anything is sent. */
+	start(): void {
+		if (this.#started) return;
+		this.#started = true;
+		this.queue.push({ type: "start" });
+		const signal = this.options.signal;
+		if (signal?.aborted) {
+			this.#settle("aborted", "aborted", "aborted");
+			return;
+		}
+		signal?.addEventListener("abort", this.#onUserAbort, { once: true });
+		this.#run().then(
+			(outcome) => {
+				this.#callDone = true;
+				if (outcome) this.#settleWith(outcome);
+			},
+			(error: unknown) => {
+				this.#callDone = true;
+				this.#crashed(error);
+			},
+		);
+	}
+
+	/** The request, opened then read; undefined when the call settled meanwhile (an abort, the idle timeout). */
+	async #run(): Promise<CallOutcome | undefined> {
+		const call = this.prepare();
+		if (!("open" in call)) return call;
+		const opened = await this.#open(call);
+		if (opened === undefined || "stopReason" in opened) return opened;
+		return this.#read(call, opened);
+	}
+
+	/** Opens the request, retrying failures before the reply starts: a `retry` event, then an abortable wait. */
+	async #open(call: WireCall): Promise<RawResponse | CallOutcome | undefined> {
+		const { retry } = this.options;
+		for (let attempt = 0; ; attempt++) {
+			this.#idle.touch();
+			try {
+				return await call.open(this.#controller.signal);
+			} catch (error) {
+				if (this.#settled) return undefined;
+				// open() failing without an HTTP status means no reply came: a connection failure.
+				const classified = classifyError(error);
+				const kind = classified === "other" ? "network" : classified;
+				if (attempt >= retry.maxRetries || !isRetryable(kind)) {
+					return { stopReason: "error", error: this.options.describe(error, false), errorKind: kind };
+				}
+				const parts = partsOf(error);
+				const delayMs = retryDelayMs(attempt + 1, parts.headers, retry);
+				this.#idle.pause(); // no bytes are expected while gar waits
+				const reason = retryReason(parts);
+				const maxAttempts = retry.maxRetries;
+				this.queue.push({ type: "retry", attempt: attempt + 1, maxAttempts, reason, delayMs, errorKind: kind });
+				await abortableSleep(delayMs, this.#controller.signal);
+				if (this.#settled) return undefined;
+			}
+		}
+	}
+
+	/** Reads the reply: its SSE body chunk by chunk (each re-arms the idle timer), or a JSON error. */
+	async #read(call: WireCall, response: RawResponse): Promise<CallOutcome> {
+		this.#idle.touch();
+		// Some servers answer a failed streaming request with 200 and a JSON error (LM Studio on overflow).
+		if (/json/i.test(response.headers.get("content-type") ?? "")) return this.#jsonReply(await response.text());
+		this.#decoder = call.decoder(this.#builder, this.#fail);
+		if (!response.body) return this.#decoder.end();
+		return readSse(response.body, this.#decoder, this.#idle.touch);
+	}
+
+	/** An error payload inside the stream (or a JSON reply) as the call's outcome. */
+	readonly #fail = (payload: unknown): CallOutcome => {
 		const kind = classifyError(payload);
 		return {
 			stopReason: "error",
-			error: options.describe(payload, true),
+			error: this.options.describe(payload, true),
 			errorKind: kind === "other" ? "server" : kind,
 		};
 	};
 
-	const jsonReply = (text: string): CallOutcome => {
+	#jsonReply(text: string): CallOutcome {
 		let payload: unknown;
 		try {
 			payload = JSON.parse(text);
@@ -190,84 +227,49 @@ export function drive(options: DriveOptions, prepare: () => WireCall | CallOutco
 			payload = undefined;
 		}
 		const error = (payload as { error?: unknown } | undefined)?.error;
-		if (error) return fail(payload);
-		return fail({ error: { message: `expected an event stream, got JSON: ${text.slice(0, 200)}` } });
+		if (error) return this.#fail(payload);
+		return this.#fail({ error: { message: `expected an event stream, got JSON: ${text.slice(0, 200)}` } });
+	}
+
+	/** Never throw: whatever the request threw becomes the reply's end. */
+	#crashed(error: unknown): void {
+		if (this.#settled) return;
+		// A connection dropped after the reply's end arrived loses nothing: the reply is complete.
+		if (this.#decoder?.complete && !(error instanceof SyntaxError)) {
+			this.#settleWith(this.#decoder.end());
+			return;
+		}
+		// After the first byte nothing is retried; the error's kind still says what happened.
+		const kind = classifyError(error);
+		const broken = kind === "other" && !(error instanceof SyntaxError);
+		this.#settle("error", this.options.describe(error, this.#builder.started), broken ? "network" : kind);
+	}
+
+	readonly #onUserAbort = (): void => {
+		this.#settle("aborted", "aborted", "aborted");
+		this.#controller.abort();
 	};
 
-	const run = async (): Promise<CallOutcome | undefined> => {
-		const call = prepare();
-		if (!("open" in call)) return call;
-		const { maxRetries } = options.retry;
-		for (let attempt = 0; ; attempt++) {
-			touch();
-			let response: RawResponse;
-			try {
-				response = await call.open(controller.signal);
-			} catch (error) {
-				if (settled) return undefined;
-				// open() failing without an HTTP status means no reply came: a connection failure.
-				const classified = classifyError(error);
-				const kind = classified === "other" ? "network" : classified;
-				if (attempt >= maxRetries || !isRetryable(kind)) {
-					return { stopReason: "error", error: options.describe(error, false), errorKind: kind };
-				}
-				const parts = partsOf(error);
-				const delayMs = retryDelayMs(attempt + 1, parts.headers, options.retry);
-				pause(); // no bytes are expected while gar waits
-				const reason = retryReason(parts);
-				queue.push({ type: "retry", attempt: attempt + 1, maxAttempts: maxRetries, reason, delayMs, errorKind: kind });
-				await abortableSleep(delayMs, controller.signal);
-				if (settled) return undefined;
-				continue;
-			}
-			touch();
-			// Some servers answer a failed streaming request with 200 and a JSON error (LM Studio on overflow).
-			if (/json/i.test(response.headers.get("content-type") ?? "")) return jsonReply(await response.text());
-			decoder = call.decoder(builder, fail);
-			if (!response.body) return decoder.end();
-			return readSse(response.body, decoder, touch);
-		}
-	};
+	#onIdle(): void {
+		// A reply whose end already arrived is complete even if the server never closes the body.
+		if (this.#decoder?.complete) this.#settleWith(this.#decoder.end());
+		else this.#settle("error", idleMessage(this.options.idleTimeoutMs), "timeout");
+		this.#controller.abort();
+	}
 
-	const start = () => {
-		queue.push({ type: "start" });
-		if (userSignal?.aborted) {
-			settle("aborted", "aborted", "aborted");
-		} else {
-			userSignal?.addEventListener("abort", onUserAbort, { once: true });
-			run().then(
-				(outcome) => {
-					callDone = true;
-					if (outcome) settle(outcome.stopReason, outcome.error, outcome.errorKind);
-				},
-				(error: unknown) => {
-					callDone = true;
-					if (settled) return;
-					// A connection dropped after the reply's end arrived loses nothing: the reply is complete.
-					if (decoder?.complete && !(error instanceof SyntaxError)) {
-						const outcome = decoder.end();
-						settle(outcome.stopReason, outcome.error, outcome.errorKind);
-						return;
-					}
-					// After the first byte nothing is retried; the error's kind still says what happened.
-					const kind = classifyError(error);
-					const broken = kind === "other" && !(error instanceof SyntaxError);
-					settle("error", options.describe(error, builder.started), broken ? "network" : kind);
-				},
-			);
-		}
-	};
-	let started = false;
-	return {
-		[Symbol.asyncIterator]() {
-			// Lazy, like a generator: nothing is sent until someone iterates.
-			if (!started) {
-				started = true;
-				start();
-			}
-			return queue[Symbol.asyncIterator]();
-		},
-	};
+	#settleWith(outcome: CallOutcome): void {
+		this.#settle(outcome.stopReason, outcome.error, outcome.errorKind);
+	}
+
+	/** The one way the stream ends: the final message as `done`, then the queue closes. Once only. */
+	#settle(stopReason: StopReason, error?: string, errorKind?: ErrorKind): void {
+		if (this.#settled) return;
+		this.#settled = true;
+		this.#idle.stop();
+		this.options.signal?.removeEventListener("abort", this.#onUserAbort);
+		this.queue.push({ type: "done", message: this.#builder.finish(stopReason, error, errorKind) });
+		this.queue.close();
+	}
 }
 
 /** What differs between the SDK adapters; everything else `sdkProvider` shares. */

@@ -1,7 +1,7 @@
 import type { AgentEvent } from "../agent/events.js";
+import { exitCodeOf, type OutputFormat, PrintWriter, toPrintResult } from "../output/print-output.js";
 import { type Interrupts, installInterrupts, signalsDelivered } from "../signals.js";
 import { sanitizeForTerminal } from "../term/sanitize.js";
-import { exitCodeOf, type OutputFormat, PrintWriter, toPrintResult } from "./print-output.js";
 import { type RunFlags, setupRun } from "./setup.js";
 
 export type PrintOptions = RunFlags & { prompt: string; output: OutputFormat };

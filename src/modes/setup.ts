@@ -139,7 +139,7 @@ function providerReaches(
 	env: NodeJS.ProcessEnv,
 	start: { run: RunSettings; missingKey?: string },
 	profileModels: LoadResult["profileModels"],
-): Record<ProviderName, { reach: Reach; settings: RunSettings | null }> {
+): Reaches {
 	const of = (name: ProviderName) => {
 		const profiles = profileModels.filter((p) => (p.provider ?? config.provider) === name).map((p) => p.model);
 		let settings: RunSettings | null;
@@ -171,6 +171,8 @@ function providerReaches(
 	return { anthropic: of("anthropic"), openai: of("openai") };
 }
 
+type Reaches = Record<ProviderName, { reach: Reach; settings: RunSettings | null }>;
+
 /** The run settings, or (when allowed) settings without a key and the explanation of what to set. */
 function resolveOrExplain(
 	config: GarConfig,
@@ -194,66 +196,30 @@ function resolveOrExplain(
  * them, recording to the session. Throws UsageError, ConfigError or SessionError.
  */
 export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, options: SetupOptions = {}): Promise<Setup> {
-	const { ask } = options;
 	const toolNames = flags.tools ?? [...TOOL_NAMES];
 	checkTools(toolNames);
-	const loaded = loadConfig({ cwd: flags.cwd, env, flags });
+	const { loaded, opened, runConfig, run, missingKey } = runSettings(flags, env, options);
 	const { config } = loaded;
-	const opened = openRunSession(flags, config.session.dir, flags.cwd);
-	// A resumed session keeps its model unless the person picked another one for this run.
-	const resumed = opened.model;
-	const useSessionModel =
-		resumed && !flags.model && !flags.provider && (resumed.provider === "anthropic" || resumed.provider === "openai");
-	const runConfig = useSessionModel
-		? { ...config, provider: resumed.provider as "anthropic" | "openai", model: resumed.model }
-		: config;
-	const { override } = options;
-	const { run, missingKey } = override
-		? { run: { provider: config.provider, model: override.model, apiKeyEnv: "", idleTimeoutMs: 300_000 } }
-		: resolveOrExplain(runConfig, env, options.allowMissingKey ?? false);
-	// Commands get the user's environment, not gar's secrets (see README "Secrets and the tools' environment").
-	const toolsEnv = toolEnv(env, {
-		secretVars: loaded.secretVars,
-		passEnv: config.tools.passEnv,
-		userNodeEnv: userNodeEnv(env),
-	});
-	const system = buildSystemPrompt({
-		cwd: flags.cwd,
-		tools: TOOL_NAMES.filter((name) => toolNames.includes(name)),
-		date: new Date(),
-		contextFiles: loadContextFiles(flags.cwd, configPaths(loaded.home, env).configDir),
-		...(flags.systemPrompt === undefined ? {} : { replace: textOrFile(flags.systemPrompt, flags.cwd) }),
-		...(flags.appendSystemPrompt === undefined ? {} : { append: textOrFile(flags.appendSystemPrompt, flags.cwd) }),
-	});
+	const system = systemPrompt(flags, toolNames, configPaths(loaded.home, env).configDir);
 	const output = flags.schema ? await loadOutputSchema(flags.schema, flags.cwd) : undefined;
 	const provider =
-		override?.provider ??
+		options.override?.provider ??
 		(missingKey
 			? unconfiguredProvider(run.provider, missingKey)
 			: await createProvider(run.provider, providerOptions(run)));
-	const windowOf = (model: string) =>
-		run.contextWindow ?? config.context.window ?? findModel(model)?.contextWindow ?? null;
 	const reaches = providerReaches(runConfig, env, { run, ...(missingKey ? { missingKey } : {}) }, loaded.profileModels);
 	// Masked in every session line and stream-json line: the keys `/model` may use and any password in a base URL.
 	const secrets = [reaches.anthropic.settings, reaches.openai.settings]
 		.flatMap((s) => (s ? [s.apiKey, ...userinfoOf(s.baseUrl)] : []))
 		.filter((s): s is string => !!s);
 	const session = opened.open(secrets, options.lazySession);
-	// Full outputs of long commands live in gar's cache, per session, and old ones are reaped at start-up.
-	const outputs = defaultOutputDir();
-	reapOutputs(outputs, { maxBytes: OUTPUT_CACHE_BYTES, maxAgeMs: OUTPUT_CACHE_AGE_MS });
-	const tools = createTools({
-		cwd: flags.cwd,
-		bashTimeoutMs: config.agent.bashTimeout * 1000,
-		env: toolsEnv,
-		outputDir: join(outputs, session?.session.header.id ?? "unsaved"),
-	}).filter((t) => toolNames.includes(t.name));
+	const tools = runTools(flags, toolNames, loaded, env, session?.session.header.id);
 	const channel = createChannel();
 	const conversation = new Conversation({
 		channel,
 		provider,
 		model: run.model,
-		contextWindow: windowOf(run.model),
+		contextWindow: run.contextWindow ?? config.context.window ?? findModel(run.model)?.contextWindow ?? null,
 		system,
 		tools,
 		history: opened.history,
@@ -272,13 +238,12 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, options:
 		loopGuard: config.agent.loopGuard,
 		context: config.context,
 		...(output ? { output } : {}),
-		approval: { required: config.agent.approve, autoApprove: config.agent.autoApprove, ...(ask ? { ask } : {}) },
+		approval: {
+			required: config.agent.approve,
+			autoApprove: config.agent.autoApprove,
+			...(options.ask ? { ask: options.ask } : {}),
+		},
 	});
-	// The provider in use now (a `/model` switch may have changed it).
-	const currentProvider = (): ProviderName => {
-		const name = conversation.model.provider;
-		return isProviderName(name) ? name : run.provider;
-	};
 	return {
 		conversation,
 		channel,
@@ -288,6 +253,83 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, options:
 		...(missingKey ? { missingKey } : {}),
 		provider: provider.name,
 		model: run.model,
+		...modelSwitching(conversation, run, reaches, options.override),
+	};
+}
+
+/**
+ * The configuration, the session to continue (if any), and the provider and model of this run: a resumed session's
+ * own unless the person picked another one, the scripted one of `override`, or (when allowed) one without a key.
+ */
+function runSettings(flags: RunFlags, env: NodeJS.ProcessEnv, options: SetupOptions) {
+	const loaded = loadConfig({ cwd: flags.cwd, env, flags });
+	const { config } = loaded;
+	const opened = openRunSession(flags, config.session.dir, flags.cwd);
+	// A resumed session keeps its model unless the person picked another one for this run.
+	const resumed = opened.model;
+	const useSessionModel =
+		resumed && !flags.model && !flags.provider && (resumed.provider === "anthropic" || resumed.provider === "openai");
+	const runConfig = useSessionModel
+		? { ...config, provider: resumed.provider as "anthropic" | "openai", model: resumed.model }
+		: config;
+	const { override } = options;
+	const { run, missingKey } = override
+		? { run: { provider: config.provider, model: override.model, apiKeyEnv: "", idleTimeoutMs: 300_000 } }
+		: resolveOrExplain(runConfig, env, options.allowMissingKey ?? false);
+	return { loaded, opened, runConfig, run, missingKey };
+}
+
+/** The system prompt: gar's own (or --system-prompt's), the context files, --append-system-prompt. */
+function systemPrompt(flags: RunFlags, toolNames: string[], configDir: string) {
+	return buildSystemPrompt({
+		cwd: flags.cwd,
+		tools: TOOL_NAMES.filter((name) => toolNames.includes(name)),
+		date: new Date(),
+		contextFiles: loadContextFiles(flags.cwd, configDir),
+		...(flags.systemPrompt === undefined ? {} : { replace: textOrFile(flags.systemPrompt, flags.cwd) }),
+		...(flags.appendSystemPrompt === undefined ? {} : { append: textOrFile(flags.appendSystemPrompt, flags.cwd) }),
+	});
+}
+
+/** The tools named, given the user's environment; full outputs of long commands go to gar's cache, per session. */
+function runTools(
+	flags: RunFlags,
+	toolNames: string[],
+	loaded: LoadResult,
+	env: NodeJS.ProcessEnv,
+	sessionId: string | undefined,
+) {
+	const { config } = loaded;
+	// Commands get the user's environment, not gar's secrets (see README "Secrets and the tools' environment").
+	const toolsEnv = toolEnv(env, {
+		secretVars: loaded.secretVars,
+		passEnv: config.tools.passEnv,
+		userNodeEnv: userNodeEnv(env),
+	});
+	// Old outputs are reaped at start-up.
+	const outputs = defaultOutputDir();
+	reapOutputs(outputs, { maxBytes: OUTPUT_CACHE_BYTES, maxAgeMs: OUTPUT_CACHE_AGE_MS });
+	return createTools({
+		cwd: flags.cwd,
+		bashTimeoutMs: config.agent.bashTimeout * 1000,
+		env: toolsEnv,
+		outputDir: join(outputs, sessionId ?? "unsaved"),
+	}).filter((t) => toolNames.includes(t.name));
+}
+
+/** What `/model` uses: the idle timeout of the provider in use now, a switch to another model, the completions. */
+function modelSwitching(
+	conversation: Conversation,
+	run: RunSettings,
+	reaches: Reaches,
+	override: SetupOptions["override"],
+): Pick<Setup, "idleTimeoutMs" | "providerFor" | "modelChoices"> {
+	// The provider in use now (a `/model` switch may have changed it).
+	const currentProvider = (): ProviderName => {
+		const name = conversation.model.provider;
+		return isProviderName(name) ? name : run.provider;
+	};
+	return {
 		idleTimeoutMs: () => reaches[currentProvider()].settings?.idleTimeoutMs ?? run.idleTimeoutMs,
 		async providerFor(spec: string): Promise<ModelSwitch> {
 			if (override) return { error: "this conversation's model is scripted and cannot be switched" };

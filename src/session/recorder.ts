@@ -66,33 +66,9 @@ export class SessionRecorder {
 			case "request":
 				this.request = event;
 				break;
-			case "message_end": {
-				w.appendAssistant(event.message, event.costUsd, runId);
-				const info = this.request?.requestId === event.requestId ? this.request : undefined;
-				this.request = undefined;
-				w.appendRecord<RequestEntry>({
-					type: "request",
-					requestId: event.requestId,
-					runId: runId ?? "",
-					turn: event.turn,
-					provider: event.message.provider,
-					model: event.message.model,
-					promptHash: info?.system.hash ?? "",
-					toolsHash: info?.tools.hash ?? "",
-					params: info?.params ?? { maxTokens: null, thinking: null },
-					messageCount: info?.messages.count ?? 0,
-					messageTokens: info?.messages.tokens ?? 0,
-					startedAt: event.timing.startedAt,
-					ttftMs: event.timing.firstTokenMs,
-					durationMs: event.timing.durationMs,
-					retries: event.retries,
-					stopReason: event.message.stopReason,
-					...(event.errorKind === undefined ? {} : { errorKind: event.errorKind }),
-					usage: event.message.usage,
-					costUsd: event.costUsd,
-				});
+			case "message_end":
+				this.reply(event, runId);
 				break;
-			}
 			case "tool_start":
 				w.appendRecord<ToolStartEntry>({
 					type: "tool_start",
@@ -119,22 +95,55 @@ export class SessionRecorder {
 				break;
 			case "agent_end":
 				this.runId = undefined;
-				w.appendRecord<RunEntry>({
-					type: "run",
-					runId: event.runId,
-					stopReason: event.stopReason,
-					turns: event.turns,
-					...this.runLimits,
-					durationMs: event.durationMs,
-					usage: event.usage,
-					costUsd: event.costUsd,
-					...(event.error === undefined ? {} : { error: event.error }),
-					...(event.errorKind === undefined ? {} : { errorKind: event.errorKind }),
-				});
+				this.runRecord(event);
 				break;
 			default:
 				break;
 		}
+	}
+
+	/** A reply: its assistant entry, then the record of its request (the `request` event's summary and timings). */
+	private reply(event: Extract<AgentEvent, { type: "message_end" }>, runId: string | undefined): void {
+		this.writer.appendAssistant(event.message, event.costUsd, runId);
+		const info = this.request?.requestId === event.requestId ? this.request : undefined;
+		this.request = undefined;
+		this.writer.appendRecord<RequestEntry>({
+			type: "request",
+			requestId: event.requestId,
+			runId: runId ?? "",
+			turn: event.turn,
+			provider: event.message.provider,
+			model: event.message.model,
+			promptHash: info?.system.hash ?? "",
+			toolsHash: info?.tools.hash ?? "",
+			params: info?.params ?? { maxTokens: null, thinking: null },
+			messageCount: info?.messages.count ?? 0,
+			messageTokens: info?.messages.tokens ?? 0,
+			startedAt: event.timing.startedAt,
+			ttftMs: event.timing.firstTokenMs,
+			durationMs: event.timing.durationMs,
+			retries: event.retries,
+			stopReason: event.message.stopReason,
+			...(event.errorKind === undefined ? {} : { errorKind: event.errorKind }),
+			usage: event.message.usage,
+			costUsd: event.costUsd,
+		});
+	}
+
+	/** The run record: how the run ended, with the limits its agent_start gave. */
+	private runRecord(event: Extract<AgentEvent, { type: "agent_end" }>): void {
+		this.writer.appendRecord<RunEntry>({
+			type: "run",
+			runId: event.runId,
+			stopReason: event.stopReason,
+			turns: event.turns,
+			...this.runLimits,
+			durationMs: event.durationMs,
+			usage: event.usage,
+			costUsd: event.costUsd,
+			...(event.error === undefined ? {} : { error: event.error }),
+			...(event.errorKind === undefined ? {} : { errorKind: event.errorKind }),
+		});
 	}
 
 	private compaction(event: Extract<AgentEvent, { type: "compaction_end" }>, runId: string | undefined): void {

@@ -193,38 +193,145 @@ function startsRun(entry: UserEntry, run: Run | undefined): boolean {
  * before those existed fall back to a heuristic. Live-only events (tool_update, approvals, queue) are not replayed.
  */
 export function* replayEvents(session: Session, leafId: string | null = session.leafId): Generator<ReplayEvent> {
-	const path = session.pathTo(leafId);
-	const records = new Records(session);
-	let model: ModelRef | undefined;
-	let run: Run | undefined;
-	let openTurn = false;
-	let lastTs = session.header.createdAt;
-	let calls = new Map<string, { name: string; args: Record<string, unknown> }>();
-	/** Calls of the last reply that have a recorded result. */
-	const answered = new Set<string>();
-	let runs = 0;
+	yield* new Replay(session, leafId).events();
+}
 
-	function* closeTurn(): Generator<ReplayEvent> {
-		if (!openTurn || !run?.last) return;
-		openTurn = false;
-		yield { event: { type: "turn_end", turn: run.turns, stopReason: run.last.stopReason }, ts: lastTs };
+/** Adds a reply's (or a compaction's) tokens and cost to its run: the cost is unknown once one price is. */
+function spend(run: Run, usage: Usage, cost: number | null): void {
+	run.usage = addUsage(run.usage, usage);
+	run.costUsd = run.costUsd === null || cost === null ? null : run.costUsd + cost;
+}
+
+/** One walk along a path: what the loop knew at each entry (the run, whether a turn is open, the last reply's calls). */
+class Replay {
+	private readonly path: readonly NodeEntry[];
+	private readonly records: Records;
+	private model: ModelRef | undefined;
+	private run: Run | undefined;
+	private openTurn = false;
+	private lastTs: string;
+	private calls = new Map<string, { name: string; args: Record<string, unknown> }>();
+	/** Calls of the last reply that have a recorded result. */
+	private readonly answered = new Set<string>();
+	private runs = 0;
+
+	constructor(
+		private readonly session: Session,
+		leafId: string | null,
+	) {
+		this.path = session.pathTo(leafId);
+		this.records = new Records(session);
+		this.lastTs = session.header.createdAt;
 	}
+
+	*events(): Generator<ReplayEvent> {
+		for (const [index, entry] of this.path.entries()) {
+			switch (entry.type) {
+				case "model_change":
+					this.model = { provider: entry.provider, model: entry.model };
+					break;
+				case "user":
+					yield* this.user(index, entry);
+					break;
+				case "assistant":
+					yield* this.reply(index, entry);
+					break;
+				case "tool_result":
+					this.answered.add(entry.callId);
+					yield* toolEvents(entry, this.calls.get(entry.callId)?.args ?? {});
+					break;
+				case "compaction":
+					yield* this.compaction(entry);
+					break;
+				case "unknown":
+					break;
+			}
+			this.lastTs = entry.ts;
+		}
+		yield* this.endRun();
+	}
+
+	private *user(index: number, entry: UserEntry): Generator<ReplayEvent> {
+		if (startsRun(entry, this.run)) yield* this.endRun();
+		yield* this.closeTurn();
+		if (!this.run) yield* this.startRun(index, entry.ts, entry.runId);
+		const source = entry.source ?? "prompt";
+		yield {
+			event: {
+				type: "user_message",
+				message: { role: "user", content: entry.content },
+				source,
+				...(entry.pastes ? { pastes: entry.pastes } : {}),
+			},
+			ts: entry.ts,
+		};
+	}
+
+	private *reply(index: number, entry: AssistantEntry): Generator<ReplayEvent> {
+		if (this.run && entry.runId !== undefined && entry.runId !== this.run.id) yield* this.endRun();
+		const run = this.run ?? (yield* this.startRun(index, this.lastTs, entry.runId));
+		yield* this.closeTurn();
+		run.turns++;
+		yield* replyEvents(entry, run, this.lastTs, this.records);
+		spend(run, entry.usage, entry.costUsd ?? null);
+		run.last = entry;
+		this.openTurn = true;
+		this.model = { provider: entry.provider, model: entry.model };
+		this.calls = new Map(toolCallsOf(entry).map((b) => [b.id, { name: b.name, args: b.arguments }]));
+		this.answered.clear();
+	}
+
+	private *compaction(entry: CompactionEntry): Generator<ReplayEvent> {
+		// One asked for between runs ends the run before it; one made during a run counts in its totals.
+		if (this.run && entry.runId !== this.run.id) yield* this.endRun();
+		yield* this.closeTurn();
+		yield* compactionEvents(entry, this.lastTs);
+		if (this.run) spend(this.run, entry.usage ?? EMPTY_USAGE, entry.costUsd ?? null);
+	}
+
+	private *closeTurn(): Generator<ReplayEvent> {
+		if (!this.openTurn || !this.run?.last) return;
+		this.openTurn = false;
+		yield { event: { type: "turn_end", turn: this.run.turns, stopReason: this.run.last.stopReason }, ts: this.lastTs };
+	}
+
 	/** Calls that started but never ended: gar exited while they ran (the view shows them so). */
-	function* interruptedStarts(): Generator<ReplayEvent> {
-		for (const [callId, { name, args }] of calls) {
-			if (!answered.has(callId) && session.startedCalls.has(callId)) {
-				yield { event: { type: "tool_start", callId, name, args }, ts: lastTs };
+	private *interruptedStarts(): Generator<ReplayEvent> {
+		for (const [callId, { name, args }] of this.calls) {
+			if (!this.answered.has(callId) && this.session.startedCalls.has(callId)) {
+				yield { event: { type: "tool_start", callId, name, args }, ts: this.lastTs };
 			}
 		}
-		calls = new Map();
+		this.calls = new Map();
 	}
-	function* endRun(): Generator<ReplayEvent> {
+
+	private *startRun(index: number, ts: string, runId: string | undefined): Generator<ReplayEvent, Run> {
+		this.runs++;
+		const { provider, model } = modelAhead(this.path, index, this.model);
+		const id = runId ?? `replay-${this.runs}`;
+		const record = this.records.runs.get(id);
+		const run: Run = { id, turns: 0, usage: EMPTY_USAGE, costUsd: 0, startTs: ts };
+		this.run = run;
+		const event: AgentEvent = {
+			type: "agent_start",
+			runId: id,
+			provider,
+			model,
+			maxTurns: record?.maxTurns ?? 0,
+			contextWindow: record?.contextWindow ?? null,
+		};
+		yield { event, ts };
+		return run;
+	}
+
+	private *endRun(): Generator<ReplayEvent> {
+		const { run } = this;
 		if (!run) return;
-		yield* interruptedStarts();
-		yield* closeTurn();
+		yield* this.interruptedStarts();
+		yield* this.closeTurn();
 		const { last } = run;
-		const record = records.runs.get(run.id);
-		const elapsed = Date.parse(lastTs) - Date.parse(run.startTs);
+		const record = this.records.runs.get(run.id);
+		const elapsed = Date.parse(this.lastTs) - Date.parse(run.startTs);
 		const error = record ? record.error : last?.error;
 		const errorKind = record ? record.errorKind : last?.errorKind;
 		const event: AgentEvent = {
@@ -238,83 +345,7 @@ export function* replayEvents(session: Session, leafId: string | null = session.
 			...(error === undefined ? {} : { error }),
 			...(errorKind === undefined ? {} : { errorKind }),
 		};
-		run = undefined;
-		yield { event, ts: lastTs };
+		this.run = undefined;
+		yield { event, ts: this.lastTs };
 	}
-	function* startRun(index: number, ts: string, runId: string | undefined): Generator<ReplayEvent> {
-		runs++;
-		const { provider, model: name } = modelAhead(path, index, model);
-		const id = runId ?? `replay-${runs}`;
-		const record = records.runs.get(id);
-		run = { id, turns: 0, usage: EMPTY_USAGE, costUsd: 0, startTs: ts };
-		const event: AgentEvent = {
-			type: "agent_start",
-			runId: id,
-			provider,
-			model: name,
-			maxTurns: record?.maxTurns ?? 0,
-			contextWindow: record?.contextWindow ?? null,
-		};
-		yield { event, ts };
-	}
-
-	for (const [index, entry] of path.entries()) {
-		switch (entry.type) {
-			case "model_change":
-				model = { provider: entry.provider, model: entry.model };
-				break;
-			case "user": {
-				if (startsRun(entry, run)) yield* endRun();
-				yield* closeTurn();
-				if (!run) yield* startRun(index, entry.ts, entry.runId);
-				const source = entry.source ?? "prompt";
-				yield {
-					event: {
-						type: "user_message",
-						message: { role: "user", content: entry.content },
-						source,
-						...(entry.pastes ? { pastes: entry.pastes } : {}),
-					},
-					ts: entry.ts,
-				};
-				break;
-			}
-			case "assistant": {
-				if (run && entry.runId !== undefined && entry.runId !== run.id) yield* endRun();
-				if (!run) yield* startRun(index, lastTs, entry.runId);
-				const current = run as unknown as Run;
-				yield* closeTurn();
-				current.turns++;
-				yield* replyEvents(entry, current, lastTs, records);
-				current.usage = addUsage(current.usage, entry.usage);
-				const cost = entry.costUsd ?? null;
-				current.costUsd = current.costUsd === null || cost === null ? null : current.costUsd + cost;
-				current.last = entry;
-				openTurn = true;
-				model = { provider: entry.provider, model: entry.model };
-				calls = new Map(toolCallsOf(entry).map((b) => [b.id, { name: b.name, args: b.arguments }]));
-				answered.clear();
-				break;
-			}
-			case "tool_result":
-				answered.add(entry.callId);
-				yield* toolEvents(entry, calls.get(entry.callId)?.args ?? {});
-				break;
-			case "compaction":
-				// One asked for between runs ends the run before it; one made during a run counts in its totals.
-				if (run && entry.runId !== run.id) yield* endRun();
-				yield* closeTurn();
-				yield* compactionEvents(entry, lastTs);
-				if (run) {
-					run.usage = addUsage(run.usage, entry.usage ?? EMPTY_USAGE);
-					const cost = entry.costUsd ?? null;
-					run.costUsd = run.costUsd === null || cost === null ? null : run.costUsd + cost;
-				}
-				break;
-			case "unknown":
-				break;
-		}
-		lastTs = entry.ts;
-	}
-	yield* endRun();
 }

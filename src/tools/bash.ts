@@ -4,9 +4,9 @@ import { join } from "node:path";
 import type { Readable } from "node:stream";
 import envPaths from "env-paths";
 import { z } from "zod";
-import { trackGroup } from "../live-groups.js";
 import { OutputCollector } from "./bash-output.js";
 import type { BashDetails } from "./details.js";
+import { trackGroup } from "./live-groups.js";
 import { MAX_BYTES, MAX_LINES, type Tool, type ToolContext } from "./types.js";
 
 const bashSchema = z.object({

@@ -56,8 +56,3 @@ export function trackGroup<C extends ChildProcess>(child: C): C {
 	});
 	return child;
 }
-
-/** The groups tracked now (for tests). */
-export function liveGroups(): number[] {
-	return [...live];
-}

@@ -1,11 +1,10 @@
-import { mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { loadSession } from "./load.js";
-import { SessionWriter } from "./writer.js";
+// A realistic session written by the real writer, for the benchmarks (bench-session.ts, bench-tui.ts) and the tests
+// that load or replay a large one.
+import { SessionWriter } from "../src/session/writer.js";
 
 export type SyntheticOptions = {
-	cwd?: string /** Bytes of content and of details per tool result (default 2,500). */;
+	cwd?: string;
+	/** Bytes of content and of details per tool result (default 2,500). */
 	toolResultBytes?: number;
 };
 
@@ -67,39 +66,4 @@ export function writeSyntheticSession(dir: string, entries: number, options: Syn
 		writer.close();
 	}
 	return writer.file;
-}
-
-/**
- * Writes a synthetic session of `entries` entries in a temp folder, times loadSession on it, and cleans up.
- * `rssMb` is the process RSS after the load; `heapMb` the heap the loaded session holds (exact with --expose-gc).
- */
-export function benchLoad(entries: number): {
-	ms: number;
-	bytes: number;
-	rssMb: number;
-	heapMb: number;
-	entries: number;
-} {
-	const dir = mkdtempSync(join(tmpdir(), "gar-bench-"));
-	try {
-		const file = writeSyntheticSession(dir, entries);
-		const bytes = statSync(file).size;
-		const gc = (globalThis as { gc?: () => void }).gc;
-		gc?.();
-		const heapBefore = process.memoryUsage().heapUsed;
-		const started = performance.now();
-		const session = loadSession(file);
-		const ms = performance.now() - started;
-		gc?.();
-		const memory = process.memoryUsage();
-		return {
-			ms,
-			bytes,
-			rssMb: memory.rss / 2 ** 20,
-			heapMb: (memory.heapUsed - heapBefore) / 2 ** 20,
-			entries: session.entries.length,
-		};
-	} finally {
-		rmSync(dir, { recursive: true, force: true });
-	}
 }

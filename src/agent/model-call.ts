@@ -1,0 +1,193 @@
+import {
+	type AssistantMessage,
+	EMPTY_USAGE,
+	type ErrorKind,
+	type Message,
+	type ModelRequest,
+	type Provider,
+	type ThinkingLevel,
+	type ToolSpec,
+} from "../llm/types.js";
+import type { EventChannel } from "./channel.js";
+import { boundToolArguments } from "./depth.js";
+import type { RequestInfo } from "./events.js";
+import { describeMessages } from "./request-info.js";
+import type { OutputSchema } from "./structured.js";
+
+/** The model a run talks to; `setModel` replaces it whole. */
+export type ModelChoice = { provider: Provider; model: string; contextWindow: number | null };
+
+/** What every request of an agent carries besides its messages. */
+export type RequestSettings = {
+	system: string;
+	tools: ToolSpec[];
+	thinking?: ThinkingLevel;
+	maxTokens?: number;
+	/** The request's summary parts that do not change per call (see request-info.ts). */
+	info: Pick<RequestInfo, "system" | "tools">;
+};
+
+/** One request as sent: `output` forces a JSON answer (the structured-output retry). */
+export function buildRequest(
+	choice: ModelChoice,
+	settings: RequestSettings,
+	messages: Message[],
+	signal: AbortSignal,
+	output?: OutputSchema,
+): ModelRequest {
+	const request: ModelRequest = {
+		model: choice.model,
+		system: settings.system,
+		messages,
+		tools: settings.tools,
+		signal,
+	};
+	if (settings.thinking) request.thinking = settings.thinking;
+	if (settings.maxTokens) request.maxTokens = settings.maxTokens;
+	if (output) request.responseSchema = { name: output.name, schema: output.schema };
+	return request;
+}
+
+/** The `request` event's summary of one request (no body). */
+export function describeRequest(
+	choice: ModelChoice,
+	settings: RequestSettings,
+	requestId: string,
+	turn: number,
+	messages: readonly Message[],
+): RequestInfo {
+	return {
+		requestId,
+		turn,
+		provider: choice.provider.name,
+		model: choice.model,
+		params: { maxTokens: settings.maxTokens ?? null, thinking: settings.thinking ?? null },
+		system: settings.info.system,
+		tools: settings.info.tools,
+		messages: describeMessages(messages),
+	};
+}
+
+/** A streamed reply: the final message, the time to its first token (null: none came) and the retries it took. */
+export type Reply = { message: AssistantMessage; firstTokenMs: number | null; retries: number };
+
+/** Where a streamed reply's events go, and how its time to first token is measured. */
+export type StreamTarget = {
+	channel: EventChannel;
+	requestId: string;
+	turn: number;
+	now: () => number;
+	startedAt: number;
+};
+
+/**
+ * Streams one request, passing its deltas on as agent events (per delta: one emit, nothing else), and returns the
+ * final message. Never throws: a provider that breaks its contract (throws, or ends without a final message) gives
+ * an error reply.
+ */
+export async function streamReply(provider: Provider, request: ModelRequest, target: StreamTarget): Promise<Reply> {
+	const { channel, requestId, turn, now, startedAt } = target;
+	let firstTokenMs: number | null = null;
+	let retries = 0;
+	let final: AssistantMessage | undefined;
+	try {
+		for await (const event of provider.stream(request)) {
+			switch (event.type) {
+				case "text_delta":
+				case "thinking_delta":
+					firstTokenMs ??= now() - startedAt;
+					channel.emit(event);
+					break;
+				case "toolcall_start":
+					firstTokenMs ??= now() - startedAt;
+					channel.emit({
+						type: "toolcall_start",
+						callId: event.id,
+						name: event.name,
+						contentIndex: event.contentIndex,
+					});
+					break;
+				case "toolcall_delta":
+					channel.emit({
+						type: "toolcall_delta",
+						callId: event.id,
+						delta: event.delta,
+						contentIndex: event.contentIndex,
+					});
+					break;
+				case "retry": {
+					retries++;
+					const { attempt, maxAttempts, reason, delayMs, errorKind } = event;
+					channel.emit({ type: "retry", requestId, turn, attempt, maxAttempts, reason, delayMs, errorKind });
+					break;
+				}
+				case "done":
+					final = boundToolArguments(event.message);
+					break;
+				case "start":
+					break;
+			}
+		}
+	} catch (error) {
+		// Providers must not throw; if one does anyway, the run still ends cleanly with an error reply.
+		const why = error instanceof Error ? error.message : String(error);
+		final = failedReply({ provider, model: request.model }, `provider failure: ${why}`, "other");
+	}
+	final ??= failedReply(
+		{ provider, model: request.model },
+		"the provider stream ended without a final message",
+		"other",
+	);
+	return { message: final, firstTokenMs, retries };
+}
+
+/**
+ * A reply cut before any usage report (OpenAI-compatible wires report it only at the end) gets the request's own
+ * estimate as its input, so its cost is not that of the output alone.
+ */
+export function withEstimatedInput(message: AssistantMessage, info: RequestInfo): AssistantMessage {
+	const { usage } = message;
+	if (!usage.estimated || usage.input + usage.cacheRead + usage.cacheWrite > 0) return message;
+	const input = info.system.tokens + info.tools.tokens + info.messages.tokens;
+	return { ...message, usage: { ...usage, input } };
+}
+
+/** The reply recorded when a turn fails before or outside the provider (a hook, a provider breaking its contract). */
+export function failedReply(
+	choice: Pick<ModelChoice, "provider" | "model">,
+	error: string,
+	errorKind: ErrorKind,
+): AssistantMessage {
+	return {
+		role: "assistant",
+		content: [],
+		provider: choice.provider.name,
+		model: choice.model,
+		usage: EMPTY_USAGE,
+		stopReason: "error",
+		error,
+		errorKind,
+	};
+}
+
+/** How many recent requests keep what is needed to show their exact body. */
+const KEPT_REQUESTS = 8;
+
+/** The last few requests, kept so their exact body can be computed on demand (never stored: O(context) each). */
+export class RecentRequests {
+	private readonly kept = new Map<string, { provider: Provider; request: ModelRequest }>();
+
+	keep(requestId: string, provider: Provider, request: ModelRequest): void {
+		this.kept.set(requestId, { provider, request });
+		if (this.kept.size > KEPT_REQUESTS) {
+			const oldest = this.kept.keys().next().value;
+			if (oldest !== undefined) this.kept.delete(oldest);
+		}
+	}
+
+	/** The exact body of a kept request; undefined when unknown or no longer kept. */
+	body(requestId: string): unknown {
+		const kept = this.kept.get(requestId);
+		return kept?.provider.body?.(kept.request);
+	}
+}

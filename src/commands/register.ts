@@ -1,0 +1,195 @@
+// The declarations of the subcommands whose code lives in commands/, and `help`. Each command's module, and the
+// configuration it needs, is imported only when the command runs: cli.ts's start-up (gar --version) loads none of it.
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { type Command, Option } from "commander";
+import { UsageError } from "../errors.js";
+import { checkCwd } from "./path-check.js";
+import { configFlags, positiveNumber, type RootOptions } from "./root-options.js";
+import { nearCommand } from "./words.js";
+
+type Run = (code: number) => void;
+
+/** Adds config, show (tree), sessions, fork, label, name, compact, trust, untrust, replay and help, in this order. */
+export function registerCommands(program: Command, run: Run): void {
+	addConfig(program, run);
+	addSessionCommands(program, run);
+	addCompact(program, run);
+	addTrustCommands(program, run);
+	addReplay(program, run);
+	addHelp(program, run);
+}
+
+function addConfig(program: Command, run: Run): void {
+	subcommand(program, "config")
+		.description(
+			"print the model and endpoint that will be used, the effective configuration, and where each value comes from",
+		)
+		.option("--json", "as JSON")
+		.option("--profile <name>", "as with this [profiles.NAME] table")
+		.action(async (options: { json?: boolean }) => {
+			const { configCommand } = await import("./config.js");
+			const { result } = await loadFor(program);
+			run(configCommand(result, options, (text) => process.stdout.write(text)));
+		});
+}
+
+/** show (tree), sessions, fork, label and name. */
+function addSessionCommands(program: Command, run: Run): void {
+	subcommand(program, "show <session>")
+		.alias("tree")
+		.description("print a session's tree: entry ids, types, prompts, labels, branch points and the current leaf")
+		.option("--json", "as JSON")
+		.action(async (id: string, options: { json?: boolean }) => {
+			const { showCommand } = await import("./show.js");
+			run(showCommand(await sessionsContext(program), id, options));
+		});
+
+	subcommand(program, "sessions")
+		.description("list the sessions of this directory (id, name, date, entries, first prompt)")
+		.option("--json", "as JSON, for scripts")
+		.option("--all", "every project's sessions, with a PROJECT column")
+		.action(async (options: { json?: boolean; all?: boolean }) => {
+			const { sessionsCommand } = await import("./sessions.js");
+			run(sessionsCommand(await sessionsContext(program), options));
+		});
+
+	subcommand(program, "fork <session>")
+		.description("copy a session's branch (up to --at, default the current leaf) into a new session")
+		.option("--at <entry>", "the last entry to copy")
+		.option("--json", "print {id, file, parent} as JSON")
+		.action(async (id: string, options: { at?: string; json?: boolean }) => {
+			const { forkCommand } = await import("./sessions.js");
+			run(forkCommand(await sessionsContext(program), id, options));
+		});
+
+	subcommand(program, "label <session> <entry> [text]")
+		.description("label an entry of a session (no text clears the label)")
+		.action(async (id: string, entry: string, text: string | undefined) => {
+			const { labelCommand } = await import("./sessions.js");
+			run(labelCommand(await sessionsContext(program), id, entry, text));
+		});
+
+	subcommand(program, "name <session> <name>")
+		.description("name a session")
+		.action(async (id: string, name: string) => {
+			const { nameCommand } = await import("./sessions.js");
+			run(nameCommand(await sessionsContext(program), id, name));
+		});
+}
+
+function addCompact(program: Command, run: Run): void {
+	subcommand(program, "compact <session>")
+		.description("summarize the older part of a session now (the file keeps everything; the next run sends less)")
+		.option("--focus <text>", "what the summary should keep in particular")
+		.option("--json", "print {ok, tokensBefore, tokensAfter, usage, costUsd, sessionId} as JSON")
+		.action(async (id: string, options: { focus?: string; json?: boolean; cwd?: string; sessionDir?: string }) => {
+			const { compactCommand } = await import("./compact.js");
+			const merged = { ...program.opts<RootOptions>(), ...options };
+			const cwd = resolve(merged.cwd ?? process.cwd());
+			checkCwd(cwd);
+			const io = { stdout: (t: string) => process.stdout.write(t), stderr: (t: string) => process.stderr.write(t) };
+			const own = { ...(options.focus ? { focus: options.focus } : {}), ...(options.json ? { json: true } : {}) };
+			run(await compactCommand(id, { ...configFlags(merged), cwd, ...own }, { ...io, env: process.env }));
+		});
+}
+
+function addTrustCommands(program: Command, run: Run): void {
+	subcommand(program, "trust [dir]")
+		.description("let this project's .gar/config.toml set base_url, api_key_env, pass_env and approval")
+		.option("--list", "list the trusted projects")
+		.action(async (dir: string | undefined, options: { list?: boolean; cwd?: string }) => {
+			const { trustCommand } = await import("./trust.js");
+			run(trustCommand(await trustContext(options.cwd ?? program.opts<RootOptions>().cwd), dir, options));
+		});
+
+	subcommand(program, "untrust [dir]")
+		.description("ignore this project's risky settings again")
+		.action(async (dir: string | undefined, options: { cwd?: string }) => {
+			const { untrustCommand } = await import("./trust.js");
+			run(untrustCommand(await trustContext(options.cwd ?? program.opts<RootOptions>().cwd), dir));
+		});
+}
+
+function addReplay(program: Command, run: Run): void {
+	subcommand(program, "replay <session>")
+		.description("re-emit a recorded conversation (a file, or a session id) as agent events, without a model")
+		.option("--at <entry>", "replay the path up to this entry (default: the current leaf)")
+		.option("--speed <n>", "pace events at n times the recorded speed (default: as fast as possible)", positiveNumber)
+		.addOption(new Option("--output <format>", "output format").choices(["text", "stream-json"]).default("text"))
+		.action(async (target: string, options: { at?: string; speed?: number; output: "text" | "stream-json" }) => {
+			const { replayCommand } = await import("./replay.js");
+			const ctx = await sessionsContext(program);
+			run(await replayCommand(target, { baseDir: ctx.baseDir, cwd: ctx.cwd, ...options }));
+		});
+}
+
+function addHelp(program: Command, run: Run): void {
+	program
+		.command("help [command...]")
+		.description("show the help of gar or of one command")
+		.action((words: string[]) => {
+			const [name] = words;
+			if (words.length > 1) {
+				const text = `help ${words.join(" ")}`;
+				throw new UsageError(`help takes one command name; to send "${text}" to the model, use \`gar -- ${text}\``);
+			}
+			const sub = name === undefined ? program : findCommand(program, name);
+			if (!sub) throw new UsageError(`help: ${noCommand(program, name ?? "")}`);
+			sub.outputHelp();
+			run(0);
+		});
+}
+
+/** A subcommand with the options every subcommand shares (root options go before a subcommand). */
+function subcommand(program: Command, spec: string): Command {
+	return program
+		.command(spec)
+		.option("--cwd <dir>", "the project directory")
+		.option("--session-dir <dir>", "where sessions are saved");
+}
+
+function findCommand(program: Command, name: string): Command | undefined {
+	return program.commands.find((c) => c.name() === name || c.aliases().includes(name));
+}
+
+/** Every command's name and aliases, in the order of the help. */
+export function commandNames(program: Command): string[] {
+	return program.commands.flatMap((c) => [c.name(), ...c.aliases()]);
+}
+
+/** A name that is no command: the one it probably misspells, else the list of commands. */
+function noCommand(program: Command, name: string): string {
+	const meant = nearCommand(name, commandNames(program));
+	if (meant !== undefined) return `no command "${name}"; did you mean \`gar help ${meant}\`?`;
+	const all = program.commands.map((c) => `${c.name()}${c.aliases().length > 0 ? ` (${c.aliases().join(", ")})` : ""}`);
+	return `no command "${name}"; the commands are ${all.join(", ")}`;
+}
+
+/** Loads the configuration with the root command's flags and the subcommand's own (which win). */
+async function loadFor(program: Command) {
+	const { loadConfig } = await import("../config/index.js");
+	const sub = program.commands.find((c) => c.name() === program.args[0]);
+	const options = { ...program.opts<RootOptions>(), ...(sub?.opts<RootOptions>() ?? {}) };
+	const cwd = resolve(options.cwd ?? process.cwd());
+	checkCwd(cwd);
+	const result = loadConfig({ cwd, env: process.env, flags: configFlags(options) });
+	for (const warning of result.warnings) process.stderr.write(`gar: warning: ${warning}\n`);
+	return { cwd, result };
+}
+
+async function trustContext(dir: string | undefined) {
+	const { configPaths } = await import("../config/index.js");
+	const cwd = resolve(dir ?? process.cwd());
+	checkCwd(cwd);
+	return {
+		configDir: configPaths(homedir(), process.env).configDir,
+		cwd,
+		write: (text: string) => process.stdout.write(text),
+	};
+}
+
+async function sessionsContext(program: Command) {
+	const { cwd, result } = await loadFor(program);
+	return { cwd, baseDir: result.config.session.dir, write: (text: string) => process.stdout.write(text) };
+}
