@@ -20,7 +20,7 @@ export const ORDER: Order = {
 		["session/", "view/"],
 		["agent/"],
 		["tools/", "config/", "prompt/", "demo/"],
-		["llm/", "signals.ts", "regular-file.ts", "errors.ts"],
+		["llm/", "signals.ts", "errors.ts"],
 		["term/", "code-cache.ts"],
 		["text/"],
 	],
