@@ -53,12 +53,9 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 	const memory = input.keys;
 
 	const answer = (decision: ApprovalDecision) => {
-		const pending = store.approval;
-		if (!pending) return;
-		store.approval = null;
+		if (!store.approval) return;
 		input.clear();
-		store.changed();
-		pending.answer(decision);
+		store.answer(decision);
 	};
 
 	const interrupt = () => {

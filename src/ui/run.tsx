@@ -1,7 +1,6 @@
 import { homedir } from "node:os";
 import { render } from "ink";
 import type { PastedRange } from "../agent/events.js";
-import type { ApprovalDecision, ApprovalRequest } from "../agent/loop.js";
 import { saveCodeCache } from "../code-cache.js";
 import type { RunFlags, Setup } from "../modes/setup.js";
 import { gitBranch } from "../prompt/system-prompt.js";
@@ -86,11 +85,6 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	// The terminal's answer (OSC 11, asked by cli.ts) is awaited before Ink reads stdin.
 	const themed = startTheme(options.theme, process.env, options.background);
 	const store = new UiStore(initialView({ provider: options.provider ?? "", model: options.model ?? "" }));
-	const ask = (request: ApprovalRequest): Promise<ApprovalDecision> =>
-		new Promise((resolve) => {
-			store.approval = { request, since: Date.now(), answer: resolve, stage: "ask", scroll: 0 };
-			store.changed();
-		});
 	let setup: Setup | undefined;
 	const screen = new Screen({ mouse: false });
 	const restore = () => screen.restore();
@@ -205,7 +199,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	let connected: Connected;
 	try {
 		const { connect } = await import("./connect.js");
-		connected = await connect(options, store, ask);
+		connected = await connect(options, store);
 	} catch (error) {
 		// A bad config or session: the person reads the error on the normal screen, as in `gar -p`.
 		cleanup();

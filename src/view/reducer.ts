@@ -175,15 +175,19 @@ function messageEnd(state: ViewState, event: EventOf<"message_end">, at: number)
 	state.activity = { kind: "waiting", since: at };
 }
 
+/** The question opens: the view holds it, and the call's item shows the same preview (one object, not a copy). */
 function approvalRequest(state: ViewState, event: EventOf<"approval_request">, at: number): void {
-	const index = toolIndex(state, event.callId, event.name);
-	update<ToolItem>(state, index, () => ({ status: "awaiting_approval", preview: event.preview, args: event.args }));
-	state.activity = { kind: "approval", since: at, callId: event.callId, name: event.name };
+	const { callId, name, args, preview } = event;
+	const index = toolIndex(state, callId, name);
+	update<ToolItem>(state, index, () => ({ status: "awaiting_approval", preview, args }));
+	state.pending = { callId, name, args, preview, since: at };
+	state.activity = { kind: "approval", since: at, callId, name };
 }
 
 function approvalResult(state: ViewState, event: EventOf<"approval_result">, at: number): void {
 	const index = state.index.calls.get(event.callId);
 	if (event.stop && !event.approved && index !== undefined) update<ToolItem>(state, index, () => ({ stopped: true }));
+	if (state.pending?.callId === event.callId) state.pending = null;
 	state.activity = { kind: "waiting", since: at };
 }
 
@@ -252,6 +256,8 @@ function agentEnd(state: ViewState, event: EventOf<"agent_end">): void {
 		if (item?.kind === "tool" && OPEN.has(item.status)) state.items[index] = { ...item, status: "interrupted" };
 	}
 	state.index.calls.clear();
+	// A question still open when the run ends has no one left to answer it.
+	state.pending = null;
 	state.activity =
 		stopReason === "done" || stopReason === "aborted"
 			? { kind: "idle" }
