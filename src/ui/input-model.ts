@@ -1,6 +1,7 @@
 import type { UserInput } from "../agent/events.js";
 import { PromptHistory } from "./editor/history.js";
 import { expandMessage, releasePastes } from "./editor/paste.js";
+import { PasteReader } from "./editor/paste-reader.js";
 import { TextBuffer } from "./editor/text-buffer.js";
 import { type Row, rowOf, wrapLine } from "./editor/wrap.js";
 
@@ -23,10 +24,8 @@ export type Completer = (text: string, all?: boolean) => Completion | null;
  * re-render (a hint appearing changes the layout) loses neither a half-received paste nor the first of two presses.
  */
 export type KeyMemory = {
-	/** The chunks of a bracketed paste so far (null: not pasting); joined once, at its end. */
-	pasting: string[] | null;
-	/** Inside a paste, after a lone ESC: what came since (maybe the start of a split end marker). */
-	endMarker: string | null;
+	/** A bracketed paste being received (it may span many reads). */
+	readonly paste: PasteReader;
 	/** The last key that quits when pressed twice (Ctrl+C idle, Ctrl+D while running), and when. */
 	quitKey: { key: string; at: number } | null;
 };
@@ -52,7 +51,7 @@ export class InputModel {
 	selected = 0;
 	/** A line put back because it began with an unknown /word: sent again unchanged, it is a message. */
 	offered: string | null = null;
-	readonly keys: KeyMemory = { pasting: null, endMarker: null, quitKey: null };
+	readonly keys: KeyMemory = { paste: new PasteReader(), quitKey: null };
 	private version = 0;
 	private readonly listeners = new Set<() => void>();
 	private historyIndex: number | null = null;

@@ -38,8 +38,6 @@ const DOUBLE_PRESS_MS = 1000;
 const WHEEL_LINES = 3;
 /** xterm's modifyOtherKeys form of a modified Enter: ESC [ 27 ; modifiers ; 13 ~ (Ink passes it on without ESC). */
 const MODIFIED_ENTER = /^\[27;(\d+);13~$/;
-/** The end of a bracketed paste, as Ink passes it on (without its ESC). */
-const END = "[201~";
 
 /**
  * The one keyboard handler of the full-screen UI (Ink's useInput calls it): bracketed paste and SGR mouse wheel,
@@ -201,39 +199,13 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 	};
 
 	return (chunk, key) => {
-		let text = chunk;
-		if (text === "[200~") {
-			memory.endMarker = null;
-			memory.pasting = [];
-			return;
+		const step = memory.paste.read(chunk, key);
+		if (step.kind === "pasted") {
+			input.paste(step.text);
+			store.toBottom();
 		}
-		const { pasting } = memory;
-		if (pasting !== null) {
-			const { endMarker } = memory;
-			if (endMarker !== null || (key.escape && text === "") || (text.startsWith("[") && END.startsWith(text))) {
-				// The end marker may arrive in pieces when a read ends inside it: Ink then passes "[20" and "1~" (or a
-				// lone Escape first). Pieces that could start it are held; if they do not, they were pasted text.
-				const candidate = (endMarker ?? "") + text;
-				if (candidate !== END && END.startsWith(candidate)) {
-					memory.endMarker = candidate;
-					return;
-				}
-				if (candidate !== END) pasting.push(endMarker ?? "");
-				memory.endMarker = null;
-				if (candidate === END) text = END;
-			}
-			if (text === END) {
-				const pasted = pasting.join("");
-				memory.pasting = null;
-				input.paste(pasted);
-				store.toBottom();
-				return;
-			}
-			if (key.return) pasting.push("\n");
-			else if (key.tab) pasting.push("\t");
-			else if (!key.ctrl) pasting.push(text);
-			return;
-		}
+		if (step.kind !== "key") return;
+		const text = chunk;
 		const wheel = /^\[<(\d+);\d+;\d+[Mm]$/.exec(text);
 		if (wheel) {
 			const button = Number(wheel[1]) & ~(4 | 8 | 16);
