@@ -9,7 +9,6 @@ import { initialView } from "../view/state.js";
 import { App, type AppInfo } from "./App.js";
 import { type CommandContext, commandCompleter, lineKind, runCommand, runShellLine } from "./commands.js";
 import type { Connected } from "./connect.js";
-import { expandPastes } from "./editor/paste.js";
 import { InputModel } from "./input-model.js";
 import type { SendMode } from "./keys.js";
 import { UiStore } from "./store.js";
@@ -142,7 +141,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 		// Ctrl+G: node:child_process and the editor module load only when it is used.
 		externalEditor: async () => {
 			const { editExternally } = await import("./editor/external-editor.js");
-			const result = editExternally(expandPastes(input.text), {
+			const result = editExternally(input.buffer.pastes.expand(input.text), {
 				before: () => {
 					screen.restore();
 					process.stdin.setRawMode?.(false);
