@@ -3,7 +3,6 @@ import { join } from "node:path";
 import { render } from "ink-testing-library";
 import { beforeAll, describe, expect, it } from "vitest";
 import { EventChannel } from "../src/agent/channel.js";
-import type { ApprovalDecision, ApprovalRequest } from "../src/agent/loop.js";
 import { Conversation } from "../src/conversation/conversation.js";
 import { createScriptedProvider, type ScriptedTurn } from "../src/llm/scripted.js";
 import { createTools } from "../src/tools/index.js";
@@ -105,11 +104,7 @@ function approvalRig(makeCall: (cwd: string) => ScriptedTurn) {
 	writeFileSync(join(cwd, "a.txt"), "old\n");
 	const call = makeCall(cwd);
 	const store = new UiStore(initialView({ provider: "scripted", model: "m" }));
-	const ask = (request: ApprovalRequest) =>
-		new Promise<ApprovalDecision>((resolve) => {
-			store.approval = { request, since: 0, answer: resolve, stage: "ask", scroll: 0 };
-			store.changed();
-		});
+	const ask = store.ask;
 	const channel = new EventChannel();
 	const conversation = new Conversation({
 		channel,
@@ -174,6 +169,46 @@ describe.each([
 		else expect(existsSync(join(cwd, target))).toBe(false);
 		const tool = store.view.items.find((i) => i.kind === "tool");
 		expect(tool).toMatchObject({ status: "denied", content: expect.stringContaining("not now") });
+		app.unmount();
+	});
+});
+
+describe("the approval question in the app", () => {
+	const edit = (cwd: string): ScriptedTurn => ({
+		toolCalls: [
+			{ id: "c1", name: "edit", args: { path: join(cwd, "a.txt"), edits: [{ oldText: "old", newText: "new" }] } },
+		],
+	});
+
+	it("is one copy: the panel and the chat draw the view's question", async () => {
+		const { store, conversation, app } = approvalRig(edit);
+		const run = conversation.run("go");
+		await until(() => store.approval !== null);
+		await tick();
+		const question = store.view.pending;
+		expect(store.approval?.request).toBe(question);
+		const item = store.view.items.find((i) => i.kind === "tool");
+		expect(item?.kind === "tool" && item.preview).toBe(question?.preview);
+		// The diff's added line, once in the chat's tool item and once in the panel.
+		const rows = (app.lastFrame() ?? "").split("\n");
+		expect(rows.filter((row) => /\+new\b/.test(row)).length).toBe(2);
+		app.stdin.write("y");
+		await run;
+		expect(store.view.pending).toBeNull();
+		app.unmount();
+	});
+
+	it("goes away when the run ends while it asks", async () => {
+		const { store, conversation, app } = approvalRig(edit);
+		const run = conversation.run("go");
+		await until(() => store.approval !== null);
+		conversation.abort();
+		const result = await run;
+		await tick();
+		expect(result.stopReason).toBe("aborted");
+		expect(store.approval).toBeNull();
+		expect(store.view.pending).toBeNull();
+		expect(app.lastFrame()).not.toContain("y allow once");
 		app.unmount();
 	});
 });

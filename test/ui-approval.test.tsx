@@ -25,17 +25,18 @@ const info: AppInfo = {
 };
 const noop = { submit: () => {}, abort: () => {}, exit: () => {} };
 
+/** Opens a question as the tool runner does (the event, then the ask); returns the answers given to it. */
+function ask(store: UiStore, name: string, preview: ToolPreview): ApprovalDecision[] {
+	const answers: ApprovalDecision[] = [];
+	store.onEvent({ type: "approval_request", callId: "c1", name, args: {}, preview });
+	store.awaitAnswer("c1", (d) => answers.push(d));
+	return answers;
+}
+
 /** The app at `columns` × `rows` with an approval question open; `answers` collects what the keys answered. */
 function open(name: string, preview: ToolPreview, columns = 80, rows = 30) {
 	const store = new UiStore(initialView({ provider: "p", model: "m" }));
-	const answers: ApprovalDecision[] = [];
-	store.approval = {
-		request: { callId: "c1", name, args: {}, preview },
-		since: 0,
-		answer: (d) => answers.push(d),
-		stage: "ask",
-		scroll: 0,
-	};
+	const answers = ask(store, name, preview);
 	const app = render(
 		<App store={store} input={new InputModel()} info={info} actions={noop} size={{ columns, rows }} />,
 	);
@@ -175,14 +176,7 @@ describe("the approval dialog", () => {
 	it("forgets what was read when a new width wraps the command anew", async () => {
 		const command = Array.from({ length: 12 }, (_, i) => `echo ${String(i).repeat(60)}`).join("\n");
 		const store = new UiStore(initialView({ provider: "p", model: "m" }));
-		const answers: ApprovalDecision[] = [];
-		store.approval = {
-			request: { callId: "c1", name: "bash", args: {}, preview: bash(command) },
-			since: 0,
-			answer: (d) => answers.push(d),
-			stage: "ask",
-			scroll: 0,
-		};
+		const answers = ask(store, "bash", bash(command));
 		const draw = (columns: number) => (
 			<App store={store} input={new InputModel()} info={info} actions={noop} size={{ columns, rows: 30 }} />
 		);

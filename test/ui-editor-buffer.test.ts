@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { expandPastes, labelFor, tokenLabel } from "../src/ui/editor/paste.js";
+import { labelFor } from "../src/ui/editor/paste.js";
 import { columnsOf, TextBuffer } from "../src/ui/editor/text-buffer.js";
 import { wrapLine } from "../src/ui/editor/wrap.js";
 
@@ -160,8 +160,8 @@ describe("the editor's text buffer", () => {
 		b.paste(big);
 		b.insert(" ok");
 		expect(b.lines.length).toBe(1);
-		expect(tokenLabel(Array.from(b.text)[4] as string)).toBe("[pasted 5000 lines]");
-		expect(expandPastes(b.text)).toBe(`see ${big} ok`);
+		expect(b.pastes.label(Array.from(b.text)[4] as string)).toBe("[pasted 5000 lines]");
+		expect(b.pastes.expand(b.text)).toBe(`see ${big} ok`);
 		b.left();
 		b.left();
 		b.left();

@@ -59,15 +59,12 @@ function harness(running = false) {
 	};
 }
 
+/** Opens a question as the tool runner does (the event, then the ask); returns the answers given to it. */
 function ask(store: UiStore): ApprovalDecision[] {
 	const answers: ApprovalDecision[] = [];
-	store.approval = {
-		request: { callId: "c", name: "bash", args: {}, preview: { kind: "bash", command: "ls", cwd: "/", timeoutMs: 1 } },
-		since: 0,
-		answer: (d) => answers.push(d),
-		stage: "ask",
-		scroll: 0,
-	};
+	const preview = { kind: "bash", command: "ls", cwd: "/", timeoutMs: 1 } as const;
+	store.onEvent({ type: "approval_request", callId: "c", name: "bash", args: {}, preview });
+	store.awaitAnswer("c", (d) => answers.push(d));
 	return answers;
 }
 

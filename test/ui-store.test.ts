@@ -65,3 +65,62 @@ describe("the UI store", () => {
 		expect(store.scroll).toBe(0);
 	});
 });
+
+describe("the store's side of an approval question", () => {
+	const preview = { kind: "bash", command: "ls", cwd: "/", timeoutMs: 1 } as const;
+	const request: AgentEvent = { type: "approval_request", callId: "c1", name: "bash", args: {}, preview };
+
+	it("shows the view's question while an answer is awaited, and hides it once answered", async () => {
+		const store = new UiStore(initialView({ provider: "p", model: "m" }));
+		store.onEvent(request);
+		// The view holds the question; the screen shows it only once someone waits for the answer.
+		expect(store.approval).toBeNull();
+		const answer = store.ask({ callId: "c1", name: "bash", args: {}, preview });
+		expect(store.approval?.request).toBe(store.view.pending);
+		// What the screen knows about it (scrolled, read) lasts as long as the question.
+		const shown = store.approval;
+		if (shown) shown.scroll = 3;
+		expect(store.approval?.scroll).toBe(3);
+		store.answer({ approved: true });
+		expect(store.approval).toBeNull();
+		await expect(answer).resolves.toEqual({ approved: true });
+		store.onEvent({ type: "approval_result", callId: "c1", approved: true });
+		expect(store.view.pending).toBeNull();
+	});
+
+	it("starts each question unscrolled, at its first stage", () => {
+		const store = new UiStore(initialView({ provider: "p", model: "m" }));
+		store.onEvent(request);
+		store.awaitAnswer("c1", () => {});
+		const first = store.approval;
+		if (first) {
+			first.stage = "reason";
+			first.scroll = 5;
+		}
+		store.answer({ approved: false });
+		store.onEvent({ type: "approval_result", callId: "c1", approved: false });
+		store.onEvent({ ...request, callId: "c2" } as AgentEvent);
+		store.awaitAnswer("c2", () => {});
+		expect(store.approval).toMatchObject({ request: { callId: "c2" }, stage: "ask", scroll: 0 });
+	});
+
+	it("answers no for a question the run's end closed, so nothing waits on it", async () => {
+		const store = new UiStore(initialView({ provider: "p", model: "m" }));
+		store.onEvent(request);
+		const answer = store.ask({ callId: "c1", name: "bash", args: {}, preview });
+		store.onEvent({
+			type: "agent_end",
+			runId: "r",
+			stopReason: "aborted",
+			turns: 1,
+			usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+			costUsd: 0,
+			durationMs: 1,
+		});
+		expect(store.approval).toBeNull();
+		await expect(answer).resolves.toMatchObject({ approved: false });
+		// A late key press answers nothing.
+		store.answer({ approved: true });
+		expect(store.approval).toBeNull();
+	});
+});

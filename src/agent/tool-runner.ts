@@ -96,7 +96,8 @@ export class ToolRunner {
 				return;
 			}
 		}
-		// Timed from here: time spent waiting for the person does not count against the tool.
+		// Timed from here: time spent waiting for the person does not count against the tool. runTool parses the
+		// arguments and plans the change again (tools/edit.ts, write.ts): the file may have changed since the preview.
 		const started = this.o.now();
 		channel.emit({ type: "tool_start", callId: call.id, name: call.name, args: call.arguments });
 		const result = await runTool(tool, call.arguments, {

@@ -42,6 +42,8 @@ export function createEditTool(options: EditToolOptions): Tool<EditParams, EditD
 		async execute(params, ctx) {
 			if (ctx.signal.aborted) throw new Error("Aborted before editing.");
 			const { abs, shown } = resolveToolPath(options.cwd, params.path);
+			// Planned again, not taken from the preview: the file may have changed while the person read the question.
+			// The edit applies to the bytes on disk now, and fails if its text no longer matches them.
 			const plan = planEditCall(abs, shown, options.cwd, params.edits);
 			try {
 				writeFileAtomic(abs, plan.newBytes, options.fs);

@@ -48,6 +48,8 @@ export function createWriteTool(options: WriteToolOptions): Tool<WriteParams, Wr
 		async execute(params, ctx) {
 			if (ctx.signal.aborted) throw new Error("Aborted before writing.");
 			const { abs, shown } = resolveToolPath(options.cwd, params.path);
+			// Read again, not taken from the preview: the file may have changed while the person read the question,
+			// and the undo record must hold the bytes this write really replaces.
 			const { target, old } = readTarget(abs, shown);
 			const bytes = Buffer.from(params.content, "utf8");
 			try {

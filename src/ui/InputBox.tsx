@@ -3,7 +3,6 @@ import { memo, useSyncExternalStore } from "react";
 import { sanitizeForTerminal } from "../term/sanitize.js";
 import { CompletionPopup } from "./editor/CompletionPopup.js";
 import { EditorBox } from "./editor/EditorBox.js";
-import { labelPastes } from "./editor/paste.js";
 import type { InputModel } from "./input-model.js";
 import { useTheme } from "./theme-context.js";
 
@@ -42,7 +41,7 @@ export const InputBox = memo(function InputBox({ model, width, action, prompt = 
 						<Text color={theme.muted} wrap="truncate-end">
 							{match === undefined
 								? "  (no match)"
-								: `  ${sanitizeForTerminal(labelPastes(match.slice(0, 500)).replaceAll("\n", " ⏎ "))}`}
+								: `  ${sanitizeForTerminal(model.buffer.pastes.labelAll(match.slice(0, 500)).replaceAll("\n", " ⏎ "))}`}
 						</Text>
 					</Box>
 				</Box>

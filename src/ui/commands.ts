@@ -2,6 +2,8 @@ import type { Setup } from "../modes/setup.js";
 import { formatTotalsCost, formatUsage } from "../view/format.js";
 import { initialView } from "../view/state.js";
 import type { Completer, CompletionItem, InputModel } from "./input-model.js";
+import { HELP_CONTEXTS, KEY_TABLE } from "./key-table.js";
+import { keyHelp } from "./keymap.js";
 import type { UiStore } from "./store.js";
 
 type Level = "info" | "warning" | "error";
@@ -266,7 +268,7 @@ function copyLast(ctx: CommandContext) {
 	notice(ctx, "there is no answer to copy yet", "warning");
 }
 
-/** What /help shows: every key and command. */
+/** What /help shows: every key (from the key table) and command. */
 export function helpText(): string {
 	const width = Math.max(...COMMANDS.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ""}`.length));
 	const commands = COMMANDS.map(
@@ -274,7 +276,7 @@ export function helpText(): string {
 	);
 	return [
 		"Keys",
-		...KEYS.map(([key, what]) => `  ${key.padEnd(22)}${what}`),
+		...keyHelp(KEY_TABLE, HELP_CONTEXTS).map(([keys, what]) => `  ${keys.padEnd(22)}${what}`),
 		"Commands",
 		...commands,
 		`  ${"!cmd".padEnd(width)}  run a shell command; its output goes into the next message's context`,
@@ -282,25 +284,3 @@ export function helpText(): string {
 		`  ${"//text".padEnd(width)}  send /text as a message`,
 	].join("\n");
 }
-
-const KEYS: readonly (readonly [string, string])[] = [
-	["Enter", "send (while a run goes on: steer after the current tool)"],
-	["Alt+Enter", "new line (while a run goes on: follow up when it ends)"],
-	["Shift+Enter, Ctrl+J", "new line"],
-	["↑ / ↓", "move between lines; on the first/last line walk the history"],
-	["↑ on an empty input", "pull back the last queued message"],
-	["Ctrl+R", "search the history (Enter takes it, Esc cancels)"],
-	["Ctrl+G", "edit the message in $EDITOR"],
-	["Tab", "complete a /command; after /model or /theme list the choices (else: the inspector)"],
-	["Ctrl+←/→, Alt+B/F", "move by word"],
-	["Home/End, Ctrl+A/E", "start/end of the line"],
-	["Ctrl+W, Alt+Backspace", "delete the word before the cursor"],
-	["Ctrl+U / Ctrl+K", "delete to the start / end of the line"],
-	["Ctrl+_ / Ctrl+Y", "undo / redo"],
-	["Esc", "stop the run"],
-	["Ctrl+C", "clear the input, stop the run; twice to quit"],
-	["Ctrl+D", "quit on an empty input (twice while a run goes on; otherwise delete forward)"],
-	["Ctrl+O", "expand the newest folded block (tool output, thinking, a paste)"],
-	["PgUp/PgDn, Shift+↑/↓", "scroll the chat"],
-	["Ctrl+Z", "suspend (fg resumes)"],
-];

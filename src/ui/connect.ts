@@ -1,4 +1,3 @@
-import type { ApprovalDecision, ApprovalRequest } from "../agent/loop.js";
 import { createDemoProject, DEMO_PROMPT, demoScript } from "../demo/project.js";
 import { createScriptedProvider } from "../llm/scripted.js";
 import { type RunFlags, type Setup, setupRun } from "../modes/setup.js";
@@ -34,13 +33,13 @@ function resumedView(setup: Setup): ViewState {
 export async function connect(
 	options: RunFlags & { prompt?: string; demo?: boolean; theme?: string },
 	store: UiStore,
-	ask: (request: ApprovalRequest) => Promise<ApprovalDecision>,
 ): Promise<Connected> {
 	const demo = options.demo ? demoSetup() : undefined;
 	const flags = demo ? { ...options, cwd: demo.cwd, noSession: true, prompt: DEMO_PROMPT } : options;
 	const [setup] = await Promise.all([
 		setupRun(flags, process.env, {
-			ask,
+			// The person answers through the store; the question itself is the view's (approval_request).
+			ask: store.ask,
 			allowMissingKey: true,
 			// The session file appears with the first entry: opening the app and quitting leaves nothing behind.
 			lazySession: true,
@@ -52,13 +51,6 @@ export async function connect(
 	const { channel } = setup;
 	store.view = resumedView(setup);
 	channel.subscribe(store.onEvent);
-	// A run that ends (or is aborted) while a question is open takes the question away.
-	channel.subscribe((event) => {
-		if (event.type === "agent_end" && store.approval) {
-			store.approval = null;
-			store.changed();
-		}
-	});
 	store.inspector = setup.config.tui.inspector;
 	store.idleTimeoutMs = setup.idleTimeoutMs;
 	const themed = await configuredTheme(options.theme, setup.config.tui.theme, process.env);

@@ -1,8 +1,8 @@
 import type { UserInput } from "../agent/events.js";
 import { PromptHistory } from "./editor/history.js";
-import { expandMessage, releasePastes } from "./editor/paste.js";
+import { PasteReader } from "./editor/paste-reader.js";
 import { TextBuffer } from "./editor/text-buffer.js";
-import { type Row, rowOf, wrapLine } from "./editor/wrap.js";
+import { type Row, rowOf } from "./editor/wrap.js";
 
 /** The editor shows at most this many rows and scrolls within them. */
 export const MAX_ROWS = 10;
@@ -23,10 +23,8 @@ export type Completer = (text: string, all?: boolean) => Completion | null;
  * re-render (a hint appearing changes the layout) loses neither a half-received paste nor the first of two presses.
  */
 export type KeyMemory = {
-	/** The chunks of a bracketed paste so far (null: not pasting); joined once, at its end. */
-	pasting: string[] | null;
-	/** Inside a paste, after a lone ESC: what came since (maybe the start of a split end marker). */
-	endMarker: string | null;
+	/** A bracketed paste being received (it may span many reads). */
+	readonly paste: PasteReader;
 	/** The last key that quits when pressed twice (Ctrl+C idle, Ctrl+D while running), and when. */
 	quitKey: { key: string; at: number } | null;
 };
@@ -52,7 +50,7 @@ export class InputModel {
 	selected = 0;
 	/** A line put back because it began with an unknown /word: sent again unchanged, it is a message. */
 	offered: string | null = null;
-	readonly keys: KeyMemory = { pasting: null, endMarker: null, quitKey: null };
+	readonly keys: KeyMemory = { paste: new PasteReader(), quitKey: null };
 	private version = 0;
 	private readonly listeners = new Set<() => void>();
 	private historyIndex: number | null = null;
@@ -175,10 +173,10 @@ export class InputModel {
 		this.changed();
 	}
 
-	/** Replaces the text, cursor at the end. */
+	/** Replaces the text, cursor at the end. Pastes not in `text` are freed. */
 	set(text: string): void {
 		this.listAll = false;
-		this.buffer.reset();
+		this.buffer.reset(text);
 		this.buffer.setText(text);
 		this.changed();
 	}
@@ -190,9 +188,7 @@ export class InputModel {
 
 	/** Empties the editor; returns the text with pastes expanded and where the large pastes sit in it. */
 	takeMessage(): UserInput {
-		const raw = this.buffer.text;
-		const message = expandMessage(raw);
-		releasePastes(raw);
+		const message = this.buffer.pastes.expandMessage(this.buffer.text);
 		this.listAll = false;
 		this.buffer.reset();
 		this.historyIndex = null;
@@ -337,13 +333,13 @@ export class InputModel {
 		let count = 0;
 		const { lines } = this.buffer;
 		for (let i = 0; i < lines.length && count < MAX_ROWS; i++) {
-			count += wrapLine(lines[i] as string, this.width).length;
+			count += this.buffer.wrap(lines[i] as string, this.width).length;
 		}
 		return Math.min(MAX_ROWS, count);
 	}
 
 	private rowsOf(line: number): Row[] {
-		return wrapLine(this.buffer.lines[line] as string, this.width);
+		return this.buffer.wrap(this.buffer.lines[line] as string, this.width);
 	}
 
 	private visual(pos: Pos): VisualRow {

@@ -4,6 +4,8 @@ import type { ApprovalDecision } from "../agent/loop.js";
 import { mustReadAll, readAll } from "./approval-layout.js";
 import { readyToRun } from "./commands.js";
 import type { InputModel } from "./input-model.js";
+import { KEY_TABLE, type KeyAction } from "./key-table.js";
+import { byteActions, type KeyActions, type KeyLayer, keyDispatcher } from "./keymap.js";
 import type { UiStore } from "./store.js";
 
 /** How a sent line is delivered while a run goes on: a steer (Enter) or a follow-up (Alt+Enter). */
@@ -36,89 +38,94 @@ export type KeyDeps = {
 /** Two Ctrl+C within this long exit. */
 const DOUBLE_PRESS_MS = 1000;
 const WHEEL_LINES = 3;
-/** xterm's modifyOtherKeys form of a modified Enter: ESC [ 27 ; modifiers ; 13 ~ (Ink passes it on without ESC). */
-const MODIFIED_ENTER = /^\[27;(\d+);13~$/;
-/** The end of a bracketed paste, as Ink passes it on (without its ESC). */
-const END = "[201~";
+/** An SGR mouse report, as Ink passes it on (without its ESC): button; column; row; press or release. */
+const WHEEL = /^\[<(\d+);\d+;\d+[Mm]$/;
+
+/** What every group of actions works with: the deps, and the steps several keys share. */
+type Ctx = {
+	deps: KeyDeps;
+	store: UiStore;
+	input: InputModel;
+	/** Sends the input (or, while a reason is typed, denies with it). */
+	submit: (mode?: SendMode) => void;
+	/** Answers the open approval question and clears what was typed. */
+	answer: (decision: ApprovalDecision) => void;
+	/** The first press of a quit key shows `hint`; the same key again within DOUBLE_PRESS_MS quits. */
+	pressToQuit: (name: string, hint: string) => void;
+	/** Tab: completes; where nothing completes by itself (`/model `) lists the choices; else the inspector. */
+	tab: () => void;
+};
+
+type Actions<A extends KeyAction> = Pick<KeyActions<KeyAction>, A>;
 
 /**
- * The one keyboard handler of the full-screen UI (Ink's useInput calls it): bracketed paste and SGR mouse wheel,
- * then approval keys while a question is open, the history search, then the global keys (Esc, Ctrl+C, Ctrl+D,
- * Ctrl+O, Tab, scrolling) and editing. Runs of plain bytes arrive as one string, so control characters inside a
- * chunk are applied one by one: `\r` sends, `\n` (Ctrl+J) is a new line.
+ * The one keyboard handler of the full-screen UI (Ink's useInput calls it): a bracketed paste (editor/paste-reader)
+ * and the SGR mouse wheel, then the keys of KEY_TABLE by context — Ctrl+C over everything, the approval question
+ * while one is open, the history search, the chat's keys and the editor's. Runs of plain bytes arrive as one
+ * string, so control characters inside a chunk are applied one by one: `\r` sends, `\n` (Ctrl+J) is a new line.
  */
 export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => void {
-	const { store, input } = deps;
-	const now = deps.now ?? Date.now;
-	const memory = input.keys;
-
-	const answer = (decision: ApprovalDecision) => {
-		const pending = store.approval;
-		if (!pending) return;
-		store.approval = null;
-		input.clear();
-		store.changed();
-		pending.answer(decision);
+	const ctx = context(deps);
+	const { store, input } = ctx;
+	const actions: KeyActions<KeyAction> = {
+		...globalActions(ctx),
+		...approvalActions(ctx),
+		...searchActions(ctx),
+		...chatActions(ctx),
+		...editorActions(ctx),
 	};
-
-	const interrupt = () => {
-		if (input.search) return input.endSearch(false);
-		if (store.approval) return answer({ approved: false, reason: "the user stopped the run", stop: true });
-		if (!input.empty) return input.clear();
-		if (deps.running()) return deps.abort();
-		pressToQuit("c", "press Ctrl+C again to quit (or Ctrl+D)");
+	const bytes = byteActions(KEY_TABLE, "editor");
+	/** Printable text and the control characters that arrive inside a chunk (as the editor's keys). */
+	const type = (text: string) => {
+		let plain = "";
+		for (const char of text) {
+			if (char >= " " && char !== "\x7f") {
+				plain += char;
+				continue;
+			}
+			if (plain) input.insert(plain);
+			plain = "";
+			const action = bytes.get(char);
+			if (action) actions[action](char, NO_KEY);
+		}
+		if (plain) input.insert(plain);
+		store.toBottom();
 	};
-
-	/** The first press of a quit key shows `hint`; the same key again within DOUBLE_PRESS_MS quits. */
-	const pressToQuit = (name: string, hint: string) => {
-		const t = now();
-		const last = memory.quitKey;
-		if (last?.key === name && t - last.at < DOUBLE_PRESS_MS) return deps.exit();
-		memory.quitKey = { key: name, at: t };
-		store.flashHint(hint, DOUBLE_PRESS_MS);
-	};
-
-	const approvalKey = (text: string, key: Key): boolean => {
-		const pending = store.approval;
-		if (!pending) return false;
-		if (key.escape) {
-			if (pending.stage === "reason") answer({ approved: false, reason: "the user said no" });
-			else answer({ approved: false, reason: "the user stopped the run", stop: true });
-			return true;
-		}
-		if (key.upArrow || key.downArrow || key.pageUp || key.pageDown) {
-			// A page keeps one row of the last one in sight; the preview stops at its end (fit: as last drawn).
-			const fit = pending.fit;
-			const step = key.pageUp || key.pageDown ? Math.max(1, (fit?.rows ?? deps.page()) - 1) : 1;
-			const end = fit ? Math.max(0, fit.total - fit.rows) : Number.MAX_SAFE_INTEGER;
-			const next = Math.min(pending.scroll, end) + (key.upArrow || key.pageUp ? -step : step);
-			pending.scroll = Math.max(0, Math.min(end, next));
-			if (fit) pending.seen = Math.max(pending.seen ?? 0, pending.scroll + fit.rows);
-			if (readAll(pending)) pending.early = false;
-			store.changed();
-			return true;
-		}
-		if (pending.stage === "reason") return false; // typing the reason: editing keys apply
-		// A key and the Enter typed right after it can arrive in one read ("n\r"): the key, then Enter.
-		const enter = text.length === 2 && text.endsWith("\r");
-		const choice = (enter ? text.slice(0, 1) : text).toLowerCase();
-		if ((choice === "y" || choice === "a") && mustReadAll(pending) && !readAll(pending)) {
-			// A command runs at once: it is allowed only after all of it was on screen. n and Esc need no reading.
-			pending.early = true;
-			store.changed();
-		} else if (choice === "y") answer({ approved: true });
-		else if (choice === "a") answer({ approved: true, remember: true });
-		else if (choice === "n") {
-			pending.stage = "reason";
-			store.changed();
-			if (enter) submit();
-		}
+	/** A key no binding took is typed; Ctrl and Alt keys that are not bound do nothing. */
+	const typed = (text: string, key: Key) => {
+		if (!key.ctrl && !key.meta) type(text);
 		return true;
 	};
+	const layers: KeyLayer[] = [
+		{ context: "global" },
+		// While asking, other keys are ignored so typing cannot approve by accident; typing the reason edits.
+		{ context: "approval", active: () => store.approval !== null, rest: () => store.approval?.stage === "ask" },
+		{ context: "search", active: () => input.search !== null, rest: (text, key) => searchRest(input, text, key) },
+		{ context: "chat" },
+		{ context: "editor", rest: typed },
+	];
+	const dispatch = keyDispatcher(KEY_TABLE, layers, actions);
+	return (text, key) => {
+		const step = input.keys.paste.read(text, key);
+		if (step.kind === "pasted") {
+			input.paste(step.text);
+			store.toBottom();
+		}
+		if (step.kind === "key" && !wheel(store, text)) dispatch(text, key);
+	};
+}
 
+/** The steps several keys share, over the deps. */
+function context(deps: KeyDeps): Ctx {
+	const { store, input } = deps;
+	const now = deps.now ?? Date.now;
+	const answer = (decision: ApprovalDecision) => {
+		if (!store.approval) return;
+		input.clear();
+		store.answer(decision);
+	};
 	const submit = (mode: SendMode = "send") => {
-		const pending = store.approval;
-		if (pending?.stage === "reason") {
+		if (store.approval?.stage === "reason") {
 			const reason = input.take().trim();
 			return answer({ approved: false, reason: reason || "the user said no" });
 		}
@@ -132,180 +139,215 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		input.history.add(text);
 		deps.submit(text, mode, pastes);
 	};
-
-	/** Alt+Enter: a follow-up while a run goes on, otherwise a new line. */
-	const altEnter = () => {
-		if (deps.running() && !store.approval && !input.empty) return submit("follow_up");
-		input.newline();
+	const pressToQuit = (name: string, hint: string) => {
+		const t = now();
+		const last = input.keys.quitKey;
+		if (last?.key === name && t - last.at < DOUBLE_PRESS_MS) return deps.exit();
+		input.keys.quitKey = { key: name, at: t };
+		store.flashHint(hint, DOUBLE_PRESS_MS);
 	};
-
-	/** Tab: completes; where nothing completes by itself (`/model `) lists the choices; else the inspector. */
 	const tab = () => {
 		if (input.completions()) return void input.accept();
 		if (!input.listChoices()) store.toggleInspector(deps.columns());
 	};
+	return { deps, store, input, submit, answer, pressToQuit, tab };
+}
 
-	/** Printable text and the control characters that arrive inside a chunk. */
-	const type = (text: string) => {
-		let plain = "";
-		const flush = () => {
-			if (plain) input.insert(plain);
-			plain = "";
-		};
-		for (const char of text) {
-			if (char === "\r") {
-				flush();
-				submit();
-			} else if (char === "\n") {
-				flush();
-				input.newline();
-			} else if (char === "\x7f" || char === "\b") {
-				flush();
-				input.backspace();
-			} else if (char === "\t") {
-				// "/mo" and Tab typed at once arrive as one chunk: the Tab still completes.
-				flush();
-				tab();
-			} else if (char >= " ") plain += char;
-			else {
-				// Ctrl+U, Ctrl+W, … typed faster than they are read arrive in one chunk too.
-				flush();
-				ctrlKey(input, String.fromCharCode(char.charCodeAt(0) + 96));
-			}
-		}
-		flush();
-		store.toBottom();
+/** Ctrl+C, over everything: ends the search, denies the question and stops, clears the input, stops the run, quits. */
+function globalActions({ deps, store, input, answer, pressToQuit }: Ctx): Actions<"interrupt"> {
+	return {
+		interrupt: () => {
+			if (input.search) return input.endSearch(false);
+			if (store.approval) return answer({ approved: false, reason: "the user stopped the run", stop: true });
+			if (!input.empty) return input.clear();
+			if (deps.running()) return deps.abort();
+			pressToQuit("c", "press Ctrl+C again to quit (or Ctrl+D)");
+		},
 	};
+}
 
-	/** Ctrl+R: typing filters, Ctrl+R finds an older match, Enter takes it, Esc leaves the input as it was. */
-	const searchKey = (text: string, key: Key) => {
-		if (key.escape || (key.ctrl && text === "g")) return input.endSearch(false);
-		if (key.ctrl && text === "r") return input.searchOlder();
-		if (key.return) return input.endSearch(true);
-		if (key.backspace || key.delete) return input.searchBackspace();
-		if (key.ctrl || key.meta) return;
-		if (key.upArrow || key.downArrow || key.leftArrow || key.rightArrow || key.home || key.end) {
-			return input.endSearch(true);
-		}
-		const printable = Array.from(text)
-			.filter((c) => c >= " " && c !== "\x7f")
-			.join("");
-		if (printable) input.searchType(printable);
+type ApprovalAction = "approvalStop" | "approvalScroll" | "allowOnce" | "allowAlways" | "deny";
+
+/** The approval question: y once, a always, n no (then a reason), Esc stops; ↑/↓/PgUp/PgDn scroll the preview. */
+function approvalActions({ deps, store, answer, submit }: Ctx): Actions<ApprovalAction> {
+	/** y or a: allowed at once, except a command not yet read to its end (it runs as the person). */
+	const allow = (remember: boolean) => {
+		const pending = store.approval;
+		if (pending?.stage !== "ask") return false;
+		if (mustReadAll(pending) && !readAll(pending)) {
+			pending.early = true;
+			store.changed();
+		} else answer(remember ? { approved: true, remember: true } : { approved: true });
 	};
-
-	const verticalKey = (up: boolean) => {
-		if (input.completions()) return input.select(up ? -1 : 1);
-		if (up && input.empty) {
-			const queued = deps.pullQueued?.();
-			if (queued !== undefined) return input.set(queued);
-		}
-		if (up) input.up();
-		else input.down();
+	return {
+		approvalStop: () => {
+			if (store.approval?.stage === "reason") answer({ approved: false, reason: "the user said no" });
+			else answer({ approved: false, reason: "the user stopped the run", stop: true });
+		},
+		approvalScroll: (_text, key) => {
+			const pending = store.approval;
+			if (!pending) return false;
+			// A page keeps one row of the last one in sight; the preview stops at its end (fit: as last drawn).
+			const fit = pending.fit;
+			const step = key.pageUp || key.pageDown ? Math.max(1, (fit?.rows ?? deps.page()) - 1) : 1;
+			const end = fit ? Math.max(0, fit.total - fit.rows) : Number.MAX_SAFE_INTEGER;
+			const next = Math.min(pending.scroll, end) + (key.upArrow || key.pageUp ? -step : step);
+			pending.scroll = Math.max(0, Math.min(end, next));
+			if (fit) pending.seen = Math.max(pending.seen ?? 0, pending.scroll + fit.rows);
+			if (readAll(pending)) pending.early = false;
+			store.changed();
+		},
+		allowOnce: () => allow(false),
+		allowAlways: () => allow(true),
+		deny: (text) => {
+			const pending = store.approval;
+			if (pending?.stage !== "ask") return false;
+			pending.stage = "reason";
+			store.changed();
+			// "n" and the Enter typed right after it, in one read: deny with no reason.
+			if (text.endsWith("\r")) submit();
+		},
 	};
+}
 
-	return (chunk, key) => {
-		let text = chunk;
-		if (text === "[200~") {
-			memory.endMarker = null;
-			memory.pasting = [];
-			return;
-		}
-		const { pasting } = memory;
-		if (pasting !== null) {
-			const { endMarker } = memory;
-			if (endMarker !== null || (key.escape && text === "") || (text.startsWith("[") && END.startsWith(text))) {
-				// The end marker may arrive in pieces when a read ends inside it: Ink then passes "[20" and "1~" (or a
-				// lone Escape first). Pieces that could start it are held; if they do not, they were pasted text.
-				const candidate = (endMarker ?? "") + text;
-				if (candidate !== END && END.startsWith(candidate)) {
-					memory.endMarker = candidate;
-					return;
-				}
-				if (candidate !== END) pasting.push(endMarker ?? "");
-				memory.endMarker = null;
-				if (candidate === END) text = END;
-			}
-			if (text === END) {
-				const pasted = pasting.join("");
-				memory.pasting = null;
-				input.paste(pasted);
-				store.toBottom();
-				return;
-			}
-			if (key.return) pasting.push("\n");
-			else if (key.tab) pasting.push("\t");
-			else if (!key.ctrl) pasting.push(text);
-			return;
-		}
-		const wheel = /^\[<(\d+);\d+;\d+[Mm]$/.exec(text);
-		if (wheel) {
-			const button = Number(wheel[1]) & ~(4 | 8 | 16);
-			if (button === 64) store.scrollBy(WHEEL_LINES);
-			else if (button === 65) store.scrollBy(-WHEEL_LINES);
-			return;
-		}
-		if (key.ctrl && text === "c") return interrupt();
-		if (approvalKey(text, key)) return;
-		if (input.search) return searchKey(text, key);
-		if (key.escape) {
+type SearchAction = "searchCancel" | "searchOlder" | "searchAccept" | "searchBackspace";
+
+/** Ctrl+R: typing filters, Ctrl+R finds an older match, Enter takes it, Esc leaves the input as it was. */
+function searchActions({ input }: Ctx): Actions<SearchAction> {
+	return {
+		searchCancel: () => input.endSearch(false),
+		searchOlder: () => input.searchOlder(),
+		searchAccept: () => input.endSearch(true),
+		searchBackspace: () => input.searchBackspace(),
+	};
+}
+
+/** The search's other keys: a move takes the match, text filters, anything else is ignored. */
+function searchRest(input: InputModel, text: string, key: Key): boolean {
+	if (key.ctrl || key.meta) return true;
+	if (key.upArrow || key.downArrow || key.leftArrow || key.rightArrow || key.home || key.end) {
+		input.endSearch(true);
+		return true;
+	}
+	const printable = Array.from(text)
+		.filter((c) => c >= " " && c !== "\x7f")
+		.join("");
+	if (printable) input.searchType(printable);
+	return true;
+}
+
+type ChatAction =
+	| "stop"
+	| "quit"
+	| "expand"
+	| "suspend"
+	| "search"
+	| "externalEditor"
+	| "scrollPage"
+	| "scrollLine"
+	| "scrollEdge";
+
+/** The chat screen: stop, quit, fold, suspend, search, $EDITOR, and scrolling. */
+function chatActions({ deps, store, input, pressToQuit }: Ctx): Actions<ChatAction> {
+	return {
+		stop: () => {
 			if (deps.running()) deps.abort();
 			else if (!input.dismiss()) store.toBottom();
-			return;
-		}
-		if (key.ctrl && text === "d") {
+		},
+		quit: () => {
 			if (!input.empty) return input.deleteForward();
 			if (!deps.running()) return deps.exit();
-			return pressToQuit("d", "Esc stops the run; Ctrl+D again quits");
-		}
-		if (key.ctrl && text === "o") return toggleLatest(store);
-		if (key.ctrl && text === "z") return deps.suspend?.();
-		if (key.ctrl && text === "r") return store.approval ? undefined : input.startSearch();
-		if (key.ctrl && text === "g") return deps.externalEditor?.();
-		if (key.tab) return tab();
-		if (key.pageUp || key.pageDown) return store.scrollBy((key.pageUp ? 1 : -1) * Math.max(1, deps.page() - 2));
-		if (key.shift && (key.upArrow || key.downArrow)) return store.scrollBy(key.upArrow ? 1 : -1);
-		if (key.home && input.empty) return store.toTop();
-		if (key.end && input.empty) return store.toBottom();
-		const modified = MODIFIED_ENTER.exec(text);
-		if (modified) {
-			const bits = Number(modified[1]) - 1;
-			return bits === 2 ? altEnter() : input.newline();
-		}
-		if (key.return) {
-			if (key.meta) return altEnter();
-			if (key.shift || key.ctrl) return input.newline();
-			return submit();
-		}
-		if (key.backspace || key.delete) return key.meta ? input.deleteWordLeft() : input.backspace();
-		if (key.leftArrow) return key.ctrl || key.meta ? input.wordLeft() : input.left();
-		if (key.rightArrow) return key.ctrl || key.meta ? input.wordRight() : input.right();
-		if (key.upArrow || key.downArrow) return verticalKey(key.upArrow);
-		if (key.home) return input.home();
-		if (key.end) return input.end();
-		if (text === "\x1f") return input.undo();
-		if (key.ctrl) return ctrlKey(input, text);
-		if (key.meta) return metaKey(input, text);
-		type(text);
+			pressToQuit("d", "Esc stops the run; Ctrl+D again quits");
+		},
+		expand: () => toggleLatest(store),
+		suspend: () => deps.suspend?.(),
+		// Not while a question is open (typing its reason).
+		search: () => (store.approval ? undefined : input.startSearch()),
+		externalEditor: () => deps.externalEditor?.(),
+		scrollPage: (_text, key) => store.scrollBy((key.pageUp ? 1 : -1) * Math.max(1, deps.page() - 2)),
+		scrollLine: (_text, key) => store.scrollBy(key.upArrow ? 1 : -1),
+		// Home/End on an empty input: the chat's top and bottom (with text: the line's, below).
+		scrollEdge: (_text, key) => {
+			if (!input.empty) return false;
+			if (key.home) store.toTop();
+			else store.toBottom();
+		},
 	};
 }
 
-/** Readline's Ctrl keys for editing. */
-function ctrlKey(input: InputModel, text: string): void {
-	if (text === "a") input.home();
-	else if (text === "e") input.end();
-	else if (text === "b") input.left();
-	else if (text === "f") input.right();
-	else if (text === "u") input.deleteToLineStart();
-	else if (text === "k") input.deleteToLineEnd();
-	else if (text === "w") input.deleteWordLeft();
-	else if (text === "y") input.redo();
+type EditorAction = Exclude<KeyAction, "interrupt" | ApprovalAction | SearchAction | ChatAction>;
+
+/** The editor: sending, new lines, moving, deleting, undo; ↑/↓ also walk the history and completions. */
+function editorActions({ deps, store, input, submit, tab }: Ctx): Actions<EditorAction> {
+	return {
+		submit: () => submit(),
+		// A follow-up while a run goes on, otherwise a new line.
+		followUp: () => {
+			if (deps.running() && !store.approval && !input.empty) return submit("follow_up");
+			input.newline();
+		},
+		newline: () => input.newline(),
+		vertical: (_text, key) => {
+			if (input.completions()) return input.select(key.upArrow ? -1 : 1);
+			// ↑ on an empty input: the queued message's turn (pullQueued).
+			if (key.upArrow && input.empty && deps.pullQueued) return false;
+			if (key.upArrow) input.up();
+			else input.down();
+		},
+		pullQueued: () => {
+			const queued = deps.pullQueued?.();
+			if (queued !== undefined) input.set(queued);
+			else input.up();
+		},
+		complete: () => tab(),
+		wordLeft: () => input.wordLeft(),
+		wordRight: () => input.wordRight(),
+		home: () => input.home(),
+		end: () => input.end(),
+		left: () => input.left(),
+		right: () => input.right(),
+		backspace: () => input.backspace(),
+		deleteWordLeft: () => input.deleteWordLeft(),
+		deleteToLineStart: () => input.deleteToLineStart(),
+		deleteToLineEnd: () => input.deleteToLineEnd(),
+		undo: () => input.undo(),
+		redo: () => input.redo(),
+	};
 }
 
-/** Alt+B / Alt+F move by word. */
-function metaKey(input: InputModel, text: string): void {
-	if (text === "b") input.wordLeft();
-	else if (text === "f") input.wordRight();
+/** The mouse wheel scrolls the chat; true when `text` was a mouse report (a click is ignored). */
+function wheel(store: UiStore, text: string): boolean {
+	const report = WHEEL.exec(text);
+	if (!report) return false;
+	const button = Number(report[1]) & ~(4 | 8 | 16);
+	if (button === 64) store.scrollBy(WHEEL_LINES);
+	else if (button === 65) store.scrollBy(-WHEEL_LINES);
+	return true;
 }
+
+/** A key with nothing held: what a control byte inside typed text is dispatched with. */
+const NO_KEY: Key = {
+	upArrow: false,
+	downArrow: false,
+	leftArrow: false,
+	rightArrow: false,
+	pageDown: false,
+	pageUp: false,
+	home: false,
+	end: false,
+	return: false,
+	escape: false,
+	ctrl: false,
+	shift: false,
+	tab: false,
+	backspace: false,
+	delete: false,
+	meta: false,
+	super: false,
+	hyper: false,
+	capsLock: false,
+	numLock: false,
+};
 
 /** Ctrl+O: expands or collapses the latest folded item: a tool call, thinking, a paste or a `!command`'s output. */
 function toggleLatest(store: UiStore): void {

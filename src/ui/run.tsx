@@ -1,7 +1,6 @@
 import { homedir } from "node:os";
 import { render } from "ink";
 import type { PastedRange } from "../agent/events.js";
-import type { ApprovalDecision, ApprovalRequest } from "../agent/loop.js";
 import { saveCodeCache } from "../code-cache.js";
 import type { RunFlags, Setup } from "../modes/setup.js";
 import { gitBranch } from "../prompt/system-prompt.js";
@@ -11,7 +10,6 @@ import { initialView } from "../view/state.js";
 import { App, type AppInfo } from "./App.js";
 import { type CommandContext, commandCompleter, lineKind, runCommand, runShellLine } from "./commands.js";
 import type { Connected } from "./connect.js";
-import { expandPastes } from "./editor/paste.js";
 import { InputModel } from "./input-model.js";
 import type { SendMode } from "./keys.js";
 import { UiStore } from "./store.js";
@@ -82,11 +80,6 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	// The terminal's answer (OSC 11, asked by cli.ts) is awaited before Ink reads stdin.
 	const themed = startTheme(options.theme, process.env, options.background);
 	const store = new UiStore(initialView({ provider: options.provider ?? "", model: options.model ?? "" }));
-	const ask = (request: ApprovalRequest): Promise<ApprovalDecision> =>
-		new Promise((resolve) => {
-			store.approval = { request, since: Date.now(), answer: resolve, stage: "ask", scroll: 0 };
-			store.changed();
-		});
 	let setup: Setup | undefined;
 	const screen = new Screen({ mouse: false });
 	const restore = () => screen.restore();
@@ -144,7 +137,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 		// Ctrl+G: node:child_process and the editor module load only when it is used.
 		externalEditor: async () => {
 			const { editExternally } = await import("./editor/external-editor.js");
-			const result = editExternally(expandPastes(input.text), {
+			const result = editExternally(input.buffer.pastes.expand(input.text), {
 				before: () => {
 					screen.restore();
 					process.stdin.setRawMode?.(false);
@@ -201,7 +194,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	let connected: Connected;
 	try {
 		const { connect } = await import("./connect.js");
-		connected = await connect(options, store, ask);
+		connected = await connect(options, store);
 	} catch (error) {
 		// A bad config or session: the person reads the error on the normal screen, as in `gar -p`.
 		cleanup();

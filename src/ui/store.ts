@@ -1,15 +1,17 @@
 import type { AgentEvent } from "../agent/events.js";
 import type { ApprovalDecision, ApprovalRequest } from "../agent/loop.js";
 import { reduce } from "../view/reducer.js";
-import type { ViewState } from "../view/state.js";
+import type { PendingQuestion, ViewState } from "../view/state.js";
 import type { ChatPosition } from "./chat/window.js";
 import { darkTheme, type Theme } from "./theme.js";
 
-/** An approval question on screen, and how to answer it. `stage` "reason": the person is typing why not. */
+/**
+ * The open approval question as this screen shows it: the view's question (`request`, the same object as
+ * `view.pending`, never a copy) and what only the screen knows about it. `stage` "reason": the person is typing
+ * why not.
+ */
 export type PendingApproval = {
 	request: ApprovalRequest;
-	since: number;
-	answer: (d: ApprovalDecision) => void;
 	stage: "ask" | "reason";
 	/** Rows scrolled down in a long preview. */
 	scroll: number;
@@ -20,6 +22,9 @@ export type PendingApproval = {
 	/** y or a came before the whole command was on screen: the panel says to read on. */
 	early?: boolean;
 };
+
+/** The answer to a question that closed before anyone answered it (the run ended while it asked). */
+const CLOSED: ApprovalDecision = { approved: false, reason: "the question was closed" };
 
 /** Events that only grow what is already on screen: drawn at most ~30 times a second. */
 const STREAMING = new Set<AgentEvent["type"]>(["text_delta", "thinking_delta", "toolcall_delta", "tool_update"]);
@@ -33,7 +38,8 @@ export type StoreOptions = { now?: () => number; intervalMs?: number };
 
 /**
  * The UI's one store, outside React: the conversation's view (folded by the shared reducer) plus what only the
- * screen has (scroll position, expanded items, the open approval question, the inspector toggle). Components read
+ * screen has (scroll position, expanded items, the inspector toggle, and how the open approval question is answered
+ * and scrolled; the question itself is the view's `pending`). Components read
  * it through `useSyncExternalStore(store.subscribe, store.getVersion)`. Streaming events notify at most every
  * `intervalMs` (leading and trailing edge); everything else notifies at once. No timers run while idle.
  */
@@ -48,7 +54,6 @@ export class UiStore {
 	/** Item keys whose tool output or thinking is expanded (Ctrl+O). */
 	readonly expanded = new Set<string>();
 	inspector = true;
-	approval: PendingApproval | null = null;
 	/** A line for the status area: hints, the exit prompt ("press Ctrl+C again to quit"). */
 	hint: string | null = null;
 	/** The provider's idle timeout (config), so a stalled reply can say when gar gives up; null: not yet known. */
@@ -61,6 +66,10 @@ export class UiStore {
 	private last = 0;
 	private readonly now: () => number;
 	private readonly intervalMs: number;
+	/** Who waits for the answer to each open question, by call id (`ask`). */
+	private readonly answers = new Map<string, (decision: ApprovalDecision) => void>();
+	/** The screen's side of the open question; made anew for each question. */
+	private screen: PendingApproval | null = null;
 
 	constructor(view: ViewState, options: StoreOptions = {}) {
 		this.view = view;
@@ -78,8 +87,41 @@ export class UiStore {
 	/** The channel listener: folds the event into the view and schedules a redraw. O(event). */
 	readonly onEvent = (event: AgentEvent): void => {
 		this.view = reduce(this.view, event, this.now());
+		if (this.answers.size > 0) this.dropClosed(this.view.pending);
 		this.changed(!STREAMING.has(event.type));
 	};
+
+	/**
+	 * The approval policy's `ask` in the app: waits for the person's answer to the question the view holds (the
+	 * tool runner emits `approval_request` before it asks).
+	 */
+	readonly ask = (request: ApprovalRequest): Promise<ApprovalDecision> =>
+		new Promise((resolve) => this.awaitAnswer(request.callId, resolve));
+
+	/** Delivers the answer to question `callId` to `deliver` once the person gives it. */
+	awaitAnswer(callId: string, deliver: (decision: ApprovalDecision) => void): void {
+		this.answers.set(callId, deliver);
+		this.changed();
+	}
+
+	/** The question on screen: the view's open question, while this screen can answer it; else null. */
+	get approval(): PendingApproval | null {
+		const question = this.view.pending;
+		if (!question || !this.answers.has(question.callId)) return null;
+		if (this.screen?.request !== question) this.screen = { request: question, stage: "ask", scroll: 0 };
+		return this.screen;
+	}
+
+	/** Answers the open question. The view closes it when the answer comes back as `approval_result`. */
+	answer(decision: ApprovalDecision): void {
+		const callId = this.view.pending?.callId;
+		const deliver = callId === undefined ? undefined : this.answers.get(callId);
+		if (callId === undefined || !deliver) return;
+		this.answers.delete(callId);
+		this.screen = null;
+		this.changed();
+		deliver(decision);
+	}
 
 	/** Something changed: redraw now (`urgent`, e.g. a keypress) or within the frame interval. */
 	changed(urgent = true): void {
@@ -168,6 +210,15 @@ export class UiStore {
 		if (this.timer) clearTimeout(this.timer);
 		this.timer = null;
 		this.listeners.clear();
+	}
+
+	/** Questions the view no longer holds (the run ended while asking) are answered "no": no one is waiting. */
+	private dropClosed(open: PendingQuestion | null): void {
+		for (const [callId, deliver] of this.answers) {
+			if (callId === open?.callId) continue;
+			this.answers.delete(callId);
+			deliver(CLOSED);
+		}
 	}
 
 	private flush(): void {

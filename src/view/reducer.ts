@@ -78,6 +78,235 @@ function closeReply(state: ViewState): void {
 	state.index.blocks.clear();
 }
 
+/** The events of one type, as its handler receives them. */
+type EventOf<T extends AgentEvent["type"]> = Extract<AgentEvent, { type: T }>;
+/** Applies one event of its type to the view, in place (see `reduce`). */
+type Handler<T extends AgentEvent["type"]> = (state: ViewState, event: EventOf<T>, at: number) => void;
+
+function agentStart(state: ViewState, event: EventOf<"agent_start">, at: number): void {
+	state.runId = event.runId;
+	state.provider = event.provider;
+	state.model = event.model;
+	state.maxTurns = event.maxTurns;
+	state.turn = 0;
+	state.run = { usage: EMPTY_USAGE, costUsd: zeroCost(event.model) };
+	unbilled(state, event.model);
+	if (event.contextWindow !== null) state.context = { ...state.context, window: event.contextWindow };
+	state.activity = { kind: "waiting", since: at };
+}
+
+function modelChange(state: ViewState, event: EventOf<"model_change">): void {
+	state.provider = event.provider;
+	state.model = event.model;
+	state.context = { ...state.context, window: event.contextWindow };
+	unbilled(state, event.model);
+}
+
+function userMessage(state: ViewState, event: EventOf<"user_message">): void {
+	push(state, {
+		kind: "user",
+		text: event.message.content,
+		source: event.source,
+		...(event.pastes ? { pastes: event.pastes } : {}),
+	});
+}
+
+function turnStart(state: ViewState, event: EventOf<"turn_start">): void {
+	state.turn = event.turn;
+	state.maxTurns = event.maxTurns;
+}
+
+function messageStart(state: ViewState, _event: EventOf<"message_start">, at: number): void {
+	state.index.blocks.clear();
+	state.index.streamChars = 0;
+	state.index.firstTokenAt = null;
+	state.index.lastDataAt = null;
+	state.activity = { kind: "waiting", since: at };
+	state.speed = { ttftMs: null, tokensPerSec: null };
+}
+
+function toolcallStart(state: ViewState, event: EventOf<"toolcall_start">, at: number): void {
+	state.index.firstTokenAt ??= at;
+	state.index.lastDataAt = at;
+	const index = toolIndex(state, event.callId, event.name);
+	update<ToolItem>(state, index, () => ({ status: "streaming" }));
+	state.index.blocks.set(event.contentIndex, index);
+	if (state.activity.kind !== "streaming") state.activity = { kind: "streaming", since: at };
+}
+
+function toolcallDelta(state: ViewState, event: EventOf<"toolcall_delta">, at: number): void {
+	state.index.streamChars += event.delta.length;
+	state.index.lastDataAt = at;
+	const index = toolIndex(state, event.callId, "?");
+	update<ToolItem>(state, index, (item) => ({ argsText: item.argsText + event.delta }));
+}
+
+function retry(state: ViewState, event: EventOf<"retry">, at: number): void {
+	const { attempt, maxAttempts, reason, delayMs } = event;
+	push(state, { kind: "retry", attempt, maxAttempts, reason, delayMs, errorKind: event.errorKind });
+	state.activity = { kind: "retrying", since: at, attempt, maxAttempts, delayMs, reason };
+}
+
+function messageEnd(state: ViewState, event: EventOf<"message_end">, at: number): void {
+	closeReply(state);
+	const { message, costUsd, timing } = event;
+	for (const block of message.content) {
+		if (block.type !== "tool_call") continue;
+		const index = toolIndex(state, block.id, block.name);
+		update<ToolItem>(state, index, (item) => ({
+			args: block.arguments,
+			status: item.status === "streaming" ? "pending" : item.status,
+		}));
+	}
+	state.session = add(state.session, message.usage, costUsd);
+	state.run = add(state.run, message.usage, costUsd);
+	state.lastCall = { usage: message.usage, costUsd };
+	const { input, output, cacheRead, cacheWrite } = message.usage;
+	state.context = { ...state.context, tokens: input + cacheRead + cacheWrite + output };
+	const streamMs = timing.durationMs - (timing.firstTokenMs ?? timing.durationMs);
+	state.speed = {
+		ttftMs: timing.firstTokenMs,
+		tokensPerSec: streamMs >= MIN_SPEED_MS && output > 0 ? (output * 1000) / streamMs : null,
+	};
+	if (message.stopReason === "error" || message.stopReason === "aborted") {
+		const text = message.error ?? message.stopReason;
+		push(state, { kind: "error", message: text, ...(event.errorKind ? { errorKind: event.errorKind } : {}) });
+	}
+	state.activity = { kind: "waiting", since: at };
+}
+
+/** The question opens: the view holds it, and the call's item shows the same preview (one object, not a copy). */
+function approvalRequest(state: ViewState, event: EventOf<"approval_request">, at: number): void {
+	const { callId, name, args, preview } = event;
+	const index = toolIndex(state, callId, name);
+	update<ToolItem>(state, index, () => ({ status: "awaiting_approval", preview, args }));
+	state.pending = { callId, name, args, preview, since: at };
+	state.activity = { kind: "approval", since: at, callId, name };
+}
+
+function approvalResult(state: ViewState, event: EventOf<"approval_result">, at: number): void {
+	const index = state.index.calls.get(event.callId);
+	if (event.stop && !event.approved && index !== undefined) update<ToolItem>(state, index, () => ({ stopped: true }));
+	if (state.pending?.callId === event.callId) state.pending = null;
+	state.activity = { kind: "waiting", since: at };
+}
+
+function toolStart(state: ViewState, event: EventOf<"tool_start">, at: number): void {
+	const index = toolIndex(state, event.callId, event.name);
+	update<ToolItem>(state, index, () => ({ status: "running", args: event.args, startedAt: at }));
+	state.activity = { kind: "tool", since: at, callId: event.callId, name: event.name };
+}
+
+function toolUpdate(state: ViewState, event: EventOf<"tool_update">): void {
+	const index = toolIndex(state, event.callId, event.name);
+	update<ToolItem>(state, index, () => ({ progress: event.progress }));
+}
+
+function toolEnd(state: ViewState, event: EventOf<"tool_end">, at: number): void {
+	const index = toolIndex(state, event.callId, event.name);
+	const { outcome, content, details, isError, durationMs } = event;
+	update<ToolItem>(state, index, () => ({ status: outcome, content, details, isError, durationMs }));
+	if (outcome === "done" || outcome === "error") {
+		state.toolCounts = { ...state.toolCounts, [event.name]: (state.toolCounts[event.name] ?? 0) + 1 };
+	}
+	state.activity = { kind: "waiting", since: at };
+}
+
+function compactionStart(state: ViewState, _event: EventOf<"compaction_start">, at: number): void {
+	state.index.beforeCompaction = state.activity;
+	state.activity = { kind: "compacting", since: at };
+}
+
+function compactionEnd(state: ViewState, event: EventOf<"compaction_end">, at: number): void {
+	const { ok, tokensBefore, tokensAfter, reason, aborted } = event;
+	push(state, {
+		kind: "compaction",
+		ok,
+		tokensBefore,
+		tokensAfter,
+		...(event.error ? { error: event.error } : {}),
+		...(reason ? { reason } : {}),
+		...(aborted ? { aborted } : {}),
+	});
+	if (ok) state.context = { ...state.context, tokens: tokensAfter };
+	// The summary request costs like any call; during a run it counts in the run's totals too.
+	const before = state.index.beforeCompaction ?? { kind: "idle" };
+	const inRun = before.kind !== "idle" && before.kind !== "error";
+	if (event.usage) {
+		const costUsd = event.costUsd ?? null;
+		state.session = add(state.session, event.usage, costUsd);
+		if (inRun) state.run = add(state.run, event.usage, costUsd);
+	}
+	state.index.beforeCompaction = null;
+	state.activity = inRun ? { kind: "waiting", since: at } : { kind: "idle" };
+}
+
+function agentEnd(state: ViewState, event: EventOf<"agent_end">): void {
+	closeReply(state);
+	const { stopReason, turns, durationMs, usage, costUsd } = event;
+	// An error the failed reply already showed is not repeated in the run's summary line.
+	const last = state.items[state.items.length - 1];
+	const shown = last?.kind === "error" && last.message === event.error;
+	const error = event.error !== undefined && stopReason !== "aborted" && !shown ? { error: event.error } : {};
+	push(state, { kind: "run_end", stopReason, turns, durationMs, usage, costUsd, ...error });
+	// Every call of a live run ends before the run does; one still open was cut off by gar's exit (a resumed
+	// session). O(calls of this run), once per run.
+	for (const index of state.index.calls.values()) {
+		const item = state.items[index];
+		if (item?.kind === "tool" && OPEN.has(item.status)) state.items[index] = { ...item, status: "interrupted" };
+	}
+	state.index.calls.clear();
+	// A question still open when the run ends has no one left to answer it.
+	state.pending = null;
+	state.activity =
+		stopReason === "done" || stopReason === "aborted"
+			? { kind: "idle" }
+			: {
+					kind: "error",
+					message: event.error ?? stopReason,
+					...(event.errorKind ? { errorKind: event.errorKind } : {}),
+				};
+}
+
+const nothing = (): void => {};
+
+/**
+ * What each event does to the view, by type: one named function per event (each testable alone), looked up in
+ * O(1). An event type added to AgentEvent must be added here (the type requires every key).
+ */
+export const HANDLERS: { readonly [T in AgentEvent["type"]]: Handler<T> } = {
+	agent_start: agentStart,
+	model_change: modelChange,
+	user_message: userMessage,
+	turn_start: turnStart,
+	request: nothing,
+	message_start: messageStart,
+	text_delta: (state, event, at) => appendDelta(state, "text", event.contentIndex, event.delta, at),
+	thinking_delta: (state, event, at) => appendDelta(state, "thinking", event.contentIndex, event.delta, at),
+	toolcall_start: toolcallStart,
+	toolcall_delta: toolcallDelta,
+	retry,
+	message_end: messageEnd,
+	approval_request: approvalRequest,
+	approval_result: approvalResult,
+	tool_start: toolStart,
+	tool_update: toolUpdate,
+	tool_end: toolEnd,
+	turn_end: nothing,
+	queue: (state, event) => {
+		state.queue = { steers: event.steers, followUps: event.followUps };
+	},
+	compaction_start: compactionStart,
+	compaction_end: compactionEnd,
+	session_error: (state, event) => {
+		push(state, { kind: "notice", level: "error", message: `could not save to ${event.file}: ${event.error}` });
+	},
+	notice: (state, event) => {
+		push(state, { kind: "notice", level: event.level, message: event.message });
+	},
+	agent_end: agentEnd,
+};
+
 /**
  * The event-to-view reducer: applies one agent event to the view of a conversation and returns the state. Pure in
  * the sense that matters (no I/O, no clock: `at` is the event's time in epoch ms), but single-owner: to keep every
@@ -86,209 +315,6 @@ function closeReply(state: ViewState): void {
  */
 export function reduce(state: ViewState, event: AgentEvent, at: number): ViewState {
 	state.revision++;
-	switch (event.type) {
-		case "agent_start":
-			state.runId = event.runId;
-			state.provider = event.provider;
-			state.model = event.model;
-			state.maxTurns = event.maxTurns;
-			state.turn = 0;
-			state.run = { usage: EMPTY_USAGE, costUsd: zeroCost(event.model) };
-			unbilled(state, event.model);
-			if (event.contextWindow !== null) state.context = { ...state.context, window: event.contextWindow };
-			state.activity = { kind: "waiting", since: at };
-			break;
-		case "model_change":
-			state.provider = event.provider;
-			state.model = event.model;
-			state.context = { ...state.context, window: event.contextWindow };
-			unbilled(state, event.model);
-			break;
-		case "user_message":
-			push(state, {
-				kind: "user",
-				text: event.message.content,
-				source: event.source,
-				...(event.pastes ? { pastes: event.pastes } : {}),
-			});
-			break;
-		case "turn_start":
-			state.turn = event.turn;
-			state.maxTurns = event.maxTurns;
-			break;
-		case "request":
-			break;
-		case "message_start":
-			state.index.blocks.clear();
-			state.index.streamChars = 0;
-			state.index.firstTokenAt = null;
-			state.index.lastDataAt = null;
-			state.activity = { kind: "waiting", since: at };
-			state.speed = { ttftMs: null, tokensPerSec: null };
-			break;
-		case "text_delta":
-			appendDelta(state, "text", event.contentIndex, event.delta, at);
-			break;
-		case "thinking_delta":
-			appendDelta(state, "thinking", event.contentIndex, event.delta, at);
-			break;
-		case "toolcall_start": {
-			state.index.firstTokenAt ??= at;
-			state.index.lastDataAt = at;
-			const index = toolIndex(state, event.callId, event.name);
-			update<ToolItem>(state, index, () => ({ status: "streaming" }));
-			state.index.blocks.set(event.contentIndex, index);
-			if (state.activity.kind !== "streaming") state.activity = { kind: "streaming", since: at };
-			break;
-		}
-		case "toolcall_delta": {
-			state.index.streamChars += event.delta.length;
-			state.index.lastDataAt = at;
-			const index = toolIndex(state, event.callId, "?");
-			update<ToolItem>(state, index, (item) => ({ argsText: item.argsText + event.delta }));
-			break;
-		}
-		case "retry":
-			push(state, {
-				kind: "retry",
-				attempt: event.attempt,
-				maxAttempts: event.maxAttempts,
-				reason: event.reason,
-				delayMs: event.delayMs,
-				errorKind: event.errorKind,
-			});
-			state.activity = { kind: "retrying", since: at, ...pick(event) };
-			break;
-		case "message_end": {
-			closeReply(state);
-			const { message, costUsd, timing } = event;
-			for (const block of message.content) {
-				if (block.type !== "tool_call") continue;
-				const index = toolIndex(state, block.id, block.name);
-				update<ToolItem>(state, index, (item) => ({
-					args: block.arguments,
-					status: item.status === "streaming" ? "pending" : item.status,
-				}));
-			}
-			state.session = add(state.session, message.usage, costUsd);
-			state.run = add(state.run, message.usage, costUsd);
-			state.lastCall = { usage: message.usage, costUsd };
-			const { input, output, cacheRead, cacheWrite } = message.usage;
-			state.context = { ...state.context, tokens: input + cacheRead + cacheWrite + output };
-			const streamMs = timing.durationMs - (timing.firstTokenMs ?? timing.durationMs);
-			state.speed = {
-				ttftMs: timing.firstTokenMs,
-				tokensPerSec: streamMs >= MIN_SPEED_MS && output > 0 ? (output * 1000) / streamMs : null,
-			};
-			if (message.stopReason === "error" || message.stopReason === "aborted") {
-				const text = message.error ?? message.stopReason;
-				push(state, { kind: "error", message: text, ...(event.errorKind ? { errorKind: event.errorKind } : {}) });
-			}
-			state.activity = { kind: "waiting", since: at };
-			break;
-		}
-		case "approval_request": {
-			const index = toolIndex(state, event.callId, event.name);
-			update<ToolItem>(state, index, () => ({ status: "awaiting_approval", preview: event.preview, args: event.args }));
-			state.activity = { kind: "approval", since: at, callId: event.callId, name: event.name };
-			break;
-		}
-		case "approval_result": {
-			const index = state.index.calls.get(event.callId);
-			if (event.stop && !event.approved && index !== undefined)
-				update<ToolItem>(state, index, () => ({ stopped: true }));
-			state.activity = { kind: "waiting", since: at };
-			break;
-		}
-		case "tool_start": {
-			const index = toolIndex(state, event.callId, event.name);
-			update<ToolItem>(state, index, () => ({ status: "running", args: event.args, startedAt: at }));
-			state.activity = { kind: "tool", since: at, callId: event.callId, name: event.name };
-			break;
-		}
-		case "tool_update": {
-			const index = toolIndex(state, event.callId, event.name);
-			update<ToolItem>(state, index, () => ({ progress: event.progress }));
-			break;
-		}
-		case "tool_end": {
-			const index = toolIndex(state, event.callId, event.name);
-			const { outcome, content, details, isError, durationMs } = event;
-			update<ToolItem>(state, index, () => ({ status: outcome, content, details, isError, durationMs }));
-			if (outcome === "done" || outcome === "error") {
-				state.toolCounts = { ...state.toolCounts, [event.name]: (state.toolCounts[event.name] ?? 0) + 1 };
-			}
-			state.activity = { kind: "waiting", since: at };
-			break;
-		}
-		case "turn_end":
-			break;
-		case "queue":
-			state.queue = { steers: event.steers, followUps: event.followUps };
-			break;
-		case "compaction_start":
-			state.index.beforeCompaction = state.activity;
-			state.activity = { kind: "compacting", since: at };
-			break;
-		case "compaction_end": {
-			const { ok, tokensBefore, tokensAfter, reason, aborted } = event;
-			push(state, {
-				kind: "compaction",
-				ok,
-				tokensBefore,
-				tokensAfter,
-				...(event.error ? { error: event.error } : {}),
-				...(reason ? { reason } : {}),
-				...(aborted ? { aborted } : {}),
-			});
-			if (ok) state.context = { ...state.context, tokens: tokensAfter };
-			// The summary request costs like any call; during a run it counts in the run's totals too.
-			const before = state.index.beforeCompaction ?? { kind: "idle" };
-			const inRun = before.kind !== "idle" && before.kind !== "error";
-			if (event.usage) {
-				const costUsd = event.costUsd ?? null;
-				state.session = add(state.session, event.usage, costUsd);
-				if (inRun) state.run = add(state.run, event.usage, costUsd);
-			}
-			state.index.beforeCompaction = null;
-			state.activity = inRun ? { kind: "waiting", since: at } : { kind: "idle" };
-			break;
-		}
-		case "session_error":
-			push(state, { kind: "notice", level: "error", message: `could not save to ${event.file}: ${event.error}` });
-			break;
-		case "notice":
-			push(state, { kind: "notice", level: event.level, message: event.message });
-			break;
-		case "agent_end": {
-			closeReply(state);
-			const { stopReason, turns, durationMs, usage, costUsd } = event;
-			// An error the failed reply already showed is not repeated in the run's summary line.
-			const last = state.items[state.items.length - 1];
-			const shown = last?.kind === "error" && last.message === event.error;
-			const error = event.error !== undefined && stopReason !== "aborted" && !shown ? { error: event.error } : {};
-			push(state, { kind: "run_end", stopReason, turns, durationMs, usage, costUsd, ...error });
-			// Every call of a live run ends before the run does; one still open was cut off by gar's exit (a resumed
-			// session). O(calls of this run), once per run.
-			for (const index of state.index.calls.values()) {
-				const item = state.items[index];
-				if (item?.kind === "tool" && OPEN.has(item.status)) state.items[index] = { ...item, status: "interrupted" };
-			}
-			state.index.calls.clear();
-			state.activity =
-				stopReason === "done" || stopReason === "aborted"
-					? { kind: "idle" }
-					: {
-							kind: "error",
-							message: event.error ?? stopReason,
-							...(event.errorKind ? { errorKind: event.errorKind } : {}),
-						};
-			break;
-		}
-	}
+	(HANDLERS[event.type] as Handler<AgentEvent["type"]>)(state, event, at);
 	return state;
-}
-
-function pick(event: Extract<AgentEvent, { type: "retry" }>) {
-	return { attempt: event.attempt, maxAttempts: event.maxAttempts, delayMs: event.delayMs, reason: event.reason };
 }

@@ -75,6 +75,18 @@ export type Activity =
 	| { kind: "compacting"; since: number }
 	| { kind: "error"; message: string; errorKind?: ErrorKind };
 
+/**
+ * The approval question open now: what the call would do and since when it waits (epoch ms). The one copy of the
+ * question: the approval panel and the chat's tool item read it (the item's `preview` is the same object).
+ */
+export type PendingQuestion = {
+	callId: string;
+	name: string;
+	args: Record<string, unknown>;
+	preview: ToolPreview;
+	since: number;
+};
+
 /** Tokens and cost, for the session, the current (or last) run, and the last model call. */
 export type Totals = { usage: Usage; costUsd: number | null };
 
@@ -86,6 +98,8 @@ export type ViewState = {
 	revision: number;
 	items: ChatItem[];
 	activity: Activity;
+	/** Set by `approval_request`; cleared by its `approval_result` or by the run's end (`agent_end`). */
+	pending: PendingQuestion | null;
 	provider: string;
 	model: string;
 	runId: string | null;
@@ -129,6 +143,7 @@ export function initialView(model: { provider: string; model: string; contextWin
 		revision: 0,
 		items: [],
 		activity: { kind: "idle" },
+		pending: null,
 		provider: model.provider,
 		model: model.model,
 		runId: null,

@@ -3,7 +3,7 @@ import { sanitizeForTerminal } from "../../term/sanitize.js";
 import type { InputModel } from "../input-model.js";
 import { useTheme } from "../theme-context.js";
 import { nextBoundary } from "./graphemes.js";
-import { isToken, tokenLabel } from "./paste.js";
+import { isToken, type PasteRegistry } from "./paste.js";
 
 /** A piece of a row as drawn: plain text, or a paste placeholder's label. */
 type Piece = { text: string; token: boolean };
@@ -11,14 +11,14 @@ type Piece = { text: string; token: boolean };
 const TOKENS = /([\u{F0000}-\u{FFFFD}])/u;
 
 /** A piece of the buffer as drawn: placeholders as labels, tabs as spaces, control characters made visible. */
-function pieces(text: string): Piece[] {
+function pieces(text: string, pastes: PasteRegistry): Piece[] {
 	if (text === "") return [];
 	return text
 		.split(TOKENS)
 		.filter((part) => part !== "")
 		.map((part) =>
 			isToken(part)
-				? { text: tokenLabel(part), token: true }
+				? { text: pastes.label(part), token: true }
 				: { text: sanitizeForTerminal(part.replaceAll("\t", " ")), token: false },
 		);
 }
@@ -39,7 +39,7 @@ export type EditorBoxProps = {
 export function EditorBox({ model, prompt, hint, width }: EditorBoxProps) {
 	const theme = useTheme();
 	const { rows, cursor } = model.view();
-	const lines = model.buffer.lines;
+	const { lines, pastes } = model.buffer;
 	const indent = " ".repeat(prompt.length);
 	const draw = (list: Piece[], base: string) =>
 		list.map((piece, i) =>
@@ -63,15 +63,15 @@ export function EditorBox({ model, prompt, hint, width }: EditorBoxProps) {
 					const atEnd = col >= row.end;
 					const next = atEnd ? col : nextBoundary(line, col);
 					const at = atEnd ? " " : line.slice(col, next);
-					const atPieces = pieces(at);
+					const atPieces = pieces(at, pastes);
 					body = (
 						<>
-							{draw(pieces(line.slice(row.start, col)), "b")}
+							{draw(pieces(line.slice(row.start, col), pastes), "b")}
 							<Text inverse>{atPieces.map((p) => p.text).join("") || " "}</Text>
-							{draw(pieces(line.slice(next, row.end)), "a")}
+							{draw(pieces(line.slice(next, row.end), pastes), "a")}
 						</>
 					);
-				} else body = draw(pieces(line.slice(row.start, row.end)), "r");
+				} else body = draw(pieces(line.slice(row.start, row.end), pastes), "r");
 				return (
 					// biome-ignore lint/suspicious/noArrayIndexKey: rows on screen, top to bottom.
 					<Box key={i} width={width}>

@@ -1,6 +1,6 @@
-import { graphemes, isWordChar, nextBoundary, prevBoundary } from "./graphemes.js";
-import { cellWidth, makeToken, shouldCollapse, stripTokens } from "./paste.js";
-import { type Row, rowOf, wrapLine } from "./wrap.js";
+import { graphemes, graphemeWidth, isWordChar, nextBoundary, prevBoundary } from "./graphemes.js";
+import { PasteRegistry, shouldCollapse, stripTokens } from "./paste.js";
+import { type Measure, type Row, rowOf, wrapLine } from "./wrap.js";
 
 type Snapshot = { lines: string[]; row: number; col: number };
 type EditKind = "insert" | "delete" | "other";
@@ -10,9 +10,12 @@ const UNDO_LIMIT = 200;
 /**
  * The multi-line text being edited: logical lines, a cursor (line `row`, UTF-16 index `col` on a grapheme boundary),
  * undo/redo, and motions by grapheme, word, line and visual row. Pure: no React, no I/O. Every edit and motion costs
- * O(the current line), never O(the whole text); a large paste is one placeholder grapheme (paste.ts).
+ * O(the current line), never O(the whole text); a large paste is one placeholder grapheme (paste.ts), held in the
+ * buffer's own registry and freed with the rest of its state (`reset`).
  */
 export class TextBuffer {
+	/** What the placeholders in this buffer stand for. */
+	readonly pastes = new PasteRegistry();
 	lines: string[] = [""];
 	row = 0;
 	col = 0;
@@ -52,7 +55,7 @@ export class TextBuffer {
 		const clean = stripTokens(text).replace(/\r\n?/g, "\n");
 		if (clean === "") return;
 		this.edit("other");
-		this.put(shouldCollapse(clean) ? makeToken(clean) : clean);
+		this.put(shouldCollapse(clean) ? this.pastes.make(clean) : clean);
 	}
 
 	/** Replaces everything (history recall, the external editor); the cursor goes to the end. Undoable. */
@@ -63,8 +66,12 @@ export class TextBuffer {
 		this.col = this.line.length;
 	}
 
-	/** Empties the buffer and forgets undo history (after a message was sent). */
-	reset(): void {
+	/**
+	 * Empties the buffer and forgets undo history and the pastes (after a message was sent, or cleared), except the
+	 * pastes of `keep`: text about to be put back.
+	 */
+	reset(keep = ""): void {
+		this.pastes.release(keep);
 		this.lines = [""];
 		this.row = 0;
 		this.col = 0;
@@ -192,10 +199,15 @@ export class TextBuffer {
 
 	/** The cursor's visual position: its row within its line's rows, and its column. */
 	cursorCell(width: number): { rows: Row[]; sub: number; column: number } {
-		const rows = wrapLine(this.line, width);
+		const rows = this.wrap(this.line, width);
 		const sub = rowOf(rows, this.col);
 		const start = (rows[sub] as Row).start;
-		return { rows, sub, column: columnsOf(this.line.slice(start, this.col)) };
+		return { rows, sub, column: columnsOf(this.line.slice(start, this.col), this.pastes.measure) };
+	}
+
+	/** The visual rows of `line` (one of this buffer's) at `width` columns, placeholders as wide as their labels. */
+	wrap(line: string, width: number): Row[] {
+		return wrapLine(line, width, this.pastes.measure);
 	}
 
 	undo(): boolean {
@@ -223,7 +235,7 @@ export class TextBuffer {
 		if (!target) {
 			targetRow = this.row + step;
 			if (targetRow < 0 || targetRow >= this.lines.length) return false;
-			targetRows = wrapLine(this.lines[targetRow] as string, width);
+			targetRows = this.wrap(this.lines[targetRow] as string, width);
 			target = step < 0 ? targetRows.at(-1) : targetRows[0];
 		}
 		this.moved();
@@ -231,7 +243,7 @@ export class TextBuffer {
 		const line = this.lines[targetRow] as string;
 		const last = target === targetRows.at(-1);
 		this.row = targetRow;
-		this.col = colAt(line, target as Row, goal, last);
+		this.col = colAt(line, target as Row, goal, last, this.pastes.measure);
 		return true;
 	}
 
@@ -302,20 +314,20 @@ export class TextBuffer {
 	}
 }
 
-/** Display columns of a piece of a line. */
-export function columnsOf(text: string): number {
+/** Display columns of a piece of a line (`measure`: the buffer's, for placeholders). */
+export function columnsOf(text: string, measure: Measure = graphemeWidth): number {
 	if (/^[\x20-\x7e]*$/.test(text)) return text.length;
 	let width = 0;
-	for (const g of graphemes(text)) width += cellWidth(g);
+	for (const g of graphemes(text)) width += measure(g);
 	return width;
 }
 
 /** The index in `line` within `row` closest to display column `goal` (never past a wide grapheme). */
-function colAt(line: string, row: Row, goal: number, lastRow: boolean): number {
+function colAt(line: string, row: Row, goal: number, lastRow: boolean, measure: Measure): number {
 	let used = 0;
 	let at = row.start;
 	for (const g of graphemes(line.slice(row.start, row.end))) {
-		const w = cellWidth(g);
+		const w = measure(g);
 		if (used + w > goal) return at;
 		used += w;
 		at += g.length;

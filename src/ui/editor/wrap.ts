@@ -1,5 +1,4 @@
-import { graphemes } from "./graphemes.js";
-import { cellWidth } from "./paste.js";
+import { graphemes, graphemeWidth } from "./graphemes.js";
 
 /** One visual row of a logical line: `[start, end)` in UTF-16 units, and its width in columns. */
 export type Row = { start: number; end: number; width: number };
@@ -7,24 +6,29 @@ export type Row = { start: number; end: number; width: number };
 /** Columns a grapheme takes in the editor; a paste placeholder takes its label's width. */
 export type Measure = (grapheme: string) => number;
 
-const cache = new Map<string, Row[]>();
+/** Rows per (width, line), one cache per measure: a buffer's placeholders are measured by its own registry. */
+const caches = new WeakMap<Measure, Map<string, Row[]>>();
 const CACHE_LIMIT = 512;
 
 /**
  * The visual rows of `line` at `width` columns: words move to the next row when they do not fit, a word longer than
  * a row is cut between graphemes, and a grapheme wider than the row gets a row of its own. An empty line is one row.
- * Cached per (line, width) so a keypress re-wraps only the line it changed.
+ * Cached per (line, width) so a keypress re-wraps only the line it changed. `measure`: the buffer's (placeholders
+ * as their labels); by default a line without placeholders.
  */
-export function wrapLine(line: string, width: number, measure: Measure = cellWidth): Row[] {
+export function wrapLine(line: string, width: number, measure: Measure = graphemeWidth): Row[] {
 	const w = Math.max(1, width);
 	const key = `${w}\u0000${line}`;
-	const hit = measure === cellWidth ? cache.get(key) : undefined;
+	let cache = caches.get(measure);
+	if (!cache) {
+		cache = new Map();
+		caches.set(measure, cache);
+	}
+	const hit = cache.get(key);
 	if (hit) return hit;
 	const rows = layout(line, w, measure);
-	if (measure === cellWidth) {
-		if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
-		cache.set(key, rows);
-	}
+	if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+	cache.set(key, rows);
 	return rows;
 }
 

@@ -1,0 +1,169 @@
+import type { Key } from "ink";
+
+/**
+ * Where a key binding applies. A key is offered to the active contexts in order: `global` (over every screen and
+ * dialog), then the open dialog (`approval`), the history `search`, the screen (`chat`; a screen to come brings its
+ * own context and bindings), and the `editor`.
+ */
+export type KeyContext = "global" | "approval" | "search" | "chat" | "editor";
+
+/**
+ * One binding: in `context`, any of `keys` runs `action`. Keys are named as /help and README write them ("Ctrl+C",
+ * "Shift+Enter", "PgUp", "↑", "y"). `help` is its line in /help ("" to leave it out); `label` is that line's key
+ * column where it differs from the keys joined (bindings sharing a label share one line: "Home/End, Ctrl+A/E").
+ */
+export type KeyBinding<A extends string = string> = {
+	context: KeyContext;
+	keys: readonly string[];
+	action: A;
+	help: string;
+	label?: string;
+};
+
+/** What each action does with its key. One that returns `false` does not apply now: the key goes on to the next. */
+export type KeyActions<A extends string> = Record<A, (text: string, key: Key) => unknown>;
+
+/** A context as the dispatcher sees it: whether it is active now, and what to do with a key its bindings left. */
+export type KeyLayer = {
+	context: KeyContext;
+	active?: () => boolean;
+	/** True: the key was used (or swallowed) here; false: it goes on to the next context. */
+	rest?: (text: string, key: Key) => boolean;
+};
+
+type Test = (text: string, key: Key) => boolean;
+type Compiled<A extends string> = { binding: KeyBinding<A>; test: Test; modifiers: number };
+
+/** xterm's modifyOtherKeys form of a modified Enter: ESC [ 27 ; modifiers ; 13 ~ (Ink passes it on without ESC). */
+const MODIFIED_ENTER = /^\[27;(\d+);13~$/;
+/** The modifier bits of a modifyOtherKeys Enter (1 Shift, 2 Alt, 4 Ctrl), or null for any other input. */
+function modifiedEnter(text: string): number | null {
+	const match = MODIFIED_ENTER.exec(text);
+	return match ? Number(match[1]) - 1 : null;
+}
+
+const NAMED: Readonly<Record<string, (key: Key) => boolean>> = {
+	Enter: (k) => k.return,
+	Esc: (k) => k.escape,
+	Tab: (k) => k.tab,
+	// Backspace arrives as `delete` in Ink 6.
+	Backspace: (k) => k.backspace || k.delete,
+	"↑": (k) => k.upArrow,
+	"↓": (k) => k.downArrow,
+	"←": (k) => k.leftArrow,
+	"→": (k) => k.rightArrow,
+	PgUp: (k) => k.pageUp,
+	PgDn: (k) => k.pageDown,
+	Home: (k) => k.home,
+	End: (k) => k.end,
+};
+
+/** Keys Ink does not report as themselves: they are recognised by what arrives instead. */
+const SPECIAL: Readonly<Record<string, Test>> = {
+	// Ctrl+_ arrives as its byte, 0x1F, with no modifier.
+	"Ctrl+_": (text) => text === "\x1f",
+	// Ctrl+J arrives as "\n", which the editor reads as typed text (see `bytesOf`).
+	"Ctrl+J": () => false,
+	// With modifyOtherKeys, Alt alone makes Alt+Enter and any other modifier a new line.
+	"Alt+Enter": (text, k) => (k.return && k.meta) || modifiedEnter(text) === 2,
+	"Shift+Enter": (text, k) => {
+		const bits = modifiedEnter(text);
+		return (k.return && k.shift) || (bits !== null && bits !== 2);
+	},
+};
+
+/** The modifiers a key name requires, and its last part ("Ctrl+Alt+B" → ctrl, meta, "B"). */
+function parse(name: string): { ctrl: boolean; meta: boolean; shift: boolean; base: string } {
+	const parts = name.split("+");
+	const base = parts.pop() ?? "";
+	return { ctrl: parts.includes("Ctrl"), meta: parts.includes("Alt"), shift: parts.includes("Shift"), base };
+}
+
+/**
+ * How a key name is recognised in an input event. The modifiers it names must be held; others are not looked at
+ * (so bindings are tried most modifiers first). A letter alone ("y") is that letter in either case, also when the
+ * Enter typed right after it came in the same read ("y\r").
+ */
+function compileKey(name: string): Test {
+	const special = SPECIAL[name];
+	if (special) return special;
+	const { ctrl, meta, shift, base } = parse(name);
+	const held = (k: Key) => (!ctrl || k.ctrl) && (!meta || k.meta) && (!shift || k.shift);
+	const named = NAMED[base];
+	if (named) return (_text, k) => named(k) && held(k);
+	const letter = base.toLowerCase();
+	if (ctrl || meta) return (text, k) => text === letter && held(k);
+	return (text) => (text.length === 2 && text.endsWith("\r") ? text.slice(0, 1) : text).toLowerCase() === letter;
+}
+
+/** How many modifiers a key name holds: a binding with more is tried first ("Ctrl+←" before "←"). */
+function modifierCount(name: string): number {
+	const { ctrl, meta, shift } = parse(name);
+	return Number(ctrl) + Number(meta) + Number(shift);
+}
+
+/**
+ * The control bytes a key sends inside a run of typed text (a chunk of several keys read at once): Enter "\r", Tab
+ * "\t", Backspace DEL or BS, Ctrl+J "\n", Ctrl+A … Ctrl+Z their bytes 0x01 … 0x1A.
+ */
+function bytesOf(name: string): string[] {
+	if (name === "Enter") return ["\r"];
+	if (name === "Tab") return ["\t"];
+	if (name === "Backspace") return ["\x7f", "\b"];
+	const { ctrl, meta, shift, base } = parse(name);
+	if (ctrl && !meta && !shift && /^[A-Z]$/.test(base)) return [String.fromCharCode(base.charCodeAt(0) - 64)];
+	return [];
+}
+
+/**
+ * The key handler of a table: offers each key to the active layers in order, each trying its context's bindings
+ * (most modifiers first, then in table order) and then its `rest`. Returns whether some layer used the key.
+ */
+export function keyDispatcher<A extends string>(
+	table: readonly KeyBinding<A>[],
+	layers: readonly KeyLayer[],
+	actions: KeyActions<A>,
+): (text: string, key: Key) => boolean {
+	const byContext = new Map<KeyContext, Compiled<A>[]>();
+	for (const binding of table) {
+		const list = byContext.get(binding.context) ?? [];
+		for (const name of binding.keys) list.push({ binding, test: compileKey(name), modifiers: modifierCount(name) });
+		byContext.set(binding.context, list);
+	}
+	for (const list of byContext.values()) list.sort((a, b) => b.modifiers - a.modifiers);
+	return (text, key) => {
+		for (const layer of layers) {
+			if (layer.active && !layer.active()) continue;
+			for (const { binding, test } of byContext.get(layer.context) ?? []) {
+				if (test(text, key) && actions[binding.action](text, key) !== false) return true;
+			}
+			if (layer.rest?.(text, key)) return true;
+		}
+		return false;
+	};
+}
+
+/** The actions of `context`'s keys by the control byte each sends inside typed text ("\r" → Enter's action). */
+export function byteActions<A extends string>(table: readonly KeyBinding<A>[], context: KeyContext): Map<string, A> {
+	const map = new Map<string, A>();
+	for (const binding of table) {
+		if (binding.context !== context) continue;
+		for (const name of binding.keys)
+			for (const byte of bytesOf(name)) if (!map.has(byte)) map.set(byte, binding.action);
+	}
+	return map;
+}
+
+/** /help's key lines for `contexts`: one per label, in table order. */
+export function keyHelp(
+	table: readonly KeyBinding[],
+	contexts: readonly KeyContext[],
+): [label: string, help: string][] {
+	const rows = new Map<string, string>();
+	for (const binding of table) {
+		if (binding.help === "" || !contexts.includes(binding.context)) continue;
+		const label = binding.label ?? binding.keys.join(", ");
+		if (!rows.has(label)) rows.set(label, binding.help);
+	}
+	return [...rows];
+}
