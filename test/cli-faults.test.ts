@@ -1,5 +1,5 @@
-import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { SessionWriter } from "../src/session/writer.js";
@@ -144,6 +144,18 @@ describe("a closed stdout is not a crash", () => {
 			});
 			expect(stderr).toBe("gar=0\n");
 		}
+	});
+});
+
+describe("a special file where a file is read", () => {
+	it("a FIFO where the config file should be is refused at once (exit 2, named), never read forever", async () => {
+		const { root, project, env } = tempHome();
+		mkdirSync(join(root, "config", "gar"), { recursive: true });
+		execFileSync("mkfifo", [join(root, "config", "gar", "config.toml")]);
+		const run = await runGar(["config"], { env, cwd: project, timeoutMs: 8000 });
+		expect(run.signal).toBeNull();
+		expect(run.code).toBe(2);
+		expect(run.stderr).toMatch(/config\.toml: is not a regular file \(a FIFO, socket or device\), not a config file/);
 	});
 });
 

@@ -1,13 +1,17 @@
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { parse, TomlError } from "smol-toml";
 import type { z } from "zod";
 import { expandHome, tildePath } from "../text/paths.js";
+import { NotRegularFileError, readRegularFile } from "../text/regular-file.js";
 import { findLine, keyLines } from "./locate.js";
 import { maskExcerpt } from "./mask.js";
 import { describeValue, expectedAt, type FileConfig, fileSchema, homeTable, knownKeys } from "./schema.js";
 import { closestKey } from "./suggest.js";
 import type { Entry, Layer } from "./types.js";
+
+/** The largest config file read: a config is a few lines; more is not a config. */
+const MAX_CONFIG_BYTES = 1_048_576;
 
 /** One config file, validated and flattened to dotted keys. Profiles stay apart until one is selected. */
 export type FileLayer = {
@@ -24,10 +28,22 @@ export function readConfigFile(path: string, home: string): FileLayer | undefine
 	const shown = tildePath(path, home);
 	let text: string;
 	try {
-		text = readFileSync(path, "utf8");
+		// A FIFO or device there is refused at once, never read forever.
+		const bytes = readRegularFile(path, MAX_CONFIG_BYTES);
+		if (bytes === null) {
+			layer.errors.push(
+				`${shown}: larger than ${MAX_CONFIG_BYTES / 1_048_576} MB; a config file is a few lines of TOML`,
+			);
+			return layer;
+		}
+		text = bytes.toString("utf8");
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-		layer.errors.push(`${shown}: cannot read: ${(error as Error).message}`);
+		const why =
+			error instanceof NotRegularFileError
+				? `is ${error.what}, not a config file`
+				: `cannot read: ${(error as Error).message}`;
+		layer.errors.push(`${shown}: ${why}`);
 		return layer;
 	}
 	let raw: Record<string, unknown>;
