@@ -7,16 +7,16 @@ import { gitBranch } from "../prompt/system-prompt.js";
 import { tildePath } from "../text/paths.js";
 import { branchLabel, resumeHint } from "../view/format.js";
 import { initialView } from "../view/state.js";
-import { App, type AppInfo } from "./App.js";
-import { type CommandContext, commandCompleter, lineKind, runCommand, runShellLine } from "./commands.js";
 import type { Connected } from "./connect.js";
-import { InputModel } from "./input-model.js";
-import type { SendMode } from "./keys.js";
-import { UiStore } from "./store.js";
-import { Screen } from "./terminal.js";
-import type { Background } from "./terminal-background.js";
-import { StoreTheme } from "./theme-context.js";
-import { startTheme } from "./theme-start.js";
+import { App, type AppInfo } from "./screens/App.js";
+import type { SendMode } from "./screens/chat-keys.js";
+import { type CommandContext, commandCompleter, lineKind, runCommand, runShellLine } from "./screens/commands.js";
+import { InputModel } from "./state/input-model.js";
+import { UiStore } from "./state/store.js";
+import type { Background } from "./terminal/background.js";
+import { Screen } from "./terminal/screen.js";
+import { StoreTheme } from "./theme/context.js";
+import { startTheme } from "./theme/start.js";
 
 declare const GAR_VERSION: string;
 const VERSION = typeof GAR_VERSION === "string" ? GAR_VERSION : "0.0.0-dev";
@@ -27,7 +27,7 @@ export type TuiOptions = RunFlags & {
 	demo?: boolean;
 	/** --theme NAME: overrides `[tui] theme` (and NO_COLOR, and the terminal's background). */
 	theme?: string;
-	/** The terminal's background, asked before this module loaded (terminal-background.ts earlyBackgroundQuery). */
+	/** The terminal's background, asked before this module loaded (terminal/background.ts earlyBackgroundQuery). */
 	background?: Promise<Background | undefined>;
 };
 
@@ -221,7 +221,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	});
 	for (const message of pendingWarnings) channel.emit({ type: "notice", level: "warning", message });
 	// The editor: /command completion, the project's prompt history, and queued messages a run left undelivered.
-	const { switchTheme, themeNames, userConfigDir } = await import("./themes.js");
+	const { switchTheme, themeNames, userConfigDir } = await import("./theme/themes.js");
 	const configDir = userConfigDir();
 	input.completer = commandCompleter({
 		models: () => connected.setup.modelChoices(),

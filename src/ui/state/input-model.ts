@@ -1,8 +1,8 @@
-import type { UserInput } from "../agent/events.js";
-import { PromptHistory } from "./editor/history.js";
-import { PasteReader } from "./editor/paste-reader.js";
-import { TextBuffer } from "./editor/text-buffer.js";
-import { type Row, rowOf } from "./editor/wrap.js";
+import type { UserInput } from "../../agent/events.js";
+import { PromptHistory } from "../editor/history.js";
+import { PasteReader } from "../editor/paste-reader.js";
+import { TextBuffer } from "../editor/text-buffer.js";
+import { type Row, rowOf } from "../editor/wrap.js";
 
 /** The editor shows at most this many rows and scrolls within them. */
 export const MAX_ROWS = 10;

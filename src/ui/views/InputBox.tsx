@@ -1,10 +1,10 @@
 import { Box, Text } from "ink";
 import { memo, useSyncExternalStore } from "react";
-import { sanitizeForTerminal } from "../term/sanitize.js";
-import { CompletionPopup } from "./editor/CompletionPopup.js";
-import { EditorBox } from "./editor/EditorBox.js";
-import type { InputModel } from "./input-model.js";
-import { useTheme } from "./theme-context.js";
+import { sanitizeForTerminal } from "../../term/sanitize.js";
+import type { InputModel } from "../state/input-model.js";
+import { useTheme } from "../theme/context.js";
+import { CompletionPopup } from "./CompletionPopup.js";
+import { EditorBox } from "./EditorBox.js";
 
 export type InputBoxProps = {
 	model: InputModel;

@@ -1,9 +1,9 @@
 import { Box, Text } from "ink";
 import { sanitizeForTerminal } from "../../term/sanitize.js";
-import type { InputModel } from "../input-model.js";
-import { useTheme } from "../theme-context.js";
-import { nextBoundary } from "./graphemes.js";
-import { isToken, type PasteRegistry } from "./paste.js";
+import { nextBoundary } from "../editor/graphemes.js";
+import { isToken, type PasteRegistry } from "../editor/paste.js";
+import type { InputModel } from "../state/input-model.js";
+import { useTheme } from "../theme/context.js";
 
 /** A piece of a row as drawn: plain text, or a paste placeholder's label. */
 type Piece = { text: string; token: boolean };

@@ -1,12 +1,12 @@
 import type { Key } from "ink";
-import type { PastedRange } from "../agent/events.js";
-import type { ApprovalDecision } from "../agent/loop.js";
-import { mustReadAll, readAll } from "./approval-layout.js";
+import type { PastedRange } from "../../agent/events.js";
+import type { ApprovalDecision } from "../../agent/loop.js";
+import { KEY_TABLE, type KeyAction } from "../keys/key-table.js";
+import { byteActions, type KeyActions, type KeyLayer, keyDispatcher } from "../keys/keymap.js";
+import { mustReadAll, readAll } from "../state/approval-layout.js";
+import type { InputModel } from "../state/input-model.js";
+import type { UiStore } from "../state/store.js";
 import { readyToRun } from "./commands.js";
-import type { InputModel } from "./input-model.js";
-import { KEY_TABLE, type KeyAction } from "./key-table.js";
-import { byteActions, type KeyActions, type KeyLayer, keyDispatcher } from "./keymap.js";
-import type { UiStore } from "./store.js";
 
 /** How a sent line is delivered while a run goes on: a steer (Enter) or a follow-up (Alt+Enter). */
 export type SendMode = "send" | "follow_up";

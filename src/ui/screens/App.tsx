@@ -1,18 +1,18 @@
 import { Box, Text, useInput, useStdout } from "ink";
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
-import { sanitizeForTerminal } from "../term/sanitize.js";
-import { ApprovalPanel } from "./ApprovalPanel.js";
-import { layoutApproval } from "./approval-layout.js";
-import { Chat } from "./Chat.js";
-import { InputBox, inputTextWidth } from "./InputBox.js";
-import { Inspector } from "./Inspector.js";
-import type { InputModel } from "./input-model.js";
-import { createKeyHandler, type KeyDeps } from "./keys.js";
-import { withoutLateReplies } from "./late-reply.js";
-import { StatusBar } from "./StatusBar.js";
-import { INSPECTOR_MIN_COLUMNS, type UiStore } from "./store.js";
-import { useTheme } from "./theme-context.js";
-import { useStore } from "./use-store.js";
+import { sanitizeForTerminal } from "../../term/sanitize.js";
+import { layoutApproval } from "../state/approval-layout.js";
+import type { InputModel } from "../state/input-model.js";
+import { INSPECTOR_MIN_COLUMNS, type UiStore } from "../state/store.js";
+import { useStore } from "../state/use-store.js";
+import { withoutLateReplies } from "../terminal/late-reply.js";
+import { useTheme } from "../theme/context.js";
+import { ApprovalPanel } from "../views/ApprovalPanel.js";
+import { Chat } from "../views/Chat.js";
+import { InputBox, inputTextWidth } from "../views/InputBox.js";
+import { Inspector } from "../views/Inspector.js";
+import { StatusBar } from "../views/StatusBar.js";
+import { createKeyHandler, type KeyDeps } from "./chat-keys.js";
 
 const INSPECTOR_WIDTH = 44;
 /** Blank columns between the chat and the inspector's border, so text never touches it. */

@@ -1,7 +1,7 @@
-import type { ApprovalRequest } from "../agent/loop.js";
-import { plural } from "../text/plural.js";
-import { APPROVAL_WARNING, approvalFlagged, approvalKeys, previewBody, previewHeadline } from "../view/format.js";
-import { expandTabs, graphemes, textWidth } from "./chat/lines.js";
+import type { ApprovalRequest } from "../../agent/loop.js";
+import { plural } from "../../text/plural.js";
+import { APPROVAL_WARNING, approvalFlagged, approvalKeys, previewBody, previewHeadline } from "../../view/format.js";
+import { expandTabs, graphemes, textWidth } from "../chat/lines.js";
 import type { PendingApproval } from "./store.js";
 
 /** How a preview row is coloured: a diff's added / removed / hunk / context line, a command, a failing call. */

@@ -1,9 +1,9 @@
-import type { AgentEvent } from "../agent/events.js";
-import type { ApprovalDecision, ApprovalRequest } from "../agent/loop.js";
-import { reduce } from "../view/reducer.js";
-import type { PendingQuestion, ViewState } from "../view/state.js";
-import type { ChatPosition } from "./chat/window.js";
-import { darkTheme, type Theme } from "./theme.js";
+import type { AgentEvent } from "../../agent/events.js";
+import type { ApprovalDecision, ApprovalRequest } from "../../agent/loop.js";
+import { reduce } from "../../view/reducer.js";
+import type { PendingQuestion, ViewState } from "../../view/state.js";
+import type { ChatPosition } from "../chat/window.js";
+import { darkTheme, type Theme } from "../theme/theme.js";
 
 /**
  * The open approval question as this screen shows it: the view's question (`request`, the same object as

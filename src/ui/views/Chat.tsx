@@ -1,12 +1,12 @@
 import { memo, useRef } from "react";
-import type { ChatItem } from "../view/state.js";
-import { ChatPane } from "./chat/ChatPane.js";
-import { LineCache } from "./chat/line-cache.js";
-import { type Line, makeLine } from "./chat/lines.js";
-import { visibleLines } from "./chat/window.js";
+import type { ChatItem } from "../../view/state.js";
+import { ChatPane } from "../chat/ChatPane.js";
+import { LineCache } from "../chat/line-cache.js";
+import { type Line, makeLine } from "../chat/lines.js";
+import { visibleLines } from "../chat/window.js";
+import type { UiStore } from "../state/store.js";
+import { useTheme } from "../theme/context.js";
 import { packParts } from "./fit-parts.js";
-import type { UiStore } from "./store.js";
-import { useTheme } from "./theme-context.js";
 
 const WELCOME = "Type a task and press Enter.";
 const WELCOME_KEYS = ["Esc stops a run", "Ctrl+D quits", "Tab inspector", "PgUp/PgDn scroll"];
