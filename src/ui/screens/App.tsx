@@ -29,11 +29,14 @@ export type AppInfo = {
 	running: () => boolean;
 };
 
+/** What the keys ask of the app beyond the store and the input: send, stop, quit, suspend, $EDITOR, the queue. */
+export type AppActions = Pick<KeyDeps, "submit" | "abort" | "exit" | "suspend" | "externalEditor" | "pullQueued">;
+
 export type AppProps = {
 	store: UiStore;
 	input: InputModel;
 	info: AppInfo;
-	actions: Pick<KeyDeps, "submit" | "abort" | "exit" | "suspend" | "externalEditor" | "pullQueued">;
+	actions: AppActions;
 	/** For tests: a fixed size instead of the terminal's. */
 	size?: { columns: number; rows: number };
 };
