@@ -1,36 +1,15 @@
-import { Box, Text, useInput, useStdout } from "ink";
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
-import { sanitizeForTerminal } from "../../term/sanitize.js";
-import { layoutApproval } from "../state/approval-layout.js";
+import { Box, useStdout } from "ink";
+import { useEffect, useState, useSyncExternalStore } from "react";
 import type { InputModel } from "../state/input-model.js";
-import { INSPECTOR_MIN_COLUMNS, type UiStore } from "../state/store.js";
-import { useStore } from "../state/use-store.js";
-import { withoutLateReplies } from "../terminal/late-reply.js";
-import { useTheme } from "../theme/context.js";
-import { ApprovalPanel } from "../views/ApprovalPanel.js";
-import { Chat } from "../views/Chat.js";
-import { InputBox, inputTextWidth } from "../views/InputBox.js";
-import { Inspector } from "../views/Inspector.js";
-import { StatusBar } from "../views/StatusBar.js";
-import { createKeyHandler, type KeyDeps } from "./chat-keys.js";
+import { frameRows, type Size } from "../state/layout.js";
+import type { UiStore } from "../state/store.js";
+import { ChatScreen } from "./ChatScreen.js";
+import type { AppActions, AppInfo, Screen } from "./screen.js";
 
-const INSPECTOR_WIDTH = 44;
-/** Blank columns between the chat and the inspector's border, so text never touches it. */
-const GUTTER = 1;
+export type { AppActions, AppInfo } from "./screen.js";
 
-export type AppInfo = {
-	version: string;
-	cwd: string;
-	branch: string | null;
-	sessionId: () => string | null;
-	sessionName: () => string | undefined;
-	/** Which of the session's branches the conversation is on ("2 of 3"; view/format.ts branchLabel). */
-	sessionBranch: () => string;
-	running: () => boolean;
-};
-
-/** What the keys ask of the app beyond the store and the input: send, stop, quit, suspend, $EDITOR, the queue. */
-export type AppActions = Pick<KeyDeps, "submit" | "abort" | "exit" | "suspend" | "externalEditor" | "pullQueued">;
+/** The app's screens by the name the store keeps on its stack: the chat; the next ones register here. */
+export const SCREENS: Readonly<Record<string, Screen>> = { chat: ChatScreen };
 
 export type AppProps = {
 	store: UiStore;
@@ -38,20 +17,12 @@ export type AppProps = {
 	info: AppInfo;
 	actions: AppActions;
 	/** For tests: a fixed size instead of the terminal's. */
-	size?: { columns: number; rows: number };
+	size?: Size;
+	/** The screens to draw by name (default SCREENS; tests add their own). */
+	screens?: Readonly<Record<string, Screen>>;
 };
 
-/** After the last queued message: how to take it back. */
-const QUEUE_HINT = "   (↑ on an empty input edits it)";
-
-/** A queued message in one short line (it may be a whole paste). */
-function firstLine(text: string): string {
-	const end = text.indexOf("\n");
-	const line = (end === -1 ? text : text.slice(0, end)).slice(0, 300);
-	return end === -1 && text.length <= 300 ? line : `${line} …`;
-}
-
-function useTerminalSize(fixed?: { columns: number; rows: number }) {
+function useTerminalSize(fixed?: Size): Size {
 	const { stdout } = useStdout();
 	const read = () => fixed ?? { columns: stdout.columns || 80, rows: stdout.rows || 24 };
 	const [size, setSize] = useState(read);
@@ -67,117 +38,17 @@ function useTerminalSize(fixed?: { columns: number; rows: number }) {
 }
 
 /**
- * The full-screen app: status bar, chat and inspector, queued messages, and the input (or the approval question).
- * A view over the store: it holds no agent logic; keys become store changes or conversation intents. The root is
- * one row shorter than the terminal, because Ink clears the whole screen on every frame at full height.
+ * The full-screen app: a router of screens over one store. It draws the screen on top of the store's stack (the
+ * chat, or one opened over it) in the whole frame, which is one row shorter than the terminal (`frameRows`: Ink
+ * clears the whole screen on every frame at full height); that screen takes the keys.
  */
-export function App({ store, input, info, actions, size: fixed }: AppProps) {
-	useStore(store);
-	const theme = useTheme();
-	const { columns, rows } = useTerminalSize(fixed);
-	const height = Math.max(6, rows - 1);
-	const showInspector = store.inspector && columns >= INSPECTOR_MIN_COLUMNS;
-	const chatWidth = showInspector ? columns - INSPECTOR_WIDTH - 1 - GUTTER : columns;
-	const { view, approval } = store;
-	const queued = [
-		...view.queue.steers.map((t) => `steer: ${firstLine(t)}`),
-		...view.queue.followUps.map((t) => `then: ${firstLine(t)}`),
-	];
-	// The question takes what its preview needs (headline, body, keys, border), at most half the screen. The keys
-	// scroll and check "read it all" by what is on screen.
-	const layout = approval
-		? layoutApproval(approval, columns, Math.min(Math.max(8, Math.floor(height / 2)), height - 4))
-		: null;
-	if (approval && layout) {
-		// Another width wraps the preview anew: rows seen in the old wrapping no longer say what was read.
-		if (approval.fit && approval.fit.total !== layout.body.length) approval.seen = 0;
-		approval.fit = { rows: layout.rows, total: layout.body.length };
-	}
-	const approvalHeight = layout?.height ?? 0;
-	const typing = !approval || approval.stage === "reason";
-	const running = info.running();
-	const action = approval?.stage === "reason" ? "deny with this reason" : running ? "steer" : "send";
-	const prompt = approval ? "reason › " : "› ";
-	// The input's height (its rows, the popup) is all App reads of it: typing re-renders App only when that changes.
-	input.width = inputTextWidth(columns, action, prompt);
-	const inputHeight = useSyncExternalStore(input.subscribe, input.getHeight);
-	const footer = approvalHeight + (typing ? inputHeight : 0) + queued.length + (store.hint ? 1 : 0);
-	const chatHeight = Math.max(1, height - 1 - footer);
-	// The handler reads the layout through a ref: a new layout (a hint row appearing) must not make a new handler.
-	const frame = useRef({ rows: chatHeight, columns });
-	frame.current = { rows: chatHeight, columns };
-	const handler = useMemo(
-		() =>
-			withoutLateReplies(
-				createKeyHandler({
-					store,
-					input,
-					running: info.running,
-					page: () => frame.current.rows,
-					columns: () => frame.current.columns,
-					...actions,
-				}),
-			),
-		[store, input, info, actions],
-	);
-	useInput(handler);
+export function App({ store, input, info, actions, size: fixed, screens = SCREENS }: AppProps) {
+	const name = useSyncExternalStore(store.subscribe, () => store.screen);
+	const size = useTerminalSize(fixed);
+	const Top = screens[name] ?? ChatScreen;
 	return (
-		<Box flexDirection="column" width={columns} height={height}>
-			<StatusBar
-				version={info.version}
-				view={view}
-				viewVersion={store.getVersion()}
-				width={columns}
-				cwd={info.cwd}
-				branch={info.branch}
-				sessionId={info.sessionId()}
-				sessionName={info.sessionName()}
-				summary={!showInspector}
-				idleTimeoutMs={store.idleTimeoutMs()}
-			/>
-			<Box height={chatHeight}>
-				<Chat store={store} width={chatWidth} height={chatHeight} version={store.getVersion()} />
-				{showInspector ? (
-					<Box
-						marginLeft={GUTTER}
-						borderStyle="single"
-						borderTop={false}
-						borderBottom={false}
-						borderRight={false}
-						borderColor={theme.border}
-					>
-						<Inspector
-							view={view}
-							width={INSPECTOR_WIDTH}
-							version={store.getVersion()}
-							sessionId={info.sessionId()}
-							sessionBranch={info.sessionBranch()}
-							idleTimeoutMs={store.idleTimeoutMs()}
-						/>
-					</Box>
-				) : null}
-			</Box>
-			{queued.map((text, i) => (
-				// biome-ignore lint/suspicious/noArrayIndexKey: queued messages are shown in queue order; equal texts may repeat.
-				<Box key={`q${i}`} width={columns}>
-					<Text color={theme.muted} wrap="truncate-end">
-						⏳ {sanitizeForTerminal(text)}
-					</Text>
-					{/* The hint is never cut: a long message gives way to it. */}
-					{i === queued.length - 1 ? (
-						<Box flexShrink={0}>
-							<Text color={theme.muted}>{QUEUE_HINT}</Text>
-						</Box>
-					) : null}
-				</Box>
-			))}
-			{store.hint ? (
-				<Text color={theme.warning} wrap="truncate-end">
-					{store.hint}
-				</Text>
-			) : null}
-			{layout ? <ApprovalPanel layout={layout} width={columns} version={store.getVersion()} /> : null}
-			{typing ? <InputBox model={input} width={columns} action={action} prompt={prompt} /> : null}
+		<Box flexDirection="column" width={size.columns} height={frameRows(size)}>
+			<Top store={store} input={input} info={info} actions={actions} size={size} />
 		</Box>
 	);
 }

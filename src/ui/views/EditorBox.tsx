@@ -30,15 +30,17 @@ export type EditorBoxProps = {
 	/** Shown at the right of the first row ("Enter send"). */
 	hint: string;
 	width: number;
+	/** Columns the text wraps at (layout.ts inputTextWidth). */
+	textWidth: number;
 };
 
 /**
  * The rows of the editor on screen (at most MAX_ROWS, scrolled with the cursor), the cursor drawn inverse.
  * Placeholders show as their label in the accent colour. Rendered by InputBox, which subscribes to the model.
  */
-export function EditorBox({ model, prompt, hint, width }: EditorBoxProps) {
+export function EditorBox({ model, prompt, hint, width, textWidth }: EditorBoxProps) {
 	const theme = useTheme();
-	const { rows, cursor } = model.view();
+	const { rows, cursor } = model.view(textWidth);
 	const { lines, pastes } = model.buffer;
 	const indent = " ".repeat(prompt.length);
 	const draw = (list: Piece[], base: string) =>
