@@ -77,15 +77,15 @@ function session() {
 		signals: interrupts,
 		warn: (message) => warnings.push(message),
 	});
-	const redraw = () => proc.log.push("redraw");
-	return { proc, terminal, warnings, redraw };
+	terminal.redrawWith(() => proc.log.push("redraw"));
+	return { proc, terminal, warnings };
 }
 
 describe("the terminal session", () => {
 	it("takes the screen on enter and gives it back on close, its handlers gone", () => {
-		const { proc, terminal, redraw } = session();
+		const { proc, terminal } = session();
 		expect(proc.log).toEqual([]);
-		terminal.enter(redraw);
+		terminal.enter();
 		terminal.close();
 		terminal.close();
 		expect(proc.log).toEqual(["enter", "restore"]);
@@ -93,15 +93,15 @@ describe("the terminal session", () => {
 	});
 
 	it("restores the screen on any exit", () => {
-		const { proc, terminal, redraw } = session();
-		terminal.enter(redraw);
+		const { proc, terminal } = session();
+		terminal.enter();
 		proc.exit(0);
 		expect(proc.log).toEqual(["enter", "restore"]);
 	});
 
 	it("restores the screen on a crash before the error is shown, and exits 1", () => {
-		const { proc, terminal, redraw } = session();
-		terminal.enter(redraw);
+		const { proc, terminal } = session();
+		terminal.enter();
 		proc.emit("uncaughtException", new Error("boom"));
 		expect(proc.log.slice(0, 3)).toEqual([
 			"enter",
@@ -114,8 +114,8 @@ describe("the terminal session", () => {
 	it.each(["SIGTERM", "SIGHUP"] as const)(
 		"%s ends gar with exit code 130 through signals.ts, the screen restored",
 		(signal) => {
-			const { proc, terminal, redraw } = session();
-			terminal.enter(redraw);
+			const { proc, terminal } = session();
+			terminal.enter();
 			proc.emit(signal, signal);
 			expect(proc.code).toBe(130);
 			expect(proc.log).toEqual(["enter", "restore"]);
@@ -123,8 +123,8 @@ describe("the terminal session", () => {
 	);
 
 	it("Ctrl+Z gives the terminal back before it stops; SIGCONT takes it again and redraws", () => {
-		const { proc, terminal, redraw } = session();
-		terminal.enter(redraw);
+		const { proc, terminal } = session();
+		terminal.enter();
 		terminal.suspend();
 		expect(proc.log).toEqual(["enter", "restore", "raw off", "kill 4242 SIGTSTP"]);
 		proc.log.length = 0;
@@ -137,8 +137,8 @@ describe("the terminal session", () => {
 	});
 
 	it("hands the terminal to another program and takes it back (the external editor)", () => {
-		const { proc, terminal, redraw } = session();
-		terminal.enter(redraw);
+		const { proc, terminal } = session();
+		terminal.enter();
 		terminal.leave();
 		proc.log.push("editor runs");
 		terminal.back();

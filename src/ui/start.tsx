@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import { type Instance, render } from "ink";
+import { render } from "ink";
 import type { EventChannel } from "../agent/channel.js";
 import type { PastedRange } from "../agent/events.js";
 import { saveCodeCache } from "../code-cache.js";
@@ -52,6 +52,23 @@ class Notices {
 	}
 }
 
+/** Lines sent before the conversation exists wait here, in order; then they go to it at once. */
+class Lines {
+	private readonly early: Parameters<Submit>[] = [];
+	private target: Submit | null = null;
+
+	readonly send: Submit = (...line) => {
+		if (this.target) this.target(...line);
+		else this.early.push(line);
+	};
+
+	/** From now on lines go to `submit`; those kept go first, in order. */
+	to(submit: Submit): void {
+		this.target = submit;
+		for (const line of this.early.splice(0)) submit(...line);
+	}
+}
+
 /** The app after its first frame, before the conversation exists (run.tsx connects and wires it). */
 export type StartedApp = {
 	store: UiStore;
@@ -87,34 +104,32 @@ export async function startApp(options: StartOptions): Promise<StartedApp> {
 	});
 	const input = new InputModel();
 	const linked: { setup?: Setup } = {};
-	const early: Parameters<Submit>[] = [];
-	let submit: Submit = (...line) => early.push(line);
+	const lines = new Lines();
 	let done: (code: number) => void = () => {};
 	const finished = new Promise<number>((resolve) => {
 		done = resolve;
 	});
 	const exit = () => done(0);
 	const info = appInfo(options, linked);
-	const actions = appActions({ input, terminal, linked, exit, submit: (...line) => submit(...line) });
+	const actions = appActions({ input, terminal, linked, exit, submit: lines.send });
 	const start = await themed;
 	store.setTheme(start.theme);
 	if (start.warning) notices.warn(start.warning);
-	let ink: Instance | undefined;
-	terminal.enter(() => {
-		ink?.clear();
-		store.changed();
-	});
-	ink = render(
+	terminal.enter();
+	const ink = render(
 		<StoreTheme store={store}>
 			<App store={store} input={input} info={info} actions={actions} />
 		</StoreTheme>,
 		{ exitOnCtrlC: false, patchConsole: false, maxFps: 30, incrementalRendering: true },
 	);
+	terminal.redrawWith(() => {
+		ink.clear();
+		store.changed();
+	});
 	// A render that throws ends the app like any crash: the screen restored and the error shown.
 	ink.waitUntilExit().catch(terminal.crash);
 	// The first frame is drawn: the code cache now holds just what it took (src/boot.ts); the rest loads after it.
 	saveCodeCache();
-	const shown = ink;
 	return {
 		store,
 		input,
@@ -126,12 +141,9 @@ export async function startApp(options: StartOptions): Promise<StartedApp> {
 			linked.setup = setup;
 			notices.to(setup.channel);
 		},
-		sendTo: (to) => {
-			submit = to;
-			for (const line of early.splice(0)) to(...line);
-		},
+		sendTo: (submit) => lines.to(submit),
 		close: () => {
-			shown.unmount();
+			ink.unmount();
 			store.dispose();
 			terminal.close();
 		},

@@ -49,11 +49,15 @@ export class TerminalSession {
 		options.signals.release();
 	}
 
-	/** Takes the screen; `redraw` draws the whole frame again when the screen comes back (`back`, SIGCONT). */
-	enter(redraw: () => void): void {
-		this.redraw = redraw;
+	/** Takes the screen, and takes it again by itself after a suspend (SIGCONT). */
+	enter(): void {
 		this.screen.enter();
 		this.proc.on("SIGCONT", this.back);
+	}
+
+	/** How to draw the whole frame again once the screen is back (`back`, SIGCONT): the app's renderer. */
+	redrawWith(redraw: () => void): void {
+		this.redraw = redraw;
 	}
 
 	/** Mouse reporting on or off (the config that decides it loads after the first frame). */
