@@ -30,8 +30,9 @@ export type KeyMemory = {
 
 /**
  * The editor's state outside React: the text buffer, the history walk, Ctrl+R search and the completion popup.
- * A keypress changes it and notifies only its subscribers (the input box, and App for the input's height), so
- * typing never re-renders the chat or the inspector. Work per key is O(the rows on screen), never O(the text).
+ * A keypress changes it and notifies only its subscribers (the input box, and the chat screen for the input's
+ * height), so typing never re-renders the chat or the inspector. Work per key is O(the rows on screen), never O(the
+ * text).
  */
 export class InputModel {
 	readonly buffer = new TextBuffer();

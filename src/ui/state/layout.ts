@@ -8,7 +8,7 @@ export const INSPECTOR_WIDTH = 44;
 /** Blank columns between the chat and the inspector's border, so text never touches it. */
 export const GUTTER = 1;
 
-/** The root box's rows: one fewer than the terminal's, because Ink clears the whole screen every frame at full height. */
+/** The root box's rows: one fewer than the terminal's (at full height Ink clears the whole screen every frame). */
 export function frameRows(size: Size): number {
 	return Math.max(6, size.rows - 1);
 }
