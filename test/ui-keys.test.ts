@@ -31,10 +31,11 @@ const NO_KEY: Key = {
 const k = (over: Partial<Key> = {}): Key => ({ ...NO_KEY, ...over });
 
 function harness(running = false) {
-	const store = new UiStore(initialView({ provider: "p", model: "m" }));
+	let clock = 0;
+	// One clock for the keys and the store's events, as in the app (both read Date.now there).
+	const store = new UiStore(initialView({ provider: "p", model: "m" }), { now: () => clock });
 	const input = new InputModel();
 	const log: string[] = [];
-	let clock = 0;
 	const state = { running };
 	const press = createKeyHandler({
 		store,
@@ -163,6 +164,34 @@ describe("the full-screen key handler", () => {
 		expect(answers).toEqual([{ approved: true }]);
 		expect(h.input.empty).toBe(true);
 		expect(h.log).toEqual([]);
+	});
+
+	it("does not take a y or an a typed without a pause from before the question opened: a letter, not an answer", () => {
+		const h = harness(true);
+		h.press("t", k());
+		h.advance(200);
+		h.press("r", k());
+		h.advance(100);
+		const answers = ask(h.store); // it opens while the person types a steer
+		h.advance(150);
+		h.press("y", k()); // the next letter of it
+		h.advance(150);
+		h.press("a", k());
+		expect(answers).toEqual([]);
+		expect(h.store.hint).toMatch(/opened while you were typing/);
+		h.advance(600); // a pause: now a key is an answer
+		h.press("y", k());
+		expect(answers).toEqual([{ approved: true }]);
+	});
+
+	it("takes a y at once when the person was not typing as the question opened", () => {
+		const h = harness(true);
+		h.press("t", k());
+		h.advance(800);
+		const answers = ask(h.store);
+		h.advance(50);
+		h.press("y", k());
+		expect(answers).toEqual([{ approved: true }]);
 	});
 
 	it("ignores other keys while a question is open, so typing cannot approve by accident", () => {

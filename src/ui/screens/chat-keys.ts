@@ -56,6 +56,7 @@ type Ctx = {
 	pressToQuit: (name: string, hint: string) => void;
 	/** Tab: completes; where nothing completes by itself (`/model `) lists the choices; else the inspector. */
 	tab: () => void;
+	now: () => number;
 };
 
 type Actions<A extends KeyAction> = Pick<KeyActions<KeyAction>, A>;
@@ -108,6 +109,7 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 	];
 	const dispatch = keyDispatcher(KEY_TABLE, layers, actions);
 	return (text, key) => {
+		keyPressed(input, ctx.now());
 		const step = input.keys.paste.read(text, key);
 		if (step.kind === "pasted") {
 			input.paste(step.text);
@@ -115,6 +117,24 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		}
 		if (step.kind === "key" && !wheel(store, text)) dispatch(text, key);
 	};
+}
+
+/** A pause longer than this between keys ends a run of typing. */
+const TYPING_PAUSE_MS = 500;
+
+/** Counts a key into the run of keys pressed without a pause, or starts a new run. */
+function keyPressed(input: InputModel, at: number): void {
+	const { streak } = input.keys;
+	if (at - streak.last >= TYPING_PAUSE_MS) streak.start = at;
+	streak.last = at;
+}
+
+/**
+ * Whether the person was already typing when the question opened at `since` and has not paused since: then a y or
+ * an a is a letter of what they were writing (a steer, a word), not an answer to a question they have not read.
+ */
+function typingThrough(input: InputModel, since: number): boolean {
+	return input.keys.streak.start < since;
 }
 
 /** The steps several keys share, over the deps. */
@@ -152,7 +172,7 @@ function context(deps: KeyDeps): Ctx {
 		if (input.completions()) return void input.accept();
 		if (!input.listChoices()) store.toggleInspector(deps.columns());
 	};
-	return { deps, store, input, submit, answer, pressToQuit, tab };
+	return { deps, store, input, submit, answer, pressToQuit, tab, now };
 }
 
 /** Ctrl+C, over everything: ends the search, denies the question and stops, clears the input, stops the run, quits. */
@@ -171,11 +191,15 @@ function globalActions({ deps, store, input, answer, pressToQuit }: Ctx): Action
 type ApprovalAction = "approvalStop" | "approvalScroll" | "allowOnce" | "allowAlways" | "deny";
 
 /** The approval question: y once, a always, n no (then a reason), Esc stops; ↑/↓/PgUp/PgDn scroll the preview. */
-function approvalActions({ deps, store, answer, submit }: Ctx): Actions<ApprovalAction> {
+function approvalActions({ deps, store, input, answer, submit }: Ctx): Actions<ApprovalAction> {
 	/** y or a: allowed at once, except a command not yet read to its end (it runs as the person). */
 	const allow = (remember: boolean) => {
 		const pending = store.approval;
 		if (pending?.stage !== "ask") return false;
+		if (typingThrough(input, store.view.pending?.since ?? Number.NEGATIVE_INFINITY)) {
+			store.flashHint("the question opened while you were typing: pause, read it, then press y or a");
+			return;
+		}
 		if (mustReadAll(pending) && !readAll(pending, deps.approvalFit?.() ?? null)) {
 			pending.early = true;
 			store.changed();

@@ -26,6 +26,8 @@ export type KeyMemory = {
 	readonly paste: PasteReader;
 	/** The last key that quits when pressed twice (Ctrl+C idle, Ctrl+D while running), and when. */
 	quitKey: { key: string; at: number } | null;
+	/** The keys pressed without a pause (chat-keys.ts TYPING_PAUSE_MS): when the run of them began and when it last grew. */
+	streak: { start: number; last: number };
 };
 
 /**
@@ -44,7 +46,11 @@ export class InputModel {
 	selected = 0;
 	/** A line put back because it began with an unknown /word: sent again unchanged, it is a message. */
 	offered: string | null = null;
-	readonly keys: KeyMemory = { paste: new PasteReader(), quitKey: null };
+	readonly keys: KeyMemory = {
+		paste: new PasteReader(),
+		quitKey: null,
+		streak: { start: Number.NEGATIVE_INFINITY, last: Number.NEGATIVE_INFINITY },
+	};
 	private version = 0;
 	private readonly listeners = new Set<() => void>();
 	private historyIndex: number | null = null;
