@@ -98,12 +98,12 @@ class StreamDriver {
 		this.line++;
 		if ("tooLong" in item) {
 			const limit = formatBytes(this.maxLine);
-			return this.refuse(`the line is over ${limit} and was skipped; pass --max-stdin BYTES to allow longer lines`);
+			this.refuse(`the line is over ${limit} and was skipped; pass --max-stdin BYTES to allow longer lines`);
+		} else if (item.line.trim() !== "") {
+			const command = parseStreamCommand(item.line);
+			if ("error" in command) this.refuse(command.error);
+			else this.take(command);
 		}
-		if (item.line.trim() === "") return;
-		const command = parseStreamCommand(item.line);
-		if ("error" in command) return this.refuse(command.error);
-		this.take(command);
 	}
 
 	/** Acts on a command at once (steer, follow-up, abort) or queues its work. */
@@ -112,21 +112,27 @@ class StreamDriver {
 		const running = this.current?.kind === "run";
 		switch (command.type) {
 			case "prompt":
-				return this.queue({ kind: "run", text: command.text });
+				this.queue({ kind: "run", text: command.text });
+				break;
 			case "steer":
-				if (running && conversation.steer(command.text)) return;
-				return this.queue({ kind: "run", text: command.text });
+				if (!(running && conversation.steer(command.text))) this.queue({ kind: "run", text: command.text });
+				break;
 			case "follow_up":
-				if (running && conversation.followUp(command.text)) return;
-				return this.queue({ kind: "run", text: command.text });
+				if (!(running && conversation.followUp(command.text))) this.queue({ kind: "run", text: command.text });
+				break;
 			case "abort":
-				if (!this.current) return this.notice("info", `stdin line ${this.line}: abort: nothing is running`);
-				this.abortedByLine = true;
-				return conversation.abort();
+				if (!this.current) this.notice("info", `stdin line ${this.line}: abort: nothing is running`);
+				else {
+					this.abortedByLine = true;
+					conversation.abort();
+				}
+				break;
 			case "set_model":
-				return this.queue({ kind: "set_model", model: command.model });
+				this.queue({ kind: "set_model", model: command.model });
+				break;
 			case "compact":
-				return this.queue(command.focus ? { kind: "compact", focus: command.focus } : { kind: "compact" });
+				this.queue(command.focus ? { kind: "compact", focus: command.focus } : { kind: "compact" });
+				break;
 		}
 	}
 
@@ -161,9 +167,11 @@ class StreamDriver {
 			this.steps.unshift(...conversation.queue.drain().map((text): Step => ({ kind: "run", text })));
 		} else if (step.kind === "set_model") {
 			const next = await this.setup.providerFor(step.model);
-			if ("error" in next) return this.fail(`set_model: ${next.error}`);
-			conversation.setModel(next.provider, next.model, next.contextWindow);
-			if (next.note) this.notice("info", next.note);
+			if ("error" in next) this.fail(`set_model: ${next.error}`);
+			else {
+				conversation.setModel(next.provider, next.model, next.contextWindow);
+				if (next.note) this.notice("info", next.note);
+			}
 		} else {
 			// How it went is in its compaction_end event; a compaction that could not be done fails no run.
 			await conversation.compact(step.focus);
