@@ -31,6 +31,7 @@ export { makeDirs } from "./make-dirs.js";
 export { MAX_UNDO_BYTES } from "./old-file.js";
 export type { ReapOptions, ReapResult } from "./output-reap.js";
 export { reapOutputs } from "./output-reap.js";
+export { resolveToolPath } from "./paths.js";
 export { createBashTool, createEditTool, createReadTool, createWriteTool };
 
 /** The four tools, in the order they are offered to the model. */
