@@ -138,11 +138,26 @@ function addServers(program: Command, run: Run): void {
 			const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
 			run(await runAcp({ flags, cwd, env: process.env, ...io }));
 		});
+
+	subcommand(program, "mcp")
+		.description("serve MCP on stdio: the agent as the tools gar and gar_reply, for other agents (Claude Code, Codex…)")
+		.option("--tools", "expose read, write, edit and bash themselves instead of the agent")
+		.action(async (options: { cwd?: string; sessionDir?: string; tools?: boolean }) => {
+			const { runMcp } = await import("../modes/mcp/run.js");
+			const { flags, cwd } = serverFlags(program, options);
+			const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+			run(await runMcp({ flags, cwd, env: process.env, tools: options.tools ?? false, ...io }));
+		});
 }
 
 /** The run flags of the root command (model, provider, approval, tools, prompts…) for the sessions a server opens. */
 function serverFlags(program: Command, options: { cwd?: string; sessionDir?: string }) {
-	const merged = { ...program.opts<RootOptions>(), ...options };
+	// Only these two of the subcommand's own options are root options too (mcp's --tools is not the root's --tools).
+	const own = {
+		...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+		...(options.sessionDir === undefined ? {} : { sessionDir: options.sessionDir }),
+	};
+	const merged = { ...program.opts<RootOptions>(), ...own };
 	const cwd = resolve(merged.cwd ?? process.cwd());
 	checkCwd(cwd);
 	const flags = {

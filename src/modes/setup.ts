@@ -328,7 +328,8 @@ function runTools(
 
 /**
  * The tools alone, as a conversation would get them (`gar mcp --tools`): the same limits, the same scrubbed
- * environment, and the configuration's approval settings. Throws UsageError or ConfigError.
+ * environment, and the configuration's approval settings; `secrets`: the values of the key variables. Throws
+ * UsageError or ConfigError.
  */
 export function setupTools(flags: RunFlags, env: NodeJS.ProcessEnv) {
 	const toolNames = flags.tools ?? [...TOOL_NAMES];
@@ -338,6 +339,8 @@ export function setupTools(flags: RunFlags, env: NodeJS.ProcessEnv) {
 		tools: runTools(flags, toolNames, loaded, env, undefined),
 		config: loaded.config,
 		warnings: loaded.warnings,
+		// The values of the key variables, masked in what the tools return (their commands never see them).
+		secrets: loaded.secretVars.flatMap((name) => env[name] ?? []),
 	};
 }
 
