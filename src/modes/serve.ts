@@ -5,6 +5,10 @@ import { isAbsolute } from "node:path";
 import { Transform } from "node:stream";
 import { maskSecrets, resolveSession, SessionError } from "../session/index.js";
 import { formatBytes, LineSplitter } from "../text/json-lines.js";
+import type { RunFlags } from "./setup.js";
+
+/** The run flags every session of a server shares (the root command's); each session adds its cwd and session. */
+export type BaseFlags = Omit<RunFlags, "cwd" | "session" | "continue" | "at" | "noSession">;
 
 declare const GAR_VERSION: string;
 /** gar's version, as the servers introduce themselves. */

@@ -13,12 +13,8 @@ import { loadConfig, MissingKeyError, resolveRun } from "../../config/index.js";
 import { isUsageError } from "../../errors.js";
 import { defaultModel } from "../../llm/models.js";
 import { listSessions } from "../../session/index.js";
-import { sessionFileOf, VERSION, workdirProblem } from "../serve.js";
-import type { RunFlags } from "../setup.js";
+import { type BaseFlags, sessionFileOf, VERSION, workdirProblem } from "../serve.js";
 import { AcpSession } from "./session.js";
-
-/** The run flags every session shares (the root command's); each session adds its own cwd and session. */
-export type BaseFlags = Omit<RunFlags, "cwd" | "session" | "continue" | "at" | "noSession">;
 
 export type AcpOptions = {
 	flags: BaseFlags;

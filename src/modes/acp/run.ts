@@ -1,7 +1,14 @@
 // `gar acp`: the ACP agent on stdio, until the client goes away.
 import { ndJsonStream } from "@agentclientprotocol/sdk";
-import { boundedLines, MAX_MESSAGE_BYTES, maskedOutput, refusedLine, tooLongMessage } from "../serve.js";
-import { type BaseFlags, createAcpAgent } from "./agent.js";
+import {
+	type BaseFlags,
+	boundedLines,
+	MAX_MESSAGE_BYTES,
+	maskedOutput,
+	refusedLine,
+	tooLongMessage,
+} from "../serve.js";
+import { createAcpAgent } from "./agent.js";
 
 export type AcpRunOptions = {
 	flags: BaseFlags;

@@ -4,8 +4,15 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { isUsageError } from "../../errors.js";
-import type { BaseFlags } from "../acp/agent.js";
-import { boundedLines, MAX_MESSAGE_BYTES, maskedOutput, refusedLine, tooLongMessage, VERSION } from "../serve.js";
+import {
+	type BaseFlags,
+	boundedLines,
+	MAX_MESSAGE_BYTES,
+	maskedOutput,
+	refusedLine,
+	tooLongMessage,
+	VERSION,
+} from "../serve.js";
 import { agentTools, failure } from "./agent-tools.js";
 import { type McpTools, ownTools } from "./tools.js";
 

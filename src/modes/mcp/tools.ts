@@ -1,7 +1,7 @@
 // `gar mcp --tools`: gar's own tools (read, write, edit, bash) as MCP tools; and what both kinds of server share.
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { runTool, toToolSpec } from "../../tools/index.js";
-import type { BaseFlags } from "../acp/agent.js";
+import type { BaseFlags } from "../serve.js";
 import { setupTools } from "../setup.js";
 
 /** What a call gets: its cancellation, and a way to report progress (a no-op when the client asked for none). */
