@@ -27,10 +27,10 @@ export const ORDER: Order = {
 	inside: {
 		// The ui regroup (terminal, theme, state, chat, editor, screens) replaces this with its folders.
 		"ui/": { layers: [["*"], ["theme-context.ts"], ["store.ts"], ["chat/"], ["editor/", "theme.ts"]] },
-		// The modes (acp/, mcp/, line.ts, print-stream.ts…) over what they share; acp/ and mcp/ never import each other.
+		// The modes (acp/, mcp/, line.ts, print-stream.ts…) over what they share; no mode imports another.
 		"modes/": {
 			layers: [
-				["*"],
+				["acp/", "mcp/", "*"],
 				["print.ts", "serve.ts"],
 				["setup.ts", "stream-commands.ts"],
 				["run-session.ts", "model-switch.ts"],
