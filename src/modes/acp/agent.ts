@@ -5,6 +5,8 @@ import {
 	type AuthMethod,
 	agent,
 	type ClientCapabilities,
+	type InitializeRequest,
+	type InitializeResponse,
 	type ListSessionsResponse,
 	PROTOCOL_VERSION,
 	RequestError,
@@ -52,133 +54,157 @@ async function mapped<T>(work: () => Promise<T> | T): Promise<T> {
 	}
 }
 
-/** The ACP agent of `gar acp`, and the shutdown of every open session (the client went away). */
-export function createAcpAgent(o: AcpOptions): { app: AgentApp; shutdown(): Promise<void> } {
-	const sessions = new Map<string, AcpSession>();
-	let capabilities: ClientCapabilities = {};
-	let warnedMcp = false;
+/** The open sessions of one connection and what each ACP method does with them. */
+class AcpAgent {
+	private readonly sessions = new Map<string, AcpSession>();
+	private capabilities: ClientCapabilities = {};
+	private warnedMcp = false;
 
-	const checkedCwd = (cwd: string) => {
-		const problem = workdirProblem(cwd);
-		if (problem) throw RequestError.invalidParams(undefined, problem);
-		return cwd;
-	};
-	const sessionsDir = (cwd: string) => loadConfig({ cwd, env: o.env, flags: o.flags }).config.session.dir;
-	const ignoreMcp = (servers: readonly unknown[] | undefined) => {
-		if (!servers?.length || warnedMcp) return;
-		warnedMcp = true;
-		o.log("MCP servers given to a session are ignored: gar's tools are read, write, edit and bash");
-	};
-	const deps = (client: AgentContext) => ({
-		client,
-		capabilities,
-		env: o.env,
-		log: o.log,
-		secrets: (keys: readonly string[]) => {
-			for (const key of keys) o.secrets.add(key);
-		},
-	});
-	const find = (sessionId: string) => {
-		const session = sessions.get(sessionId);
+	constructor(private readonly o: AcpOptions) {}
+
+	initialize(params: InitializeRequest): InitializeResponse {
+		this.capabilities = params.clientCapabilities ?? {};
+		return {
+			protocolVersion: PROTOCOL_VERSION,
+			agentCapabilities: {
+				loadSession: true,
+				promptCapabilities: { embeddedContext: true },
+				sessionCapabilities: { list: {}, resume: {}, close: {} },
+			},
+			authMethods: [AUTH],
+			agentInfo: { name: "gar", title: "gar", version: VERSION },
+		};
+	}
+
+	/** Succeeds when gar's configuration has a key; otherwise the error names the variable to set. */
+	authenticate(methodId: string): Record<string, never> {
+		if (methodId !== AUTH.id) throw RequestError.invalidParams(undefined, `no auth method ${JSON.stringify(methodId)}`);
+		const { config } = loadConfig({ cwd: this.o.cwd, env: this.o.env, flags: this.o.flags });
+		resolveRun(config, this.o.env, defaultModel);
+		return {};
+	}
+
+	/**
+	 * Opens a session: a new one, or the one `sessionId` names in `cwd` (replacing it if open); its slash commands
+	 * are announced once the answer is out. `replay`: its history first, as session/load does.
+	 */
+	async open(
+		request: { cwd: string; mcpServers?: readonly unknown[]; sessionId?: string },
+		client: AgentContext,
+		replay = false,
+	): Promise<AcpSession> {
+		const cwd = checkedCwd(request.cwd);
+		this.ignoreMcp(request.mcpServers);
+		const { sessionId } = request;
+		const file = sessionId === undefined ? undefined : sessionFileOf(this.sessionsDir(cwd), sessionId, cwd);
+		if (sessionId !== undefined) this.sessions.get(sessionId)?.close();
+		const session = await AcpSession.open(
+			{ ...this.o.flags, cwd, ...(file ? { session: file } : {}) },
+			this.deps(client),
+		);
+		this.sessions.set(session.id, session);
+		if (replay) session.replay();
+		setImmediate(() => session.announce());
+		return session;
+	}
+
+	/** The sessions of `cwd` (every folder's without one), newest first, a page at a time. */
+	list(params: { cwd?: string | null; cursor?: string | null }): ListSessionsResponse {
+		const cwd = params.cwd ? checkedCwd(params.cwd) : undefined;
+		const from = params.cursor ? Number(params.cursor) : 0;
+		if (!Number.isInteger(from) || from < 0)
+			throw RequestError.invalidParams(undefined, "the cursor is not one gar gave");
+		const all = listSessions(this.sessionsDir(cwd ?? this.o.cwd), cwd);
+		const page = all.slice(from, from + PAGE).map((info) => ({
+			sessionId: info.id,
+			cwd: info.cwd,
+			updatedAt: info.modifiedAt,
+			...((info.name ?? info.firstPrompt) ? { title: info.name ?? info.firstPrompt } : {}),
+		}));
+		return { sessions: page, ...(from + PAGE < all.length ? { nextCursor: String(from + PAGE) } : {}) };
+	}
+
+	async close(sessionId: string): Promise<Record<string, never>> {
+		await this.find(sessionId).shutdown();
+		this.sessions.delete(sessionId);
+		return {};
+	}
+
+	/** Stops the session's running prompt; a notification for no session is ignored (it has nobody to answer). */
+	cancel(sessionId: string): void {
+		this.sessions.get(sessionId)?.cancel();
+	}
+
+	find(sessionId: string): AcpSession {
+		const session = this.sessions.get(sessionId);
 		if (!session) throw RequestError.sessionNotFound(sessionId);
 		return session;
-	};
-	/** Opens a session (new, or the one `sessionId` names in `cwd`), replacing an open one of the same id. */
-	const open = async (cwd: string, client: AgentContext, sessionId?: string) => {
-		const file = sessionId === undefined ? undefined : sessionFileOf(sessionsDir(cwd), sessionId, cwd);
-		sessions.get(sessionId ?? "")?.close();
-		const session = await AcpSession.open({ ...o.flags, cwd, ...(file ? { session: file } : {}) }, deps(client));
-		sessions.set(session.id, session);
-		return session;
-	};
-	const later = (work: () => void) => setImmediate(work);
+	}
 
+	/** Aborts every running prompt and closes every session (the client went away). */
+	async shutdown(): Promise<void> {
+		await Promise.all([...this.sessions.values()].map((s) => s.shutdown()));
+		this.sessions.clear();
+	}
+
+	private sessionsDir(cwd: string): string {
+		return loadConfig({ cwd, env: this.o.env, flags: this.o.flags }).config.session.dir;
+	}
+
+	private ignoreMcp(servers: readonly unknown[] | undefined): void {
+		if (!servers?.length || this.warnedMcp) return;
+		this.warnedMcp = true;
+		this.o.log("MCP servers given to a session are ignored: gar's tools are read, write, edit and bash");
+	}
+
+	private deps(client: AgentContext) {
+		return {
+			client,
+			capabilities: this.capabilities,
+			env: this.o.env,
+			log: this.o.log,
+			secrets: (keys: readonly string[]) => {
+				for (const key of keys) this.o.secrets.add(key);
+			},
+		};
+	}
+}
+
+function checkedCwd(cwd: string): string {
+	const problem = workdirProblem(cwd);
+	if (problem) throw RequestError.invalidParams(undefined, problem);
+	return cwd;
+}
+
+/** The ACP agent of `gar acp` (one handler per method), and the shutdown of every open session. */
+export function createAcpAgent(o: AcpOptions): { app: AgentApp; shutdown(): Promise<void> } {
+	const acp = new AcpAgent(o);
 	const app = agent({ name: "gar" })
-		.onRequest("initialize", ({ params }) => {
-			capabilities = params.clientCapabilities ?? {};
-			return {
-				protocolVersion: PROTOCOL_VERSION,
-				agentCapabilities: {
-					loadSession: true,
-					promptCapabilities: { embeddedContext: true },
-					sessionCapabilities: { list: {}, resume: {}, close: {} },
-				},
-				authMethods: [AUTH],
-				agentInfo: { name: "gar", title: "gar", version: VERSION },
-			};
-		})
-		.onRequest("authenticate", ({ params }) =>
-			mapped(() => {
-				if (params.methodId !== AUTH.id) {
-					throw RequestError.invalidParams(undefined, `no auth method ${JSON.stringify(params.methodId)}`);
-				}
-				const { config } = loadConfig({ cwd: o.cwd, env: o.env, flags: o.flags });
-				resolveRun(config, o.env, defaultModel);
-				return {};
-			}),
-		)
+		.onRequest("initialize", ({ params }) => acp.initialize(params))
+		.onRequest("authenticate", ({ params }) => mapped(() => acp.authenticate(params.methodId)))
 		.onRequest("session/new", ({ params, client }) =>
 			mapped(async () => {
-				ignoreMcp(params.mcpServers);
-				const session = await open(checkedCwd(params.cwd), client);
-				later(() => session.announce());
+				const session = await acp.open(params, client);
 				return { sessionId: session.id, modes: session.modes };
 			}),
 		)
 		.onRequest("session/load", ({ params, client }) =>
-			mapped(async () => {
-				ignoreMcp(params.mcpServers);
-				const session = await open(checkedCwd(params.cwd), client, params.sessionId);
-				session.replay();
-				later(() => session.announce());
-				return { modes: session.modes };
-			}),
+			mapped(async () => ({ modes: (await acp.open(params, client, true)).modes })),
 		)
 		.onRequest("session/resume", ({ params, client }) =>
-			mapped(async () => {
-				ignoreMcp(params.mcpServers);
-				const session = await open(checkedCwd(params.cwd), client, params.sessionId);
-				later(() => session.announce());
-				return { modes: session.modes };
-			}),
+			mapped(async () => ({ modes: (await acp.open(params, client)).modes })),
 		)
-		.onRequest("session/list", ({ params }) =>
-			mapped((): ListSessionsResponse => {
-				const cwd = params.cwd ? checkedCwd(params.cwd) : undefined;
-				const from = params.cursor ? Number(params.cursor) : 0;
-				if (!Number.isInteger(from) || from < 0)
-					throw RequestError.invalidParams(undefined, "the cursor is not one gar gave");
-				const all = listSessions(sessionsDir(cwd ?? o.cwd), cwd);
-				const page = all.slice(from, from + PAGE).map((info) => ({
-					sessionId: info.id,
-					cwd: info.cwd,
-					updatedAt: info.modifiedAt,
-					...((info.name ?? info.firstPrompt) ? { title: info.name ?? info.firstPrompt } : {}),
-				}));
-				return { sessions: page, ...(from + PAGE < all.length ? { nextCursor: String(from + PAGE) } : {}) };
-			}),
-		)
-		.onRequest("session/close", async ({ params }) => {
-			await find(params.sessionId).shutdown();
-			sessions.delete(params.sessionId);
-			return {};
-		})
+		.onRequest("session/list", ({ params }) => mapped(() => acp.list(params)))
+		.onRequest("session/close", ({ params }) => acp.close(params.sessionId))
 		.onRequest("session/set_mode", ({ params }) => {
-			find(params.sessionId).setMode(params.modeId);
+			acp.find(params.sessionId).setMode(params.modeId);
 			return {};
 		})
 		.onRequest("session/prompt", ({ params }) =>
-			mapped(async () => ({ stopReason: await find(params.sessionId).prompt(params.prompt) })),
+			mapped(async () => ({ stopReason: await acp.find(params.sessionId).prompt(params.prompt) })),
 		)
 		.onNotification("session/cancel", ({ params }) => {
-			sessions.get(params.sessionId)?.cancel();
+			acp.cancel(params.sessionId);
 		});
-
-	return {
-		app,
-		shutdown: async () => {
-			await Promise.all([...sessions.values()].map((s) => s.shutdown()));
-			sessions.clear();
-		},
-	};
+	return { app, shutdown: () => acp.shutdown() };
 }

@@ -76,11 +76,30 @@ export async function runMcp(o: McpRunOptions): Promise<number> {
 	});
 	server.onerror = (error) => log(error.message);
 
+	const { input, ended } = filteredInput(o.stdin, o.stdout, out, max, log);
+	await server.connect(new StdioServerTransport(input, out, { maxBufferSize: max + 1024 }));
+	await ended;
+	await tools.shutdown();
+	await server.close().catch(() => {});
+	return 0;
+}
+
+/**
+ * stdin as the SDK's transport should get it: whole JSON lines only. A line that is not JSON is answered with a parse
+ * error here (the transport would drop it unanswered) and one over `max` with an invalid-request error (it would
+ * close the transport); `ended` resolves when stdin ends or stdout fails (the client went away).
+ */
+function filteredInput(
+	stdin: NodeJS.ReadableStream,
+	stdout: NodeJS.WritableStream,
+	out: NodeJS.WritableStream,
+	max: number,
+	log: (text: string) => void,
+): { input: PassThrough; ended: Promise<void> } {
 	const input = new PassThrough();
 	const ended = new Promise<void>((resolve) => {
-		boundedLines(o.stdin, max, {
+		boundedLines(stdin, max, {
 			line: (line) => {
-				// The SDK's transport drops a line that is not JSON without an answer: it gets JSON-RPC's here.
 				try {
 					JSON.parse(line);
 				} catch {
@@ -96,11 +115,7 @@ export async function runMcp(o: McpRunOptions): Promise<number> {
 			end: resolve,
 			error: () => resolve(),
 		});
-		o.stdout.on("error", () => resolve());
+		stdout.on("error", () => resolve());
 	});
-	await server.connect(new StdioServerTransport(input, out, { maxBufferSize: max + 1024 }));
-	await ended;
-	await tools.shutdown();
-	await server.close().catch(() => {});
-	return 0;
+	return { input, ended };
 }
