@@ -151,6 +151,22 @@ describe("gar -p --input-format stream-json", () => {
 		expect(results(gar.lines()).map((r) => r.result)).toEqual(["after the big one"]);
 	}, 30_000);
 
+	it("switches the model between turns with set_model, and refuses one it cannot serve", async () => {
+		server = await startWireServer([{ text: "a" }, { text: "b" }]);
+		const { gar } = start();
+		gar.send({ type: "prompt", text: "one" });
+		gar.send({ type: "set_model", model: "gpt-5" });
+		gar.send({ type: "set_model", model: "anthropic/claude-sonnet-4-5" });
+		gar.send({ type: "prompt", text: "two" });
+		gar.child.stdin?.end();
+		expect(await gar.closed).toBe(1);
+		expect(gar.lines().find((l) => l.type === "model_change")).toMatchObject({ provider: "openai", model: "gpt-5" });
+		const refused = gar.lines().find((l) => l.type === "notice" && l.level === "error");
+		expect(refused?.message).toMatch(/^set_model: /);
+		expect(JSON.stringify(server.requests[1]?.body)).toContain('"model":"gpt-5"');
+		expect(results(gar.lines())).toHaveLength(2);
+	});
+
 	it("a signal aborts the running command and drops the queued prompts (exit 130)", async () => {
 		server = await startWireServer([{ toolCalls: [{ id: "s", name: "bash", args: { command: "sleep 30" } }] }]);
 		const { gar } = start();

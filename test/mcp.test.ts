@@ -117,6 +117,20 @@ describe("gar mcp", () => {
 		expect(textOf(unknown)).toMatch(/^no session matches "zzzzzzzzzzzz"/);
 	});
 
+	it("approval ask refuses write, edit and bash headless, as gar -p --approve does", async () => {
+		const { client, project } = await connect([
+			{ toolCalls: [{ id: "w", name: "write", args: { path: "x.txt", content: "x" } }] },
+			{ text: "could not write" },
+		]);
+		const result = (await client.callTool({
+			name: "gar",
+			arguments: { prompt: "write x", approval: "ask" },
+		})) as CallToolResult;
+		expect(textOf(result)).toBe("could not write");
+		expect(existsSync(join(project, "x.txt"))).toBe(false);
+		expect(JSON.stringify(server?.requests[1]?.body)).toContain("The user denied this write call");
+	});
+
 	it("a cancelled call aborts its run: the command is killed, the server goes on", async () => {
 		const { client, project } = await connect([
 			{ toolCalls: [{ id: "s", name: "bash", args: { command: "echo $$ > pid; sleep 30" } }] },
