@@ -88,9 +88,11 @@ export class Conversation {
 	private controller: AbortController | null = null;
 	private readonly allowed = new Set<string>();
 	private readonly compactor: Compactor;
+	private approvalRequired: boolean;
 
 	constructor(private readonly options: ConversationOptions) {
 		this.channel = options.channel;
+		this.approvalRequired = options.approval.required;
 		this.queue = new MessageQueue((steers, followUps) =>
 			this.channel.emit({ type: "queue", steers: [...steers], followUps: [...followUps] }),
 		);
@@ -271,6 +273,11 @@ export class Conversation {
 		this.agent.addUserMessage(shellContext(command, result), "shell");
 	}
 
+	/** Whether mutating calls must ask from now on (ACP's session modes); the calls of a running reply follow at once. */
+	setApprovalRequired(required: boolean): void {
+		this.approvalRequired = required;
+	}
+
 	/** Lets `tool` run without asking for the rest of this session. */
 	allowForSession(tool: string): void {
 		this.allowed.add(tool);
@@ -303,8 +310,8 @@ export class Conversation {
 	}
 
 	private mustAsk(tool: string): boolean {
-		const { required, autoApprove } = this.options.approval;
-		return required && !autoApprove.includes(tool) && !this.allowed.has(tool);
+		const { autoApprove } = this.options.approval;
+		return this.approvalRequired && !autoApprove.includes(tool) && !this.allowed.has(tool);
 	}
 
 	private async ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
