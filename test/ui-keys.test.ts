@@ -184,14 +184,37 @@ describe("the full-screen key handler", () => {
 		expect(answers).toEqual([{ approved: true }]);
 	});
 
-	it("takes a y at once when the person was not typing as the question opened", () => {
+	it("takes a y at once when the person was not typing as the question opened, or only answered the one before", () => {
 		const h = harness(true);
 		h.press("t", k());
 		h.advance(800);
-		const answers = ask(h.store);
+		const first = ask(h.store);
 		h.advance(50);
 		h.press("y", k());
+		expect(first).toEqual([{ approved: true }]);
+		h.advance(100);
+		const second = ask(h.store); // the next call asks at once: its y follows the first one without a pause
+		h.advance(100);
+		h.press("y", k());
+		expect(second).toEqual([{ approved: true }]);
+	});
+
+	it("keeps a message being typed when a question opens: through y, and through n with a reason", () => {
+		const h = harness(true);
+		h.press("half a steer", k());
+		h.advance(1000);
+		let answers = ask(h.store);
+		h.press("y", k());
 		expect(answers).toEqual([{ approved: true }]);
+		expect(h.input.text).toBe("half a steer");
+		answers = ask(h.store);
+		h.press("n", k());
+		expect(h.input.text).toBe(""); // the reason is typed in its place
+		h.press("not now", k());
+		h.press("", k({ return: true }));
+		expect(answers).toEqual([{ approved: false, reason: "not now" }]);
+		expect(h.input.text).toBe("half a steer");
+		expect(h.log).toEqual([]);
 	});
 
 	it("ignores other keys while a question is open, so typing cannot approve by accident", () => {

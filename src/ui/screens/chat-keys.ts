@@ -50,7 +50,7 @@ type Ctx = {
 	input: InputModel;
 	/** Sends the input (or, while a reason is typed, denies with it). */
 	submit: (mode?: SendMode) => void;
-	/** Answers the open approval question and clears what was typed. */
+	/** Answers the open approval question; what was being typed before it stays (a reason typed goes). */
 	answer: (decision: ApprovalDecision) => void;
 	/** The first press of a quit key shows `hint`; the same key again within DOUBLE_PRESS_MS quits. */
 	pressToQuit: (name: string, hint: string) => void;
@@ -80,6 +80,7 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 	const bytes = byteActions(KEY_TABLE, "editor");
 	/** Printable text and the control characters that arrive inside a chunk (as the editor's keys). */
 	const type = (text: string) => {
+		input.keys.typedAt = ctx.now();
 		let plain = "";
 		for (const char of text) {
 			if (char >= " " && char !== "\x7f") {
@@ -110,6 +111,8 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 	const dispatch = keyDispatcher(KEY_TABLE, layers, actions);
 	return (text, key) => {
 		keyPressed(input, ctx.now());
+		// The run ended while a reason was typed: the draft set aside for it comes back.
+		if (!store.approval) input.bringBack();
 		const step = input.keys.paste.read(text, key);
 		if (step.kind === "pasted") {
 			input.paste(step.text);
@@ -130,20 +133,23 @@ function keyPressed(input: InputModel, at: number): void {
 }
 
 /**
- * Whether the person was already typing when the question opened at `since` and has not paused since: then a y or
- * an a is a letter of what they were writing (a steer, a word), not an answer to a question they have not read.
+ * Whether the person was typing into the editor when the question opened at `since`, has not sent it and has not
+ * paused since: then a y or an a is a letter of what they were writing (a steer, a word), not an answer to a
+ * question they have not read. Keys that answered an earlier question, or a message sent, are no typing.
  */
 function typingThrough(input: InputModel, since: number): boolean {
-	return input.keys.streak.start < since;
+	const { streak, typedAt } = input.keys;
+	return !input.empty && typedAt <= since && streak.start <= typedAt;
 }
 
 /** The steps several keys share, over the deps. */
 function context(deps: KeyDeps): Ctx {
 	const { store, input } = deps;
 	const now = deps.now ?? Date.now;
+	/** Answers the question; a reason typed is dropped and the draft it stood in for comes back. */
 	const answer = (decision: ApprovalDecision) => {
 		if (!store.approval) return;
-		input.clear();
+		input.bringBack();
 		store.answer(decision);
 	};
 	const submit = (mode: SendMode = "send") => {
@@ -229,6 +235,8 @@ function approvalActions({ deps, store, input, answer, submit }: Ctx): Actions<A
 			const pending = store.approval;
 			if (pending?.stage !== "ask") return false;
 			pending.stage = "reason";
+			// A message being typed when the question came waits aside while the reason is typed.
+			input.putAside();
 			store.changed();
 			// "n" and the Enter typed right after it, in one read: deny with no reason.
 			if (text.endsWith("\r")) submit();
