@@ -65,7 +65,13 @@ export type RequestInfo = {
 	turn: number;
 	provider: string;
 	model: string;
-	params: { maxTokens: number | null; thinking: ThinkingLevel | null; temperature?: number };
+	params: {
+		maxTokens: number | null;
+		thinking: ThinkingLevel | null;
+		temperature?: number;
+		/** The structured-output retry: the answer is asked for as JSON matching this schema. */
+		responseSchema?: { name: string; schema: Record<string, unknown> };
+	};
 	system: { hash: string; chars: number; tokens: number; parts: SystemPart[] };
 	tools: { names: string[]; hash: string; chars: number; tokens: number };
 	messages: { count: number; tokens: number };
@@ -118,6 +124,8 @@ export type AgentEvent =
 			timing: CallTiming;
 			retries: number;
 			errorKind?: ErrorKind;
+			/** The request's body as it went out: the sha256 (hex) and size of its bytes (absent: nothing was sent). */
+			body?: { sha256: string; bytes: number };
 	  }
 	/** A mutating call waits for the person; `preview` says what it will do. Comes before its `tool_start`. */
 	| { type: "approval_request"; callId: string; name: string; args: Record<string, unknown>; preview: ToolPreview }

@@ -18,6 +18,7 @@ import {
 	buildRequest,
 	describeRequest,
 	failedReply,
+	type KeptRequest,
 	type ModelChoice,
 	RecentRequests,
 	type Reply,
@@ -182,6 +183,11 @@ export class Agent {
 	/** The exact body of a recent request, computed on demand; undefined when unknown or no longer kept. */
 	requestBody(requestId: string): unknown {
 		return this.requests.body(requestId);
+	}
+
+	/** A recent request as made, and what was sent; undefined when unknown or no longer kept (the last 8). */
+	recentRequest(requestId: string): Readonly<KeptRequest> | undefined {
+		return this.requests.get(requestId);
 	}
 
 	/** Runs until done. `prompt` null continues from the current context (e.g. after a steer). */
@@ -399,6 +405,7 @@ export class Agent {
 			timing: { startedAt, firstTokenMs: reply.firstTokenMs, durationMs: this.now() - startedAt },
 			retries: reply.retries,
 			...(message.errorKind === undefined ? {} : { errorKind: message.errorKind }),
+			...(reply.sent?.bodySha256 ? { body: { sha256: reply.sent.bodySha256, bytes: reply.sent.bodyBytes } } : {}),
 		});
 		return { message, cost };
 	}
@@ -414,12 +421,16 @@ export class Agent {
 		const { requestId, turn, startedAt } = call;
 		const { provider } = this.choice;
 		const request = buildRequest(this.choice, this.settings, messages, signal, output);
-		this.requests.keep(requestId, provider, { ...request, messages: messages.slice() });
-		const info = describeRequest(this.choice, this.settings, requestId, turn, messages);
+		const kept = this.requests.keep(requestId, provider, { ...request, messages: messages.slice() });
+		// The last attempt's: a retry sends the same bytes again.
+		request.onSent = (sent) => {
+			kept.sent = sent;
+		};
+		const info = describeRequest(this.choice, this.settings, requestId, turn, messages, output);
 		channel.emit({ type: "request", ...info });
 		channel.emit({ type: "message_start", turn, requestId });
 		const reply = await streamReply(provider, request, { channel, requestId, turn, now: this.now, startedAt });
-		return { ...reply, message: withEstimatedInput(reply.message, info) };
+		return { ...reply, message: withEstimatedInput(reply.message, info), ...(kept.sent ? { sent: kept.sent } : {}) };
 	}
 }
 

@@ -8,6 +8,7 @@ import {
 	type ContextHook,
 	type RunResult,
 } from "../agent/loop.js";
+import type { KeptRequest } from "../agent/model-call.js";
 import { MessageQueue } from "../agent/queue.js";
 import { describeSystem, describeTools } from "../agent/request-info.js";
 import type { OutputSchema } from "../agent/structured.js";
@@ -286,6 +287,11 @@ export class Conversation {
 	/** The exact body of a recent model request (for the request viewer); undefined when no longer kept. */
 	requestBody(requestId: string): unknown {
 		return this.agent.requestBody(requestId);
+	}
+
+	/** A recent model request as made, and what was sent (the last 8; undefined when no longer kept). */
+	recentRequest(requestId: string): Readonly<KeptRequest> | undefined {
+		return this.agent.recentRequest(requestId);
 	}
 
 	/** Ends the conversation: aborts a run and closes the session file. */

@@ -42,6 +42,8 @@ export type RecordedRequest = {
 	headers: http.IncomingHttpHeaders;
 	/** The parsed JSON body (the raw text when it is not JSON). */
 	body: unknown;
+	/** The body's bytes as received, as UTF-8 text. */
+	raw: string;
 };
 
 export type WireServer = {
@@ -274,7 +276,7 @@ async function recordingServer(
 			// Keep the raw text.
 		}
 		const path = (req.url ?? "/").split("?")[0] ?? "/";
-		const recorded: RecordedRequest = { method: req.method ?? "GET", path, headers: req.headers, body };
+		const recorded: RecordedRequest = { method: req.method ?? "GET", path, headers: req.headers, body, raw };
 		requests.push(recorded);
 		await respond(recorded, res);
 	}
