@@ -156,6 +156,11 @@ export class Conversation {
 		return this.options.tools;
 	}
 
+	/** The system prompt every request of this conversation sends, with its parts. */
+	get system(): SystemPrompt {
+		return this.options.system;
+	}
+
 	/** Tools the person allowed for the rest of this session. */
 	get allowedTools(): ReadonlySet<string> {
 		return this.allowed;
