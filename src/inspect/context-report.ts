@@ -40,16 +40,18 @@ function addTo(groups: Map<string, number>, label: string, tokens: number): void
 	if (tokens > 0) groups.set(label, (groups.get(label) ?? 0) + tokens);
 }
 
+/** The kind a user message or tool result counts as (assistant replies are split by block). */
+function labelOf(message: Message, source: string | undefined): string {
+	if (message.role === "tool_result") return `tool results: ${message.name}`;
+	if (summaryOf(message) !== undefined) return "compaction summary";
+	return source === "shell" ? "shell output (!cmd)" : source === "schema_retry" ? "gar's JSON requests" : "user";
+}
+
 /** A message's tokens split by kind: the text of each sort, thinking, tool calls, a tool's result, a summary. */
 function splitMessage(message: Message, source: string | undefined, groups: Map<string, number>): void {
-	if (message.role === "tool_result")
-		return addTo(groups, `tool results: ${message.name}`, estimateTokens(message.content.length));
-	if (message.role === "user") {
-		if (summaryOf(message) !== undefined)
-			return addTo(groups, "compaction summary", estimateTokens(message.content.length));
-		const label =
-			source === "shell" ? "shell output (!cmd)" : source === "schema_retry" ? "gar's JSON requests" : "user";
-		return addTo(groups, label, estimateTokens(message.content.length));
+	if (message.role !== "assistant") {
+		addTo(groups, labelOf(message, source), estimateTokens(message.content.length));
+		return;
 	}
 	for (const block of message.content) {
 		if (block.type === "text") addTo(groups, "assistant text", estimateTokens(block.text.length));
