@@ -74,6 +74,8 @@ describe("slash command completion", () => {
 			"/name ",
 			"/label ",
 			"/session",
+			"/request ",
+			"/context",
 			"/compact ",
 			"/copy",
 			"/quit",

@@ -1,3 +1,4 @@
+import type { SubagentTotals } from "../llm/spend.js";
 import type {
 	AssistantMessage,
 	ErrorKind,
@@ -188,6 +189,11 @@ export type AgentEvent =
 			durationMs: number;
 			error?: string;
 			errorKind?: ErrorKind;
+			/**
+			 * What the gar runs its bash commands started reported spending (nested ones included; absent: none). Kept
+			 * apart from `usage` and `costUsd`, which are this run's own calls.
+			 */
+			subagents?: SubagentTotals;
 	  };
 
 /** The tool result message the model reads for a `tool_end` event. */

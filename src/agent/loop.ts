@@ -213,6 +213,7 @@ export class Agent {
 		this.runCount++;
 		const runId = this.options.newRunId?.() ?? `run_${started.toString(36)}_${this.runCount}`;
 		const maxTurns = this.options.maxTurns ?? 50;
+		const totals = new RunTotals(runId, started);
 		const tools = new ToolRunner({
 			tools: this.options.tools,
 			channel,
@@ -222,10 +223,10 @@ export class Agent {
 			push: (message) => this.history.push(message),
 			...(this.options.approval ? { approval: this.options.approval } : {}),
 			...(this.options.limitToolResult ? { limit: this.options.limitToolResult } : {}),
+			subagents: (spent) => totals.spendSubagents(spent),
 		});
 		const { provider, model, contextWindow } = this.choice;
 		channel.emit({ type: "agent_start", runId, provider: provider.name, model, maxTurns, contextWindow });
-		const totals = new RunTotals(runId, started);
 		return { signal, maxTurns, totals, tools, budget: new CompactionBudget(), schemaAttempts: 0 };
 	}
 

@@ -14,6 +14,7 @@ import {
 } from "../config/index.js";
 import type { RunSettings } from "../config/resolve.js";
 import { type AskFn, Conversation } from "../conversation/conversation.js";
+import { reportToParent } from "../conversation/parent-report.js";
 import { UsageError } from "../errors.js";
 import { userinfoOf } from "../llm/errors.js";
 import { createProvider } from "../llm/index.js";
@@ -251,6 +252,8 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, options:
 			...(options.ask ? { ask: options.ask } : {}),
 		},
 	});
+	// Under a parent gar (its bash command set GAR_SUBAGENT_REPORT): say what this one spent when it exits.
+	reportToParent(conversation, env);
 	return {
 		conversation,
 		channel,

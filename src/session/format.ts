@@ -240,6 +240,8 @@ function recordSchemas(shared: Shared) {
 			costUsd: z.number().nullable(),
 			error: z.string().optional(),
 			errorKind: known<ErrorKind>().optional(),
+			// What the run's sub-agents reported (their children's figures; apart from `usage` and `costUsd`).
+			subagents: z.object({ runs: z.number(), usage, costUsd: z.number().nullable() }).optional().catch(undefined),
 		}),
 		// A tool call really started (written before it runs): a start without a result means gar died during it.
 		tool_start: z.object({

@@ -145,6 +145,7 @@ export class SessionRecorder {
 			costUsd: event.costUsd,
 			...(event.error === undefined ? {} : { error: event.error }),
 			...(event.errorKind === undefined ? {} : { errorKind: event.errorKind }),
+			...(event.subagents ? { subagents: event.subagents } : {}),
 		});
 	}
 

@@ -117,6 +117,7 @@ function* replyEvents(entry: AssistantEntry, run: Run, startTs: string, records:
 			},
 			retries: record?.retries ?? 0,
 			...(entry.errorKind === undefined ? {} : { errorKind: entry.errorKind }),
+			...(record?.bodySha256 ? { body: { sha256: record.bodySha256, bytes: record.bodyBytes ?? 0 } } : {}),
 		},
 		ts: entry.ts,
 	};
@@ -344,6 +345,7 @@ class Replay {
 			durationMs: record?.durationMs ?? (Number.isNaN(elapsed) ? 0 : Math.max(0, elapsed)),
 			...(error === undefined ? {} : { error }),
 			...(errorKind === undefined ? {} : { errorKind }),
+			...(record?.subagents ? { subagents: record.subagents } : {}),
 		};
 		this.run = undefined;
 		yield { event, ts: this.lastTs };

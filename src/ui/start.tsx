@@ -111,7 +111,7 @@ export async function startApp(options: StartOptions): Promise<StartedApp> {
 	});
 	const exit = () => done(0);
 	const info = appInfo(options, linked);
-	const actions = appActions({ input, terminal, linked, exit, submit: lines.send });
+	const actions = appActions({ store, input, terminal, linked, exit, submit: lines.send });
 	const start = await themed;
 	store.setTheme(start.theme);
 	if (start.warning) notices.warn(start.warning);
@@ -164,6 +164,7 @@ function appInfo(options: StartOptions, linked: { setup?: Setup }): AppInfo {
 }
 
 type ActionDeps = {
+	store: UiStore;
 	input: InputModel;
 	terminal: TerminalSession;
 	linked: { setup?: Setup };
@@ -172,7 +173,10 @@ type ActionDeps = {
 };
 
 /** What the keys ask of the app beyond the store and the input. */
-function appActions({ input, terminal, linked, exit, submit }: ActionDeps): AppActions {
+function appActions({ store, input, terminal, linked, exit, submit }: ActionDeps): AppActions {
+	const warn = (message: string | undefined) => {
+		if (message) linked.setup?.channel.emit({ type: "notice", level: "warning", message });
+	};
 	return {
 		submit,
 		abort: () => linked.setup?.conversation.abort(),
@@ -187,5 +191,11 @@ function appActions({ input, terminal, linked, exit, submit }: ActionDeps): AppA
 			else linked.setup?.channel.emit({ type: "notice", level: "warning", message: result.error });
 		},
 		pullQueued: () => linked.setup?.conversation.queue.pullLast(),
+		// The request viewer and a sub-agent's session: their modules load when first opened.
+		openRequest: async (requestId) => {
+			const setup = linked.setup;
+			if (setup) warn((await import("./screens/inspect-open.js")).openRequest(store, setup, requestId));
+		},
+		openSubagent: async (file) => warn((await import("./screens/inspect-open.js")).openSession(store, file)),
 	};
 }

@@ -1,4 +1,5 @@
 import type { AgentEvent } from "../agent/events.js";
+import { addTotals, NO_SUBAGENTS } from "../llm/spend.js";
 import { addUsage, EMPTY_USAGE, type Usage } from "../llm/types.js";
 import { type ChatItem, type ToolItem, type Totals, type ViewState, zeroCost } from "./state.js";
 
@@ -90,6 +91,7 @@ function agentStart(state: ViewState, event: EventOf<"agent_start">, at: number)
 	state.maxTurns = event.maxTurns;
 	state.turn = 0;
 	state.run = { usage: EMPTY_USAGE, costUsd: zeroCost(event.model) };
+	state.subagents = { ...state.subagents, run: NO_SUBAGENTS };
 	unbilled(state, event.model);
 	if (event.contextWindow !== null) state.context = { ...state.context, window: event.contextWindow };
 	state.activity = { kind: "waiting", since: at };
@@ -116,7 +118,16 @@ function turnStart(state: ViewState, event: EventOf<"turn_start">): void {
 	state.maxTurns = event.maxTurns;
 }
 
-function messageStart(state: ViewState, _event: EventOf<"message_start">, at: number): void {
+/** A call begins: its summary and the chat item its reply will start at (a replay without a record: no summary). */
+function request(state: ViewState, event: EventOf<"request">): void {
+	const { type: _type, ...info } = event;
+	state.calls.push({ requestId: event.requestId, turn: event.turn, item: state.items.length, info });
+}
+
+function messageStart(state: ViewState, event: EventOf<"message_start">, at: number): void {
+	const last = state.calls.at(-1);
+	if (last?.requestId === event.requestId) last.item = state.items.length;
+	else state.calls.push({ requestId: event.requestId, turn: event.turn, item: state.items.length });
 	state.index.blocks.clear();
 	state.index.streamChars = 0;
 	state.index.firstTokenAt = null;
@@ -161,6 +172,20 @@ function messageEnd(state: ViewState, event: EventOf<"message_end">, at: number)
 	state.session = add(state.session, message.usage, costUsd);
 	state.run = add(state.run, message.usage, costUsd);
 	state.lastCall = { usage: message.usage, costUsd };
+	const call = state.calls.at(-1);
+	if (call?.requestId === event.requestId) {
+		call.response = {
+			stopReason: message.stopReason,
+			...(event.errorKind ? { errorKind: event.errorKind } : {}),
+			...(message.error ? { error: message.error } : {}),
+			usage: message.usage,
+			costUsd,
+			startedAt: timing.startedAt,
+			ttftMs: timing.firstTokenMs,
+			durationMs: timing.durationMs,
+			retries: event.retries,
+		};
+	}
 	const { input, output, cacheRead, cacheWrite } = message.usage;
 	state.context = { ...state.context, tokens: input + cacheRead + cacheWrite + output };
 	const streamMs = timing.durationMs - (timing.firstTokenMs ?? timing.durationMs);
@@ -206,6 +231,13 @@ function toolEnd(state: ViewState, event: EventOf<"tool_end">, at: number): void
 	const index = toolIndex(state, event.callId, event.name);
 	const { outcome, content, details, isError, durationMs } = event;
 	update<ToolItem>(state, index, () => ({ status: outcome, content, details, isError, durationMs }));
+	if (details?.kind === "bash" && details.subagents) {
+		const spent = details.subagents.totals;
+		state.subagents = {
+			session: addTotals(state.subagents.session, spent),
+			run: addTotals(state.subagents.run, spent),
+		};
+	}
 	if (outcome === "done" || outcome === "error") {
 		state.toolCounts = { ...state.toolCounts, [event.name]: (state.toolCounts[event.name] ?? 0) + 1 };
 	}
@@ -279,7 +311,7 @@ export const HANDLERS: { readonly [T in AgentEvent["type"]]: Handler<T> } = {
 	model_change: modelChange,
 	user_message: userMessage,
 	turn_start: turnStart,
-	request: nothing,
+	request,
 	message_start: messageStart,
 	text_delta: (state, event, at) => appendDelta(state, "text", event.contentIndex, event.delta, at),
 	thinking_delta: (state, event, at) => appendDelta(state, "thinking", event.contentIndex, event.delta, at),

@@ -1,7 +1,9 @@
-import type { AgentEvent, PastedRange, RunStopReason, ToolOutcome, UserSource } from "../agent/events.js";
+import type { AgentEvent, PastedRange, RequestInfo, RunStopReason, ToolOutcome, UserSource } from "../agent/events.js";
 import { costUsd } from "../llm/models.js";
+import { NO_SUBAGENTS, type SubagentTotals } from "../llm/spend.js";
 import { EMPTY_USAGE, type ErrorKind, type Usage } from "../llm/types.js";
 import type { ToolDetails, ToolPreview, ToolProgress } from "../tools/types.js";
+import type { ResponseFacts } from "./request-view.js";
 
 /**
  * Where a tool call is: its arguments streaming, waiting its turn, waiting for the person, running, or ended.
@@ -87,6 +89,18 @@ export type PendingQuestion = {
 	since: number;
 };
 
+/**
+ * One model call of the conversation, for the request viewer: its id and turn, the chat item its reply starts at, the
+ * `request` event's summary (absent in a session replayed without request records) and how it ended.
+ */
+export type CallFacts = {
+	requestId: string;
+	turn: number;
+	item: number;
+	info?: RequestInfo;
+	response?: ResponseFacts;
+};
+
 /** Tokens and cost, for the session, the current (or last) run, and the last model call. */
 export type Totals = { usage: Usage; costUsd: number | null };
 
@@ -108,12 +122,16 @@ export type ViewState = {
 	session: Totals;
 	run: Totals;
 	lastCall: Totals | null;
+	/** What sub-agents reported (bash commands that ran gar), apart from the totals above: this session's, this run's. */
+	subagents: { session: SubagentTotals; run: SubagentTotals };
 	/** Tokens of the last request and its reply (input + cache + output), and the window they fill. */
 	context: { tokens: number; window: number | null };
 	/** Time to first token and output speed of the current or last call. */
 	speed: { ttftMs: number | null; tokensPerSec: number | null };
 	/** Tool calls that ran, by tool name. */
 	toolCounts: Readonly<Record<string, number>>;
+	/** Every model call shown, in order (the request viewer's list; the inspector's split of the latest). */
+	calls: CallFacts[];
 	queue: { steers: readonly string[]; followUps: readonly string[] };
 	/** Indexes for O(1) updates: item index by content index of the reply streaming now, and by tool call id. */
 	index: {
@@ -152,9 +170,11 @@ export function initialView(model: { provider: string; model: string; contextWin
 		session: { usage: EMPTY_USAGE, costUsd: zero },
 		run: { usage: EMPTY_USAGE, costUsd: zero },
 		lastCall: null,
+		subagents: { session: NO_SUBAGENTS, run: NO_SUBAGENTS },
 		context: { tokens: 0, window: model.contextWindow ?? null },
 		speed: { ttftMs: null, tokensPerSec: null },
 		toolCounts: {},
+		calls: [],
 		queue: { steers: [], followUps: [] },
 		index: { blocks: new Map(), calls: new Map(), streamChars: 0, firstTokenAt: null, lastDataAt: null },
 	};

@@ -5,7 +5,9 @@ import type { Key } from "ink";
  * every screen and dialog), then the open dialog (`approval`), the history `search`, the screen's own (`chat`; a
  * screen to come brings its own context and bindings, and its layers), and the `editor`.
  */
-export type KeyContext = "global" | "approval" | "search" | "chat" | "editor";
+export type KeyContext = "global" | "approval" | "search" | "chat" | "editor" | DocContext;
+/** The doc screen's contexts (the request viewer, a sub-agent's session): its keys, and its `/` search line. */
+export type DocContext = "doc" | "find";
 
 /**
  * One binding: in `context`, any of `keys` runs `action`. Keys are named as /help and README write them ("Ctrl+C",

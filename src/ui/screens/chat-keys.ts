@@ -1,7 +1,7 @@
 import type { Key } from "ink";
 import type { PastedRange } from "../../agent/events.js";
 import type { ApprovalDecision } from "../../agent/loop.js";
-import { KEY_TABLE, type KeyAction } from "../keys/key-table.js";
+import { CHAT_KEYS, type ChatKeyAction as KeyAction } from "../keys/key-table.js";
 import { byteActions, type KeyActions, type KeyLayer, keyDispatcher } from "../keys/keymap.js";
 import { mustReadAll, type PreviewFit, readAll, seenBefore } from "../state/approval-layout.js";
 import type { InputModel } from "../state/input-model.js";
@@ -28,6 +28,10 @@ export type KeyDeps = {
 	externalEditor?: () => void;
 	/** ↑ on an empty input: the newest queued message, taken back out of the queue. */
 	pullQueued?: () => string | undefined;
+	/** Alt+R: open the request viewer on this call (the turn chosen by the chat's position). */
+	openRequest?: (requestId: string) => void;
+	/** Alt+S: open the session a sub-agent wrote (a session file), read-only. */
+	openSubagent?: (file: string) => void;
 	/** Rows of the chat pane, for PgUp/PgDn. */
 	page: () => number;
 	/** The approval preview's rows on screen and in all, as last drawn (absent or null: not drawn). */
@@ -77,7 +81,7 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		...chatActions(ctx),
 		...editorActions(ctx),
 	};
-	const bytes = byteActions(KEY_TABLE, "editor");
+	const bytes = byteActions(CHAT_KEYS, "editor");
 	/** Printable text and the control characters that arrive inside a chunk (as the editor's keys). */
 	const type = (text: string) => {
 		input.keys.typedAt = ctx.now();
@@ -108,7 +112,7 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		{ context: "chat" },
 		{ context: "editor", rest: typed },
 	];
-	const dispatch = keyDispatcher(KEY_TABLE, layers, actions);
+	const dispatch = keyDispatcher(CHAT_KEYS, layers, actions);
 	return (text, key) => {
 		keyPressed(input, ctx.now());
 		// The run ended while a reason was typed: the draft set aside for it comes back.
@@ -271,6 +275,8 @@ function searchRest(input: InputModel, text: string, key: Key): boolean {
 }
 
 type ChatAction =
+	| "openRequest"
+	| "openSubagent"
 	| "stop"
 	| "quit"
 	| "expand"
@@ -294,6 +300,16 @@ function chatActions({ deps, store, input, pressToQuit }: Ctx): Actions<ChatActi
 			pressToQuit("d", "Esc stops the run; Ctrl+D again quits");
 		},
 		expand: () => toggleLatest(store),
+		openRequest: () => {
+			const call = focusedCall(store);
+			if (call && deps.openRequest) deps.openRequest(call);
+			else store.flashHint("no model call yet: the request viewer opens on one (or /request N)");
+		},
+		openSubagent: () => {
+			const file = focusedSubagent(store);
+			if (file && deps.openSubagent) deps.openSubagent(file);
+			else store.flashHint("no bash block ran a sub-agent that saved a session (gar -p under gar reports it)");
+		},
 		suspend: () => deps.suspend?.(),
 		// Not while a question is open (typing its reason).
 		search: () => (store.approval ? undefined : input.startSearch()),
@@ -397,4 +413,36 @@ function toggleLatest(store: UiStore): void {
 			return;
 		}
 	}
+}
+
+/** The first chat item on screen: the top line's item while scrolled up, else none (the view follows the end). */
+function topItem(store: UiStore): number | null {
+	return store.top?.index ?? null;
+}
+
+/** Alt+R's call: the one whose reply is at the top of the screen (or the last above it); following: the latest. */
+function focusedCall(store: UiStore): string | undefined {
+	const { calls } = store.view;
+	const top = topItem(store);
+	if (top === null) return calls.at(-1)?.requestId;
+	let found = calls[0];
+	for (const call of calls) if (call.item <= top) found = call;
+	return found?.requestId;
+}
+
+/** Alt+S's session: of the newest bash block with a sub-agent's session at or above the bottom of what is shown. */
+function focusedSubagent(store: UiStore): string | undefined {
+	const { items } = store.view;
+	const top = topItem(store);
+	const from = top === null ? items.length - 1 : Math.min(items.length - 1, top + 40);
+	for (let i = from; i >= 0; i--) {
+		const item = items[i];
+		if (item?.kind !== "tool" || item.details?.kind !== "bash") continue;
+		const runs = item.details.subagents?.runs ?? [];
+		for (let r = runs.length - 1; r >= 0; r--) {
+			const file = runs[r]?.sessionFile;
+			if (file) return file;
+		}
+	}
+	return undefined;
 }

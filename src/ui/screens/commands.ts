@@ -123,6 +123,27 @@ export const COMMANDS: readonly CommandSpec[] = [
 	},
 	{ name: "session", description: "this session's file, id, entries and cost", run: (_arg, ctx) => sessionInfo(ctx) },
 	{
+		name: "request",
+		args: "[N]",
+		description: "the exact request of a model call (the last; N: the nth, -N from the end) — also Alt+R",
+		run: async (arg, ctx) => {
+			const { openRequest } = await import("./inspect-open.js");
+			const error = openRequest(ctx.store, ctx.setup, arg);
+			if (error) notice(ctx, error, "warning");
+		},
+	},
+	{
+		name: "context",
+		description: "what fills the context of the next request, and its 10 largest items",
+		run: async (_arg, ctx) => {
+			const [{ contextReport, liveContextInput }, { contextLines }] = await Promise.all([
+				import("../../inspect/context-report.js"),
+				import("../../view/context-view.js"),
+			]);
+			notice(ctx, contextLines(contextReport(liveContextInput(ctx.setup.conversation))).join("\n"));
+		},
+	},
+	{
 		name: "compact",
 		args: "[focus]",
 		description: "summarize older messages to free context",

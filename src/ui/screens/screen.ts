@@ -17,7 +17,10 @@ export type AppInfo = {
 };
 
 /** What the keys ask of the app beyond the store and the input: send, stop, quit, suspend, $EDITOR, the queue. */
-export type AppActions = Pick<KeyDeps, "submit" | "abort" | "exit" | "suspend" | "externalEditor" | "pullQueued">;
+export type AppActions = Pick<
+	KeyDeps,
+	"submit" | "abort" | "exit" | "suspend" | "externalEditor" | "pullQueued" | "openRequest" | "openSubagent"
+>;
 
 /** What every screen is drawn from: the one store and input, the app's facts and actions, the terminal's size. */
 export type ScreenProps = { store: UiStore; input: InputModel; info: AppInfo; actions: AppActions; size: Size };
