@@ -4,6 +4,7 @@ import {
 	firstLine,
 	formatCost,
 	formatDuration,
+	formatSubagents,
 	formatTokens,
 	formatUsage,
 	toolSummary,
@@ -33,6 +34,9 @@ export function toolLine(item: ToolItem): string {
 		for (const { line: n, text } of lines) line += `\n  ${n} ${text}`;
 		if (more > 0) line += `\n  … ${more} more such line${more === 1 ? "" : "s"}`;
 	} else if (item.status === "error" && item.details?.kind !== "error") line += `\n  ${firstLine(item.content ?? "")}`;
+	const sub = item.details?.kind === "bash" ? item.details.subagents : undefined;
+	if (sub && sub.totals.runs > 0) line += `\n  ⤷ ${formatSubagents(sub.totals)} (as reported)`;
+	for (const why of sub?.ignored ?? []) line += `\n  ⚠ a sub-agent report was ignored: ${why}`;
 	return line;
 }
 
@@ -110,8 +114,9 @@ export function createTranscript(
 				const turns = `${event.turns} turn${event.turns === 1 ? "" : "s"}`;
 				const error = event.error && event.stopReason !== "aborted" ? ` · ${event.error}` : "";
 				const time = formatDuration(event.durationMs);
+				const sub = event.subagents ? ` · ${formatSubagents(event.subagents)} (as reported)` : "";
 				line(
-					`[${event.stopReason} · ${turns} · ${tokens} · ${formatCost(event.costUsd, usage.estimated === true)} · ${time}${error}]`,
+					`[${event.stopReason} · ${turns} · ${tokens} · ${formatCost(event.costUsd, usage.estimated === true)}${sub} · ${time}${error}]`,
 				);
 				break;
 			}

@@ -137,10 +137,10 @@ export function parseReports(content: string, cut: boolean): SubagentRuns | unde
 	const lines = content.split("\n");
 	// A file cut at the read limit ends in part of a line: not a report.
 	const last = lines.pop() ?? "";
-	if (last !== "") lines.push(last);
+	if (last !== "" && !cut) lines.push(last);
 	const runs: SubagentReport[] = [];
 	const ignored: string[] = [];
-	let extra = cut ? 1 : 0;
+	let extra = 0;
 	for (const [i, line] of lines.entries()) {
 		if (line.trim() === "") continue;
 		if (runs.length >= MAX_REPORTS) {
@@ -156,6 +156,7 @@ export function parseReports(content: string, cut: boolean): SubagentRuns | unde
 		else runs.push(report);
 	}
 	if (extra > 0) ignored.push(`more than ${MAX_REPORTS} reports: the rest were not read`);
+	if (cut) ignored.push(`the file grew past ${MAX_READ} bytes: the rest was not read`);
 	if (runs.length === 0 && ignored.length === 0) return undefined;
 	const totals = runs.map(reportTotals).reduce(addTotals, NO_SUBAGENTS);
 	return { reportedBy: "child", runs, totals, ...(ignored.length > 0 ? { ignored } : {}) };
