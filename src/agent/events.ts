@@ -92,6 +92,8 @@ export type AgentEvent =
 			maxTurns: number;
 			/** The model's context window in tokens, when known. */
 			contextWindow: number | null;
+			/** true: the config prices this model, which gar's table does not (absent: the table decides). */
+			priced?: boolean;
 	  }
 	/** A user message entered the context; emitted (and saved) before the model is called. */
 	/** `pastes`: where the person pasted blocks into the message (absent: none). */
@@ -157,7 +159,7 @@ export type AgentEvent =
 	| { type: "turn_end"; turn: number; stopReason: StopReason }
 	/** Messages waiting to be delivered (steers after the current tool, follow-ups when the run ends). */
 	| { type: "queue"; steers: string[]; followUps: string[] }
-	| { type: "model_change"; provider: string; model: string; contextWindow: number | null }
+	| { type: "model_change"; provider: string; model: string; contextWindow: number | null; priced?: boolean }
 	/** The older part of the context is being summarized (README "Long sessions"). */
 	| { type: "compaction_start"; reason: CompactionReason; tokensBefore: number; focus?: string }
 	/**

@@ -1,4 +1,4 @@
-import { costUsd } from "../llm/models.js";
+import { costUsd, type Pricing, priceOf } from "../llm/models.js";
 import {
 	type AssistantMessage,
 	type Message,
@@ -79,6 +79,8 @@ export type AgentOptions = {
 	maxTokens?: number;
 	/** The model's context window, when known (reported in agent_start for context-fill displays). */
 	contextWindow?: number | null;
+	/** The config's prices, for a model gar's table does not price. */
+	prices?: Pricing;
 	/** When set, mutating calls for which `approval.needed` says so wait for `approval.ask`. */
 	approval?: Approval;
 	/** Structured output: the final answer must be JSON valid against this schema. */
@@ -136,7 +138,12 @@ export class Agent {
 			maxTokens: options.maxTokens,
 			info: { system: describeSystem(options.system), tools: describeTools(tools) },
 		};
-		this.choice = { provider: options.provider, model: options.model, contextWindow: options.contextWindow ?? null };
+		this.choice = {
+			provider: options.provider,
+			model: options.model,
+			contextWindow: options.contextWindow ?? null,
+			...(options.prices ? { prices: options.prices } : {}),
+		};
 	}
 
 	/** The context: every message of the conversation so far, in order. */
@@ -226,7 +233,9 @@ export class Agent {
 			subagents: (spent) => totals.spendSubagents(spent),
 		});
 		const { provider, model, contextWindow } = this.choice;
-		channel.emit({ type: "agent_start", runId, provider: provider.name, model, maxTurns, contextWindow });
+		// Said only where gar's table cannot know it: the config prices a model the table does not.
+		const priced = priceOf(model) === undefined && this.choice.prices ? { priced: true } : {};
+		channel.emit({ type: "agent_start", runId, provider: provider.name, model, maxTurns, contextWindow, ...priced });
 		return { signal, maxTurns, totals, tools, budget: new CompactionBudget(), schemaAttempts: 0 };
 	}
 
@@ -396,7 +405,8 @@ export class Agent {
 				: await this.send({ requestId, turn, startedAt }, messages, run.signal, output);
 		const { message } = reply;
 		this.history.push(message);
-		const cost = costUsd(message.model, message.usage);
+		// A cost the provider reported is the truth; else gar's table, else the config's prices; else unknown.
+		const cost = message.reportedCostUsd ?? costUsd(message.model, message.usage, this.choice.prices);
 		channel.emit({
 			type: "message_end",
 			requestId,

@@ -1,3 +1,4 @@
+import type { Pricing } from "../llm/models.js";
 import {
 	type AssistantMessage,
 	EMPTY_USAGE,
@@ -15,8 +16,11 @@ import type { RequestInfo } from "./events.js";
 import { describeMessages } from "./request-info.js";
 import type { OutputSchema } from "./structured.js";
 
-/** The model a run talks to; `setModel` replaces it whole. */
-export type ModelChoice = { provider: Provider; model: string; contextWindow: number | null };
+/**
+ * The model a run talks to; `setModel` replaces it whole. `prices`: the config's, for a model gar's table does not
+ * price (see llm/models.ts priceOf).
+ */
+export type ModelChoice = { provider: Provider; model: string; contextWindow: number | null; prices?: Pricing };
 
 /** What every request of an agent carries besides its messages. */
 export type RequestSettings = {

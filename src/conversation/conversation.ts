@@ -15,6 +15,7 @@ import type { OutputSchema } from "../agent/structured.js";
 import { type ContextSettings, DEFAULT_CONTEXT_SETTINGS } from "../compaction/accounting.js";
 import { type CompactOutcome, Compactor } from "../compaction/compact.js";
 import { capToolResult, maxResultChars } from "../compaction/result-cap.js";
+import { type Pricing, priceOf } from "../llm/models.js";
 import type { Message, Provider, ThinkingLevel, Usage } from "../llm/types.js";
 import type { SystemPrompt } from "../prompt/system-prompt.js";
 import { buildContext, SessionRecorder, type SessionWriter } from "../session/index.js";
@@ -37,6 +38,8 @@ export type ConversationOptions = {
 	provider: Provider;
 	model: string;
 	contextWindow: number | null;
+	/** The config's prices, for a model gar's table does not price. */
+	prices?: Pricing;
 	system: SystemPrompt;
 	tools: AnyTool[];
 	history?: Message[];
@@ -115,6 +118,7 @@ export class Conversation {
 				channel: options.channel,
 				queue: this.queue,
 				contextWindow: options.contextWindow,
+				...(options.prices ? { prices: options.prices } : {}),
 				approval: { needed: (tool) => this.mustAsk(tool), ask: (request, signal) => this.ask(request, signal) },
 				compact: (history, info) => this.compactStep(history, info),
 				limitToolResult: (content, tool) =>
@@ -137,10 +141,10 @@ export class Conversation {
 		return this.writer;
 	}
 
-	/** The model the next run uses (the agent owns it; this is its description). */
-	get model(): { provider: string; model: string; contextWindow: number | null } {
-		const { provider, model, contextWindow } = this.agent.current;
-		return { provider: provider.name, model, contextWindow };
+	/** The model the next run uses (the agent owns it; this is its description); `priced`: its price is known. */
+	get model(): { provider: string; model: string; contextWindow: number | null; priced: boolean } {
+		const { provider, model, contextWindow, prices } = this.agent.current;
+		return { provider: provider.name, model, contextWindow, priced: priceOf(model, prices) !== undefined };
 	}
 
 	get messages(): readonly Message[] {
@@ -201,11 +205,12 @@ export class Conversation {
 		this.controller?.abort();
 	}
 
-	/** Switches the model (and provider) for the next run; recorded as model_change. */
-	setModel(provider: Provider, model: string, contextWindow: number | null): void {
+	/** Switches the model (and provider) for the next run; recorded as model_change. `prices`: the config's. */
+	setModel(provider: Provider, model: string, contextWindow: number | null, prices?: Pricing): void {
 		if (this.controller) throw new ConversationBusyError("switch the model");
-		this.agent.setModel({ provider, model, contextWindow });
-		this.channel.emit({ type: "model_change", provider: provider.name, model, contextWindow });
+		this.agent.setModel({ provider, model, contextWindow, ...(prices ? { prices } : {}) });
+		const priced = priceOf(model) === undefined && prices ? { priced: true } : {};
+		this.channel.emit({ type: "model_change", provider: provider.name, model, contextWindow, ...priced });
 	}
 
 	/** Moves the leaf to an earlier entry (null: a new root): the next message starts a branch there. */

@@ -131,6 +131,10 @@ export function openaiDecoder(
 				const output = typeof usage.completion_tokens === "number" ? usage.completion_tokens : 0;
 				// Chat Completions reports usage once, for the whole reply (or, on some servers, running totals).
 				builder.setUsage({ input: Math.max(0, prompt - cached), output, cacheRead: cached }, true);
+				// OpenRouter says what the call cost (in credits, one per USD): truer than any price table.
+				if (typeof usage.cost === "number" && Number.isFinite(usage.cost) && usage.cost >= 0) {
+					builder.reportedCostUsd = usage.cost;
+				}
 			}
 			const choice = (chunk.choices as Json[] | undefined)?.[0];
 			usageLast = !choice && usage !== undefined;

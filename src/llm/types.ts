@@ -66,6 +66,8 @@ export type AssistantMessage = {
 	error?: string;
 	/** Set when stopReason is "error", "aborted" or "refusal". */
 	errorKind?: ErrorKind;
+	/** What the provider said the reply cost, in USD (OpenRouter's `usage.cost`): used before any price table. */
+	reportedCostUsd?: number;
 };
 export type ToolResultMessage = {
 	role: "tool_result";

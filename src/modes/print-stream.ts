@@ -169,7 +169,7 @@ class StreamDriver {
 			const next = await this.setup.providerFor(step.model);
 			if ("error" in next) this.fail(`set_model: ${next.error}`);
 			else {
-				conversation.setModel(next.provider, next.model, next.contextWindow);
+				conversation.setModel(next.provider, next.model, next.contextWindow, next.prices);
 				if (next.note) this.notice("info", next.note);
 			}
 		} else {

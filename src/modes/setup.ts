@@ -18,7 +18,7 @@ import { reportToParent } from "../conversation/parent-report.js";
 import { UsageError } from "../errors.js";
 import { userinfoOf } from "../llm/errors.js";
 import { createProvider } from "../llm/index.js";
-import { defaultModel, findModel } from "../llm/models.js";
+import { defaultModel, findModel, type Pricing } from "../llm/models.js";
 import type { Provider } from "../llm/types.js";
 import { unconfiguredProvider } from "../llm/unconfigured.js";
 import { loadContextFiles } from "../prompt/context-files.js";
@@ -68,7 +68,7 @@ export type Setup = {
 };
 
 export type ModelSwitch =
-	| { provider: Provider; model: string; contextWindow: number | null; note: string | null }
+	| { provider: Provider; model: string; contextWindow: number | null; note: string | null; prices?: Pricing }
 	| { error: string };
 
 /** Reads a JSON Schema file and compiles a validator for it (ajv is loaded only when a schema is used). */
@@ -174,6 +174,7 @@ function providerReaches(
 		const baseUrl = settings?.baseUrl;
 		if (baseUrl !== undefined) reach.baseUrl = baseUrl;
 		if (settings?.contextWindow !== undefined) reach.contextWindow = settings.contextWindow;
+		if (settings?.prices) reach.priced = true;
 		return { reach, settings };
 	};
 	return { anthropic: of("anthropic"), openai: of("openai") };
@@ -228,6 +229,7 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, options:
 		provider,
 		model: run.model,
 		contextWindow: run.contextWindow ?? config.context.window ?? findModel(run.model)?.contextWindow ?? null,
+		...(run.prices ? { prices: run.prices } : {}),
 		system,
 		tools,
 		history: opened.history,
@@ -370,7 +372,14 @@ function modelSwitching(
 			if (error || !settings) return { error: error ?? `${target.provider} is not set up` };
 			const next = await createProvider(target.provider, providerOptions(settings));
 			const contextWindow = settings.contextWindow ?? findModel(target.model)?.contextWindow ?? null;
-			return { provider: next, model: target.model, contextWindow, note: unknownModelNote(target.model, reach) };
+			const prices = settings.prices ? { prices: settings.prices } : {};
+			return {
+				provider: next,
+				model: target.model,
+				contextWindow,
+				note: unknownModelNote(target.model, reach),
+				...prices,
+			};
 		},
 		modelChoices: () =>
 			modelChoices(

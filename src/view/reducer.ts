@@ -13,10 +13,10 @@ export const MIN_SPEED_MS = 200;
 const OPEN = new Set<ToolItem["status"]>(["streaming", "pending", "awaiting_approval", "running"]);
 
 /** A session that has billed nothing yet costs what nothing costs with its model now ($0, or unknown). */
-function unbilled(state: ViewState, model: string): void {
+function unbilled(state: ViewState, model: string, priced: boolean | undefined): void {
 	const { usage } = state.session;
 	if (usage.input + usage.output + usage.cacheRead + usage.cacheWrite === 0) {
-		state.session = { usage, costUsd: zeroCost(model) };
+		state.session = { usage, costUsd: zeroCost(model, priced) };
 	}
 }
 
@@ -90,9 +90,9 @@ function agentStart(state: ViewState, event: EventOf<"agent_start">, at: number)
 	state.model = event.model;
 	state.maxTurns = event.maxTurns;
 	state.turn = 0;
-	state.run = { usage: EMPTY_USAGE, costUsd: zeroCost(event.model) };
+	state.run = { usage: EMPTY_USAGE, costUsd: zeroCost(event.model, event.priced) };
 	state.subagents = { ...state.subagents, run: NO_SUBAGENTS };
-	unbilled(state, event.model);
+	unbilled(state, event.model, event.priced);
 	if (event.contextWindow !== null) state.context = { ...state.context, window: event.contextWindow };
 	state.activity = { kind: "waiting", since: at };
 }
@@ -101,7 +101,7 @@ function modelChange(state: ViewState, event: EventOf<"model_change">): void {
 	state.provider = event.provider;
 	state.model = event.model;
 	state.context = { ...state.context, window: event.contextWindow };
-	unbilled(state, event.model);
+	unbilled(state, event.model, event.priced);
 }
 
 function userMessage(state: ViewState, event: EventOf<"user_message">): void {

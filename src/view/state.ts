@@ -149,14 +149,23 @@ export type ViewState = {
 /**
  * What nothing has cost with `model`: $0 for a priced model, unknown (null) for one without a known price — shown
  * as "unknown" from the first frame, not "$0.00" until the first reply. A model not known yet ("") costs 0.
+ * `priced`: whether the conversation knows its price (the config may price a model gar's table does not); absent,
+ * gar's table decides.
  */
-export function zeroCost(model: string): number | null {
-	return model === "" ? 0 : costUsd(model, EMPTY_USAGE);
+export function zeroCost(model: string, priced?: boolean): number | null {
+	if (model === "") return 0;
+	if (priced !== undefined) return priced ? 0 : null;
+	return costUsd(model, EMPTY_USAGE);
 }
 
 /** An empty view for a conversation with this model. */
-export function initialView(model: { provider: string; model: string; contextWindow?: number | null }): ViewState {
-	const zero = zeroCost(model.model);
+export function initialView(model: {
+	provider: string;
+	model: string;
+	contextWindow?: number | null;
+	priced?: boolean;
+}): ViewState {
+	const zero = zeroCost(model.model, model.priced);
 	return {
 		revision: 0,
 		items: [],

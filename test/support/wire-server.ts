@@ -33,6 +33,8 @@ export type WireTurn = ScriptedTurn & {
 		noFinalBlankLine?: boolean;
 		/** Drop the connection after the last frame instead of ending the body cleanly. */
 		cutAtEnd?: boolean;
+		/** OpenRouter: the usage report says what the call cost (`usage.cost`, USD). */
+		usageCost?: number;
 	};
 };
 
@@ -179,6 +181,7 @@ function openaiFrames(turn: WireTurn, model: string): Frame[] {
 			completion_tokens: u.output,
 			total_tokens: u.input + u.cacheRead + u.output,
 			prompt_tokens_details: { cached_tokens: u.cacheRead },
+			...(q.usageCost === undefined ? {} : { cost: q.usageCost }),
 		};
 		frames.push({ text: `data: ${JSON.stringify({ ...base, choices: [], usage })}\n\n`, delta: false });
 	}

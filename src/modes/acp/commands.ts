@@ -35,7 +35,7 @@ export async function runCommand(text: string, setup: Setup): Promise<CommandRep
 			}
 			const next = await setup.providerFor(arg);
 			if ("error" in next) return { reply: next.error };
-			conversation.setModel(next.provider, next.model, next.contextWindow);
+			conversation.setModel(next.provider, next.model, next.contextWindow, next.prices);
 			return {
 				reply: `Model: ${next.provider.name}/${next.model} from the next message on.${next.note ? `\n${next.note}` : ""}`,
 			};

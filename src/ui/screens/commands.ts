@@ -73,7 +73,7 @@ export const COMMANDS: readonly CommandSpec[] = [
 			}
 			const next = await ctx.setup.providerFor(arg);
 			if ("error" in next) return notice(ctx, next.error, "warning");
-			conversation.setModel(next.provider, next.model, next.contextWindow);
+			conversation.setModel(next.provider, next.model, next.contextWindow, next.prices);
 			const note = next.note ? `\n${next.note}` : "";
 			notice(ctx, `model: ${next.provider.name}/${next.model} from the next message on${note}`);
 		},
