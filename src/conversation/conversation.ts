@@ -213,6 +213,18 @@ export class Conversation {
 		this.channel.emit({ type: "model_change", provider: provider.name, model, contextWindow, ...priced });
 	}
 
+	/**
+	 * The model's context window, learnt after the start (a server asked for it): compaction and the tool result
+	 * share use it from the next request on. Said as a model_change with the same model; the session records nothing.
+	 */
+	setContextWindow(contextWindow: number): void {
+		const choice = this.agent.current;
+		this.agent.setModel({ ...choice, contextWindow });
+		const priced = priceOf(choice.model) === undefined && choice.prices ? { priced: true } : {};
+		const { provider, model } = choice;
+		this.channel.emit({ type: "model_change", provider: provider.name, model, contextWindow, ...priced });
+	}
+
 	/** Moves the leaf to an earlier entry (null: a new root): the next message starts a branch there. */
 	branch(entryId: string | null): void {
 		if (this.controller) throw new ConversationBusyError("move to another entry");

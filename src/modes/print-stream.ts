@@ -39,6 +39,7 @@ export async function runStreamMode(options: StreamOptions, io: StreamIo): Promi
 	});
 	try {
 		await signalsDelivered();
+		await setup.windowKnown;
 		if (options.prompt.trim()) driver.take({ type: "prompt", text: options.prompt });
 		await Promise.race([driver.read(io.stdin, options.maxLine), driver.stopped]);
 		// After a stop, only the aborted run is left: its result is printed too, as gar -p prints an aborted run's.

@@ -299,12 +299,19 @@ async function recordingServer(
 	};
 }
 
+/** A server's answer to a request that is not a model call (a model list, llama.cpp's /props, Ollama's /api/show). */
+export type OtherAnswer = { status?: number; body: string; delayMs?: number };
+
 /**
  * Starts a server on 127.0.0.1 (port 0). Each request to `/v1/messages` (Anthropic) or `/v1/chat/completions`
  * (OpenAI; `/chat/completions` too) consumes the next turn; an `http` fault answers with its status `times`
- * times (default 1) before the turn is served. `url` has no `/v1` suffix.
+ * times (default 1) before the turn is served. `other` answers any other request (default: 404). `url` has no
+ * `/v1` suffix.
  */
-export async function startWireServer(script: Script): Promise<WireServer> {
+export async function startWireServer(
+	script: Script,
+	other?: (req: RecordedRequest) => OtherAnswer | undefined,
+): Promise<WireServer> {
 	const turns = new Map<number, WireTurn | undefined>();
 	const httpFaults = new Map<number, number>();
 	let served = 0;
@@ -312,7 +319,11 @@ export async function startWireServer(script: Script): Promise<WireServer> {
 		const { path, method, body } = recorded;
 		const format = formatOf(path);
 		if (!format || method !== "POST") {
-			res.writeHead(404, { "content-type": "application/json" }).end('{"error":"not found"}');
+			const answer = other?.(recorded);
+			if (answer?.delayMs) await sleep(answer.delayMs);
+			if (res.destroyed) return;
+			res.writeHead(answer?.status ?? (answer ? 200 : 404), { "content-type": "application/json" });
+			res.end(answer?.body ?? '{"error":"not found"}');
 			return;
 		}
 		const call = served;
