@@ -168,6 +168,20 @@ describe("the exact request of every call, rebuilt from the session", () => {
 		expect(unknown.system).toBeNull();
 		expect(unknown.messages?.items.length).toBeGreaterThan(0);
 		expect(requestText(unknown)).toContain("not recorded in this session");
+
+		// Written before request records existed: a call the replay knows only by its place. Nothing is guessed.
+		const noRecords = readFileSync(writer.file, "utf8")
+			.split("\n")
+			.filter((line) => !line.includes('"type":"request"') && !line.includes('"type":"system_prompt"'))
+			.join("\n");
+		const oldestFile = join(tmp(), "oldest.jsonl");
+		writeFileSync(oldestFile, noRecords);
+		const oldest = requestReport({ session: loadSession(oldestFile) });
+		expect(oldest.origin.kind).toBe("unknown");
+		expect(oldest.messages).toBeNull();
+		const text = requestText(oldest);
+		expect(text).toContain("the session's tree does not say which entries the call sent");
+		expect(text).toContain("unknown: the session's tree does not say what was sent");
 	});
 
 	it("a request id that does not exist is an error naming gar request and gar show", async () => {

@@ -86,11 +86,19 @@ function contextLeaf(session: Session, record: RequestEntry): string | null | un
 	return reply?.type === "assistant" ? reply.parentId : undefined;
 }
 
-/** The context the session's tree gives for a call; undefined when the tree cannot say (a damaged file). */
-function treeContext(session: Session | undefined, record: RequestEntry | undefined): SessionContext | undefined {
+/**
+ * The context the session's tree gives for a call: the path its reply hangs on; for a call kept in memory and not
+ * recorded yet (still streaming), the current path. Undefined when the tree cannot say (an older gar's session
+ * without request records, a damaged file).
+ */
+function treeContext(
+	session: Session | undefined,
+	record: RequestEntry | undefined,
+	live: boolean,
+): SessionContext | undefined {
 	if (!session) return undefined;
 	try {
-		if (!record) return buildContext(session);
+		if (!record) return live ? buildContext(session) : undefined;
 		const leaf = contextLeaf(session, record);
 		return leaf === undefined ? undefined : buildContext(session, leaf);
 	} catch {
@@ -260,7 +268,7 @@ export function requestReport(source: ReportSource): RequestReport {
 	const promptHash = record?.promptHash ?? info?.system.hash ?? "";
 	const toolsHash = record?.toolsHash ?? info?.tools.hash ?? "";
 	const stored = promptRecords(session, promptHash, toolsHash);
-	const context = treeContext(session, record);
+	const context = treeContext(session, record, live !== undefined);
 	const messages = live?.request.messages ?? context?.messages;
 	const missing: string[] = [];
 	if (!stored.prompt) missing.push("the system prompt was not recorded in the session");
