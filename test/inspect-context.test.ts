@@ -84,7 +84,8 @@ describe("what fills the context", () => {
 		expect(lines[1]).toBe(
 			`~${(report.total / 1000).toFixed(1)}k tokens of 10k (${Math.round((report.total / 10_000) * 100)}%) · ${((10_000 - report.total) / 1000).toFixed(1)}k free · the last reply's count: 2.9k`,
 		);
-		expect(lines).toContain(`  ${"tool results: read".padEnd(44)} ${"300".padStart(7)}  ${"3%".padStart(4)}`);
+		expect(lines).toContain(`  ${"tool results: read".padEnd(32)} ${"300".padStart(6)} ${"3%".padStart(4)}`);
+		expect(lines).toContain(`  ${"  context file /p/AGENTS.md".padEnd(32)} ${"500".padStart(6)} ${"5%".padStart(4)}`);
 		expect(lines.at(-1)).toContain("⚠ the context file /p/AGENTS.md takes");
 	});
 

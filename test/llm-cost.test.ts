@@ -91,6 +91,35 @@ describe("the cost of a reply", () => {
 		expect(reduce(initialView({ provider: "openai", model: "" }), start(true), 0).session.costUsd).toBe(0);
 		expect(reduce(initialView({ provider: "openai", model: "" }), start(), 0).session.costUsd).toBeNull();
 	});
+
+	it("of a model without a price is the one each reply reports: the unknown price is no unknown bill", () => {
+		const end = (costUsd: number | null): AgentEvent => ({
+			type: "message_end",
+			requestId: "r.1",
+			turn: 1,
+			message: {
+				role: "assistant",
+				content: [],
+				provider: "openai",
+				model: "local-model",
+				usage: { input: 10, output: 1, cacheRead: 0, cacheWrite: 0 },
+				stopReason: "stop",
+			},
+			costUsd,
+			timing: { startedAt: 0, firstTokenMs: null, durationMs: 1 },
+			retries: 0,
+		});
+		let view = initialView({ provider: "openai", model: "local-model" });
+		expect(view.session.costUsd).toBeNull();
+		view = reduce(view, end(0.0021), 0);
+		expect(view.session.costUsd).toBe(0.0021);
+		view = reduce(view, end(0.001), 0);
+		expect(view.session.costUsd).toBeCloseTo(0.0031, 12);
+		// One reply without a cost makes the total unknown, for good.
+		view = reduce(view, end(null), 0);
+		view = reduce(view, end(0.001), 0);
+		expect(view.session.costUsd).toBeNull();
+	});
 });
 
 describe("[providers.NAME.prices] and a profile's prices", () => {

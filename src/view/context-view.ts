@@ -35,6 +35,11 @@ function percent(part: number, whole: number): string {
 	return value > 0 && value < 1 ? "<1%" : `${Math.round(value)}%`;
 }
 
+/** `text` in `width` columns: cut from the left (a path's end names it), padded on the right. */
+function column(text: string, width: number): string {
+	return (text.length > width ? `…${text.slice(text.length - width + 1)}` : text).padEnd(width);
+}
+
 /** The report as lines: the total against the window, each group with its share, the free space, the largest items. */
 export function contextLines(report: ContextReport): string[] {
 	const { window, total } = report;
@@ -52,19 +57,19 @@ export function contextLines(report: ContextReport): string[] {
 	for (const group of report.groups) {
 		const label = group.sub ? `  ${group.label}` : group.label;
 		lines.push(
-			`  ${label.padEnd(44)} ${formatTokens(group.tokens).padStart(7)}  ${percent(group.tokens, base).padStart(4)}`,
+			`  ${column(label, 32)} ${formatTokens(group.tokens).padStart(6)} ${percent(group.tokens, base).padStart(4)}`,
 		);
 	}
 	if (window) {
 		const free = Math.max(0, window - total);
-		lines.push(`  ${"free".padEnd(44)} ${formatTokens(free).padStart(7)}  ${percent(free, window).padStart(4)}`);
+		lines.push(`  ${column("free", 32)} ${formatTokens(free).padStart(6)} ${percent(free, window).padStart(4)}`);
 	}
 	if (report.largest.length > 0) {
 		lines.push("", `The ${report.largest.length} largest items`);
 		for (const [i, item] of report.largest.entries()) {
 			const entry = item.entryId ? `entry ${item.entryId}` : "";
 			lines.push(
-				`  ${String(i + 1).padStart(2)}. ${item.label.padEnd(28)} ${entry.padEnd(17)} ${formatTokens(item.tokens).padStart(7)}  ${item.preview}`,
+				`  ${String(i + 1).padStart(2)}. ${column(item.label, 18)} ${entry.padEnd(16)} ${formatTokens(item.tokens).padStart(6)}  ${item.preview}`,
 			);
 		}
 	}

@@ -26,7 +26,11 @@ function addCost(a: number | null, b: number | null): number | null {
 }
 
 function add(totals: Totals, usage: Usage, costUsd: number | null): Totals {
-	return { usage: addUsage(totals.usage, usage), costUsd: addCost(totals.costUsd, costUsd) };
+	// Before anything was billed, "unknown" is the model's price, not a bill: a call that brings its own cost (one the
+	// provider reported) starts from $0.
+	const { input, output, cacheRead, cacheWrite } = totals.usage;
+	const before = input + output + cacheRead + cacheWrite === 0 ? 0 : totals.costUsd;
+	return { usage: addUsage(totals.usage, usage), costUsd: addCost(before, costUsd) };
 }
 
 /** An item before it gets its key (distributes over the union, so each kind keeps its own fields). */
