@@ -284,7 +284,8 @@ function agentEnd(state: ViewState, event: EventOf<"agent_end">): void {
 	const last = state.items[state.items.length - 1];
 	const shown = last?.kind === "error" && last.message === event.error;
 	const error = event.error !== undefined && stopReason !== "aborted" && !shown ? { error: event.error } : {};
-	push(state, { kind: "run_end", stopReason, turns, durationMs, usage, costUsd, ...error });
+	const sub = event.subagents ? { subagents: event.subagents } : {};
+	push(state, { kind: "run_end", stopReason, turns, durationMs, usage, costUsd, ...error, ...sub });
 	// Every call of a live run ends before the run does; one still open was cut off by gar's exit (a resumed
 	// session). O(calls of this run), once per run.
 	for (const index of state.index.calls.values()) {

@@ -64,6 +64,8 @@ export type ChatItem =
 			usage: Usage;
 			costUsd: number | null;
 			error?: string;
+			/** What the run's sub-agents reported (absent: none), apart from its own usage and cost. */
+			subagents?: SubagentTotals;
 	  };
 
 /** What the agent is doing right now; `since` is when it started doing it (epoch ms). */

@@ -5,7 +5,6 @@ import {
 	formatCost,
 	formatDuration,
 	formatSent,
-	formatSubagents,
 	formatTokens,
 	formatTotalsCost,
 	formatUsage,
@@ -63,7 +62,10 @@ function SubagentRows({ view }: { view: ViewState }) {
 	const estimated = session.usage.estimated === true || sub.usage.estimated === true;
 	return (
 		<>
-			<Row label="subagents">{formatSubagents(sub)}</Row>
+			<Row label="subagents">
+				{sub.runs} run{sub.runs === 1 ? "" : "s"} {formatUsage(sub.usage)} ·{" "}
+				{formatCost(sub.costUsd, sub.usage.estimated === true)}
+			</Row>
 			<Row label="total">
 				{formatUsage(addUsage(session.usage, sub.usage))} · {formatCost(total, estimated)}
 			</Row>
