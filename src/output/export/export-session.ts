@@ -1,0 +1,18 @@
+import type { Session } from "../../session/session.js";
+import { exportDocument } from "./document.js";
+import { renderHtml } from "./html.js";
+import { renderMarkdown } from "./markdown.js";
+
+/** The two formats a session exports to. */
+export type ExportFormat = "md" | "html";
+
+/** The path of `session` up to `leafId` (default: its current leaf) as a Markdown or HTML document. O(entries). */
+export function exportSession(session: Session, format: ExportFormat, leafId = session.leafId): string {
+	const doc = exportDocument(session, leafId);
+	return format === "html" ? renderHtml(doc) : renderMarkdown(doc);
+}
+
+/** The format a file name asks for: .html or .htm is HTML, anything else Markdown. */
+export function formatOfPath(path: string): ExportFormat {
+	return /\.html?$/i.test(path) ? "html" : "md";
+}
