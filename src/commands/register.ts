@@ -11,8 +11,8 @@ import { nearCommand } from "./words.js";
 type Run = (code: number) => void;
 
 /**
- * Adds config, show (tree), sessions, fork, label, name, compact, trust, untrust, replay, acp, mcp and help, in this
- * order.
+ * Adds config, show (tree), sessions, fork, label, name, compact, trust, untrust, replay, export, acp, mcp and help,
+ * in this order.
  */
 export function registerCommands(program: Command, run: Run): void {
 	addConfig(program, run);
@@ -20,6 +20,7 @@ export function registerCommands(program: Command, run: Run): void {
 	addCompact(program, run);
 	addTrustCommands(program, run);
 	addReplay(program, run);
+	addExport(program, run);
 	addServers(program, run);
 	addHelp(program, run);
 }
@@ -126,6 +127,25 @@ function addReplay(program: Command, run: Run): void {
 			const ctx = await sessionsContext(program);
 			run(await replayCommand(target, { baseDir: ctx.baseDir, cwd: ctx.cwd, ...options }));
 		});
+}
+
+function addExport(program: Command, run: Run): void {
+	subcommand(program, "export <session>")
+		.description("write a session's path as Markdown or one self-contained HTML page")
+		.option("--at <entry>", "export the path up to this entry (default: the current leaf)")
+		.addOption(
+			new Option("--format <format>", "md or html (default: from -o's extension, else md)").choices(["md", "html"]),
+		)
+		.option("-o, --output <file>", "write to this file (default: standard output)")
+		.option("--force", "overwrite the -o file when it exists")
+		.action(
+			async (target: string, options: { at?: string; format?: "md" | "html"; output?: string; force?: boolean }) => {
+				const { exportCommand } = await import("./export.js");
+				const ctx = await sessionsContext(program);
+				const io = { stdout: (t: string) => process.stdout.write(t), stderr: (t: string) => process.stderr.write(t) };
+				run(exportCommand(target, { baseDir: ctx.baseDir, cwd: ctx.cwd, ...options }, io));
+			},
+		);
 }
 
 /** gar acp and gar mcp: gar driven by an editor or another agent over stdio. */
