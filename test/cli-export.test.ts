@@ -56,7 +56,11 @@ describe("gar export", () => {
 		["an unknown session", ["export", "zzzzzz"], /^gar: no session matches "zzzzzz"/],
 		["an unknown entry", () => ["export", file, "--at", "nope"], /^gar: no entry matches "nope"/],
 		["an unknown format", () => ["export", file, "--format", "pdf"], /--format.*pdf.*Allowed choices are md, html/],
-		["a folder that does not exist", () => ["export", file, "-o", "no/such/out.md"], /the folder .*no\/such does not exist/],
+		[
+			"a folder that does not exist",
+			() => ["export", file, "-o", "no/such/out.md"],
+			/the folder .*no\/such does not exist/,
+		],
 		["a folder as the file", () => ["export", file, "-o", ".", "--force"], /cannot write .*: it is a folder/],
 	])("exits 2 for %s, with what is wrong", async (_name, args, message) => {
 		const run = await runGar(typeof args === "function" ? args() : args, opts());
