@@ -8,8 +8,8 @@ export type ReplayNotes = { start?: string; end?: string };
 /**
  * Where the replay of the path to `leafId` begins and ends when the file is damaged: a path whose first entry lost its
  * parent (a damaged or missing line) does not show what came before it (and names the entry that ends the path
- * before the break, for `--at`); a file with lines that could not be read ends the replay at the last entry of the
- * path that could. Empty for a whole file. O(entries).
+ * before the break, for `--at`); a file with lines that could not be read ends the replay of its current path at the
+ * last entry that could. Empty for a whole file. O(entries).
  */
 export function replayNotes(session: Session, leafId: string | null): ReplayNotes {
 	const notes: ReplayNotes = {};
@@ -23,7 +23,8 @@ export function replayNotes(session: Session, leafId: string | null): ReplayNote
 	}
 	const skipped = session.skippedLines;
 	const last = path.at(-1);
-	if (skipped.length > 0 && last) {
+	// A path chosen with --at stops where it was asked to.
+	if (skipped.length > 0 && last && leafId === session.leafId) {
 		const lines = `${plural(skipped.length, "line")} (${skipped.slice(0, 10).join(", ")}${skipped.length > 10 ? ", …" : ""})`;
 		notes.end = `the replay stopped at entry ${last.id} (${last.ts}), the last of this path that could be read: ${lines} of ${session.file} could not be read`;
 	}
