@@ -50,8 +50,8 @@ function edit(path: string, diff: string): ToolDetails {
 }
 
 /** A small session with a prompt, thinking, a command, a read, an edit with its diff and a markdown answer. */
-export function writePlainSession(dir: string): SessionWriter {
-	const w = SessionWriter.create({ dir, cwd: "/home/me/app", now: fakeClock() });
+export function writePlainSession(dir: string, cwd = "/home/me/app"): SessionWriter {
+	const w = SessionWriter.create({ dir, cwd, now: fakeClock() });
 	w.setName("fix the parser");
 	w.appendUser("The tests fail.\nFind the bug and fix it.");
 	w.appendAssistant(
