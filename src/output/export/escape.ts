@@ -16,13 +16,14 @@ export function decodeEntities(text: string): string {
 	return text.replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, name: string) => ENTITIES[name] ?? "");
 }
 
-/** The longest run of `char` in `text`. O(text). */
+/** The longest run of `char` (one UTF-16 unit) in `text`. O(text), and a single search when there is none. */
 function longestRun(text: string, char: string): number {
 	let longest = 0;
-	let run = 0;
-	for (const c of text) {
-		run = c === char ? run + 1 : 0;
-		if (run > longest) longest = run;
+	for (let at = text.indexOf(char); at !== -1; ) {
+		let end = at + 1;
+		while (text[end] === char) end++;
+		longest = Math.max(longest, end - at);
+		at = text.indexOf(char, end);
 	}
 	return longest;
 }
