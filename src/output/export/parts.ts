@@ -17,8 +17,9 @@ export function toolHead(item: ToolItem): { name: string; target: string; outcom
 export type ToolBody = { command?: string; args?: string; diff?: string; diffCut?: boolean; output?: string };
 
 /**
- * A call's body: a bash call's command, a write's or edit's diff, other calls' arguments as JSON; then the result the
- * model read, except a write's or edit's short confirmation, which the diff says better.
+ * A call's body: a bash call's command, a write's or edit's diff, other calls' arguments as JSON (not a lone path: the
+ * summary shows it); then the result the model read, except a write's or edit's short confirmation, which the diff
+ * says better.
  */
 export function toolBody(item: ToolItem): ToolBody {
 	const body: ToolBody = {};
@@ -28,7 +29,7 @@ export function toolBody(item: ToolItem): ToolBody {
 	else if (details?.kind === "edit" || details?.kind === "write") {
 		body.diff = details.diff;
 		if (details.diffTruncated) body.diffCut = true;
-	} else if (args && Object.keys(args).length > 0) body.args = JSON.stringify(args, null, 2);
+	} else if (args && Object.keys(args).some((key) => key !== "path")) body.args = JSON.stringify(args, null, 2);
 	else if (!args && item.argsText) body.args = item.argsText;
 	const content = item.content ?? "";
 	const confirmed = !item.isError && (details?.kind === "edit" || details?.kind === "write");
