@@ -30,12 +30,15 @@ export async function runPrintMode(options: PrintOptions, io: Io): Promise<numbe
 		schema: options.schema !== undefined,
 	});
 	setup.channel.subscribe(writer.onEvent);
+	// A hook that blocked, failed or said something is told on stderr (loaded only when hooks run).
+	const hookLines = setup.hooks ? await import("../view/hook-line.js") : undefined;
 	let sessionError: string | undefined;
 	setup.channel.subscribe((event: AgentEvent) => {
 		if (event.type === "session_error") {
 			sessionError ??= `could not save the session to ${event.file}: ${event.error}`;
 			say(sessionError);
 		} else if (event.type === "notice") say(`${event.level}: ${event.message}`);
+		else if (event.type === "hook" && hookLines?.hookNotable(event)) say(hookLines.hookLine(event));
 	});
 
 	// A signal that came while gar was starting is handed over here: the run then ends at once, with its result.
@@ -65,7 +68,7 @@ export async function runPrintMode(options: PrintOptions, io: Io): Promise<numbe
 		if (outputClosed) return 1;
 		return exitCodeOf(result, interrupted);
 	} finally {
-		conversation.close();
+		await conversation.close();
 		stopListening();
 	}
 }

@@ -10,7 +10,9 @@ import {
 	loadConfig,
 	MissingKeyError,
 	type ProviderName,
+	projectRoot,
 	resolveRun,
+	runnableHooks,
 } from "../config/index.js";
 import type { RunSettings } from "../config/resolve.js";
 import { type AskFn, Conversation } from "../conversation/conversation.js";
@@ -42,6 +44,8 @@ export type RunFlags = ConfigFlags &
 		systemPrompt?: string;
 		appendSystemPrompt?: string;
 		schema?: string;
+		/** --no-hooks: no hook runs. */
+		noHooks?: boolean;
 	};
 
 export type Setup = {
@@ -64,6 +68,8 @@ export type Setup = {
 	providerFor(spec: string): Promise<ModelSwitch>;
 	/** What `/model` completes for the provider in use now (model_switch.ts modelChoices). */
 	modelChoices(): string[];
+	/** Whether hooks run in this conversation (some are configured, may run, and --no-hooks was not given). */
+	hooks: boolean;
 };
 
 export type ModelSwitch =
@@ -213,7 +219,8 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, options:
 		.flatMap((s) => (s ? [s.apiKey, ...userinfoOf(s.baseUrl)] : []))
 		.filter((s): s is string => !!s);
 	const session = opened.open(secrets, options.lazySession);
-	const tools = runTools(flags, toolNames, loaded, env, session?.session.header.id);
+	const { tools, toolsEnv } = runTools(flags, toolNames, loaded, env, session?.session.header.id);
+	const hooks = flags.noHooks ? undefined : await loadHooks(loaded, flags.cwd, toolsEnv);
 	const channel = createChannel();
 	const conversation = new Conversation({
 		channel,
@@ -243,6 +250,7 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, options:
 			autoApprove: config.agent.autoApprove,
 			...(options.ask ? { ask: options.ask } : {}),
 		},
+		...(hooks ? { hooks } : {}),
 	});
 	return {
 		conversation,
@@ -253,8 +261,20 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, options:
 		...(missingKey ? { missingKey } : {}),
 		provider: provider.name,
 		model: run.model,
+		hooks: hooks !== undefined,
 		...modelSwitching(conversation, run, reaches, options.override),
 	};
+}
+
+/**
+ * The hooks that may run (the user's, a trusted project's unchanged ones), in the tools' environment; their code is
+ * loaded only when there is one (no hook: no cost).
+ */
+async function loadHooks(loaded: LoadResult, cwd: string, env: NodeJS.ProcessEnv) {
+	const hooks = runnableHooks(loaded.hooks);
+	if (hooks.length === 0) return undefined;
+	const { Hooks } = await import("../hooks/index.js");
+	return new Hooks({ hooks, projectDir: projectRoot(cwd), cwd, env });
 }
 
 /**
@@ -262,7 +282,7 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, options:
  * own unless the person picked another one, the scripted one of `override`, or (when allowed) one without a key.
  */
 function runSettings(flags: RunFlags, env: NodeJS.ProcessEnv, options: SetupOptions) {
-	const loaded = loadConfig({ cwd: flags.cwd, env, flags });
+	const loaded = loadConfig({ cwd: flags.cwd, env, flags, ...(flags.noHooks ? { noHooks: true } : {}) });
 	const { config } = loaded;
 	const opened = openRunSession(flags, config.session.dir, flags.cwd);
 	// A resumed session keeps its model unless the person picked another one for this run.
@@ -291,7 +311,10 @@ function systemPrompt(flags: RunFlags, toolNames: string[], configDir: string) {
 	});
 }
 
-/** The tools named, given the user's environment; full outputs of long commands go to gar's cache, per session. */
+/**
+ * The tools named, given the user's environment (without gar's secrets), and that environment; full outputs of long
+ * commands go to gar's cache, per session.
+ */
 function runTools(
 	flags: RunFlags,
 	toolNames: string[],
@@ -309,12 +332,14 @@ function runTools(
 	// Old outputs are reaped at start-up.
 	const outputs = defaultOutputDir();
 	reapOutputs(outputs, { maxBytes: OUTPUT_CACHE_BYTES, maxAgeMs: OUTPUT_CACHE_AGE_MS });
-	return createTools({
+	const tools = createTools({
 		cwd: flags.cwd,
 		bashTimeoutMs: config.agent.bashTimeout * 1000,
 		env: toolsEnv,
 		outputDir: join(outputs, sessionId ?? "unsaved"),
 	}).filter((t) => toolNames.includes(t.name));
+	// Hooks get the same environment: no API keys.
+	return { tools, toolsEnv };
 }
 
 /** What `/model` uses: the idle timeout of the provider in use now, a switch to another model, the completions. */

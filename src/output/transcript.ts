@@ -9,6 +9,7 @@ import {
 	toolSummary,
 	toolTarget,
 } from "../view/format.js";
+import { hookLine } from "../view/hook-line.js";
 import { reduce } from "../view/reducer.js";
 import { initialView, type ToolItem } from "../view/state.js";
 
@@ -20,7 +21,7 @@ export type TranscriptOptions = {
 	echoPrompts?: boolean;
 };
 
-const SOURCE_LABEL = { prompt: "", steer: "(steer) ", follow_up: "(follow-up) " } as const;
+const SOURCE_LABEL = { prompt: "", steer: "(steer) ", follow_up: "(follow-up) ", hook: "(from a hook) " } as const;
 
 /** "· bash npm test — exit 0 · 4.1 s": the call's whole target (never cut) and how it went. */
 export function toolLine(item: ToolItem): string {
@@ -99,6 +100,9 @@ export function createTranscript(
 				break;
 			case "notice":
 				line(`[${event.level}: ${event.message}]`);
+				break;
+			case "hook":
+				line(`[${hookLine(event)}]`);
 				break;
 			case "agent_end": {
 				for (const index of open) {

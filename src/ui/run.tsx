@@ -253,7 +253,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	if (first) setTimeout(() => submit(first), connected.demo ? 800 : 0);
 	for (const args of early.splice(0)) submit(...args);
 	const code = await finished;
-	conversation.close();
+	await conversation.close("prompt_input_exit");
 	cleanup();
 	const saved = conversation.session;
 	const id = saved && saved.session.entries.length > 0 ? saved.session.header.id : undefined;

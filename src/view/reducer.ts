@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../agent/events.js";
 import { addUsage, EMPTY_USAGE, type Usage } from "../llm/types.js";
+import { hookFailed } from "./hook-line.js";
 import { type ChatItem, type ToolItem, type Totals, type ViewState, zeroCost } from "./state.js";
 
 /**
@@ -241,6 +242,15 @@ function compactionEnd(state: ViewState, event: EventOf<"compaction_end">, at: n
 	state.activity = inRun ? { kind: "waiting", since: at } : { kind: "idle" };
 }
 
+/** A hook ran: its line in the chat, and the inspector's counts. */
+function hook(state: ViewState, event: EventOf<"hook">): void {
+	const { type: _type, ...run } = event;
+	push(state, { kind: "hook", run });
+	const { runs, blocked, failed } = state.hooks;
+	const stopped = run.decision === "deny" || run.decision === "block" || run.decision === "stop";
+	state.hooks = { runs: runs + 1, blocked: blocked + (stopped ? 1 : 0), failed: failed + (hookFailed(run) ? 1 : 0) };
+}
+
 function agentEnd(state: ViewState, event: EventOf<"agent_end">): void {
 	closeReply(state);
 	const { stopReason, turns, durationMs, usage, costUsd } = event;
@@ -304,6 +314,7 @@ export const HANDLERS: { readonly [T in AgentEvent["type"]]: Handler<T> } = {
 	notice: (state, event) => {
 		push(state, { kind: "notice", level: event.level, message: event.message });
 	},
+	hook,
 	agent_end: agentEnd,
 };
 

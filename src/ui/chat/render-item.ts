@@ -1,5 +1,6 @@
 import type { PastedRange, UserSource } from "../../agent/events.js";
 import { formatCost, formatDuration, formatTokens, formatUsage } from "../../view/format.js";
+import { hookFailed, hookLine } from "../../view/hook-line.js";
 import type { ChatItem } from "../../view/state.js";
 import { labelFor } from "../editor/paste.js";
 import type { Theme } from "../theme.js";
@@ -169,6 +170,13 @@ function rows(item: Exclude<ChatItem, { kind: "text" | "tool" }>, width: number,
 		}
 		case "run_end":
 			return runEndRows(item, width, theme);
+		case "hook":
+			return [
+				fitSpans(
+					[{ text: `⚓ ${clean(hookLine(item.run))}`, color: hookFailed(item.run) ? theme.error : theme.muted }],
+					width,
+				),
+			];
 	}
 }
 
