@@ -118,7 +118,13 @@ export class Hooks implements StepHooks {
 				});
 				const verdict = interpret(event, proc, timeoutMs);
 				const run = hookRun(hook, verdict, proc, call.call);
-				return { hook, name: hookName(hook.command), verdict, run, output: { stdout: proc.stdout, stderr: proc.stderr } };
+				return {
+					hook,
+					name: hookName(hook.command),
+					verdict,
+					run,
+					output: { stdout: proc.stdout, stderr: proc.stderr },
+				};
 			}),
 		);
 		for (const outcome of outcomes) this.owner?.emit(outcome.run, outcome.output);
