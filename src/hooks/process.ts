@@ -76,11 +76,12 @@ export function runHookProcess(command: string, input: string, o: HookProcessOpt
 	const out = new Capped(o.maxStdout ?? 2 * 1024 * 1024);
 	const err = new Capped(o.maxStderr ?? 64 * 1024);
 	return new Promise((resolve) => {
+		const shell = o.shell ?? defaultShell();
+		// stdin is a socket (node's pipes are): bash would take itself for a remote shell and run ~/.bashrc first.
+		const args = shell.endsWith("bash") ? ["--norc", "-c", command] : ["-c", command];
 		let child: ReturnType<typeof spawn>;
 		try {
-			child = trackGroup(
-				spawn(o.shell ?? defaultShell(), ["-c", command], { cwd: o.cwd, env: o.env, detached: true, stdio: "pipe" }),
-			);
+			child = trackGroup(spawn(shell, args, { cwd: o.cwd, env: o.env, detached: true, stdio: "pipe" }));
 		} catch (error) {
 			resolve({ ...base, durationMs: now() - started, aborted: false, startError: (error as Error).message });
 			return;
