@@ -67,16 +67,14 @@ export function trustCommand(ctx: TrustContext, dir: string | undefined, options
 	}
 	const root = projectOf(ctx, dir, true);
 	const hooks = projectHooks(root);
-	const hash = hooksHash(hooks, root);
+	// Only a project with hooks records their hash: hooks added later then need `gar trust` again.
+	const hash = hooks.length > 0 ? hooksHash(hooks, root) : undefined;
 	const change = updateTrusted(file, (read): { projects?: TrustedProject[]; result: "added" | "updated" | "same" } => {
 		const projects = projectsOf(read);
 		const trustedAt = (ctx.now?.() ?? new Date()).toISOString();
 		const known = projects.find((project) => project.path === root);
-		// A record older gar wrote has no hash: it stands as it is for a project without hooks.
-		if (known && (known.hooksHash === hash || (known.hooksHash === undefined && hooks.length === 0))) {
-			return { result: "same" };
-		}
-		const record = { path: root, trustedAt, hooksHash: hash };
+		if (known && known.hooksHash === hash) return { result: "same" };
+		const record = { path: root, trustedAt, ...(hash === undefined ? {} : { hooksHash: hash }) };
 		if (!known) return { projects: [...projects, record], result: "added" };
 		return { projects: projects.map((project) => (project === known ? record : project)), result: "updated" };
 	});
