@@ -4,22 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runHookProcess } from "../src/hooks/process.js";
+import { running as alive } from "./support/hook-world.js";
 
 const dir = () => mkdtempSync(join(tmpdir(), "gar-hookproc-"));
 const base = (cwd: string) => ({ cwd, env: { PATH: process.env.PATH }, timeoutMs: 10_000, graceMs: 200 });
-/** Whether `pid` runs: a zombie (killed, not yet reaped by whoever inherited it) does not. */
-const alive = (pid: number) => {
-	try {
-		process.kill(pid, 0);
-	} catch {
-		return false;
-	}
-	try {
-		return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-	} catch {
-		return true;
-	}
-};
 /** Waits until `file` holds a pid, and returns it. */
 async function pidIn(file: string): Promise<number> {
 	for (let i = 0; i < 200; i++) {

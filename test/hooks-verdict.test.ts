@@ -168,6 +168,9 @@ describe("names and texts", () => {
 		expect(hookName('"$GAR_PROJECT_DIR/hooks/fmt.sh"')).toBe("fmt.sh");
 		expect(hookName("true")).toBe("true");
 		expect(hookName("echo hi >> log")).toBe("echo");
+		expect(hookName("sleep 30 & echo $! > /tmp/child.pid; wait")).toBe("sleep");
+		expect(hookName("sleep 0.6; echo {}")).toBe("sleep");
+		expect(hookName('$HOOKS/log.sh; echo "no" >&2; exit 2')).toBe("log.sh");
 	});
 
 	it("long texts are cut, saying how much was left out", () => {

@@ -158,7 +158,7 @@ export class Hooks implements StepHooks {
 		);
 		const said = outcomes.flatMap((o) => {
 			const texts = [o.verdict.decision === "block" ? o.verdict.reason : undefined, o.verdict.context];
-			return texts.filter((t): t is string => !!t).map((text) => `${who("PostToolUse", o)} says: ${text}`);
+			return texts.filter((t): t is string => !!t).map((text) => `The PostToolUse hook ${o.name} says: ${text}`);
 		});
 		const verdict: PostToolVerdict = {};
 		const feedback = joined(said);

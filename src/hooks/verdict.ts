@@ -161,12 +161,13 @@ export function hookRun(
 }
 
 /**
- * A short name for a hook: the file name of the last word that looks like a script path (`guard.sh` for
- * `python3 ~/.hooks/guard.sh --strict`), else the command's first word.
+ * A short name for a hook: in its first simple command (up to `;`, `&`, `|`, `<`, `>`), the file name of the last
+ * word that looks like a script path (`guard.sh` for `python3 ~/.hooks/guard.sh --strict`), else its first word.
  */
 export function hookName(command: string): string {
-	const words = command.trim().split(/\s+/);
-	const path = [...words].reverse().find((word) => /[/\\]/.test(word) || /\.[A-Za-z0-9]{1,4}["']?$/.test(word));
-	const word = (path ?? words[0] ?? command).replace(/^["']|["']$/g, "");
+	const first = command.trim().split(/[;&|<>]/, 1)[0] ?? "";
+	const words = first.trim().split(/\s+/).filter(Boolean);
+	const path = [...words].reverse().find((word) => /[/\\]/.test(word) || /\.[A-Za-z][A-Za-z0-9]{0,3}["']?$/.test(word));
+	const word = (path ?? words[0] ?? command.trim()).replace(/^["']|["']$/g, "");
 	return word.slice(word.lastIndexOf("/") + 1) || word;
 }

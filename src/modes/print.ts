@@ -62,6 +62,8 @@ export async function runPrintMode(options: PrintOptions, io: Io): Promise<numbe
 		const running = conversation.run(options.prompt);
 		if (interrupted || outputClosed) conversation.abort();
 		const run = await running;
+		// The SessionEnd hooks run (and are reported) before the result, which stays the last line.
+		await conversation.close();
 		const sessionId = conversation.session?.session.header.id ?? null;
 		const result = toPrintResult(run, sessionId, sessionError, conversation.context);
 		await writer.finish(result);
