@@ -170,6 +170,8 @@ describe("names and texts", () => {
 		expect(hookName("echo hi >> log")).toBe("echo");
 		expect(hookName("sleep 30 & echo $! > /tmp/child.pid; wait")).toBe("sleep");
 		expect(hookName("sleep 0.6; echo {}")).toBe("sleep");
+		expect(hookName("echo 'read NOTES.md again'")).toBe("echo");
+		expect(hookName('node "/x/y/block-rm.js"')).toBe("block-rm.js");
 		expect(hookName('$HOOKS/log.sh; echo "no" >&2; exit 2')).toBe("log.sh");
 	});
 

@@ -161,13 +161,17 @@ export function hookRun(
 }
 
 /**
- * A short name for a hook: in its first simple command (up to `;`, `&`, `|`, `<`, `>`), the file name of the last
- * word that looks like a script path (`guard.sh` for `python3 ~/.hooks/guard.sh --strict`), else its first word.
+ * A short name for a hook: in its first simple command (up to `;`, `&`, `|`, `<`, `>` outside quotes), the file name
+ * of the last word that looks like a script path (`guard.sh` for `python3 ~/.hooks/guard.sh --strict`), else its
+ * first word. A quoted text with spaces in it is never a path.
  */
 export function hookName(command: string): string {
-	const first = command.trim().split(/[;&|<>]/, 1)[0] ?? "";
-	const words = first.trim().split(/\s+/).filter(Boolean);
-	const path = [...words].reverse().find((word) => /[/\\]/.test(word) || /\.[A-Za-z][A-Za-z0-9]{0,3}["']?$/.test(word));
-	const word = (path ?? words[0] ?? command.trim()).replace(/^["']|["']$/g, "");
+	const tokens = command.match(/"[^"]*"|'[^']*'|[^\s;&|<>"']+|[;&|<>]+/g) ?? [];
+	const end = tokens.findIndex((token) => /^[;&|<>]/.test(token));
+	const words = (end < 0 ? tokens : tokens.slice(0, end)).map((token) => token.replace(/^(["'])(.*)\1$/, "$2"));
+	const path = [...words]
+		.reverse()
+		.find((word) => !/\s/.test(word) && (word.includes("/") || /\.[A-Za-z][A-Za-z0-9]{0,3}$/.test(word)));
+	const word = path ?? words[0] ?? command.trim();
 	return word.slice(word.lastIndexOf("/") + 1) || word;
 }

@@ -178,10 +178,10 @@ function messageEnd(state: ViewState, event: EventOf<"message_end">, at: number)
 
 /** The question opens: the view holds it, and the call's item shows the same preview (one object, not a copy). */
 function approvalRequest(state: ViewState, event: EventOf<"approval_request">, at: number): void {
-	const { callId, name, args, preview } = event;
+	const { callId, name, args, preview, reason } = event;
 	const index = toolIndex(state, callId, name);
 	update<ToolItem>(state, index, () => ({ status: "awaiting_approval", preview, args }));
-	state.pending = { callId, name, args, preview, since: at };
+	state.pending = { callId, name, args, preview, since: at, ...(reason === undefined ? {} : { reason }) };
 	state.activity = { kind: "approval", since: at, callId, name };
 }
 

@@ -87,6 +87,8 @@ export type PendingQuestion = {
 	args: Record<string, unknown>;
 	preview: ToolPreview;
 	since: number;
+	/** Why gar asks when a PreToolUse hook asked it to (the hook and its words). */
+	reason?: string;
 };
 
 /** Tokens and cost, for the session, the current (or last) run, and the last model call. */
