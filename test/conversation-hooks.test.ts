@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../src/agent/events.js";
 import type { ApprovalDecision, ApprovalRequest } from "../src/agent/loop.js";
 import { type Setup, setupRun } from "../src/modes/setup.js";
+import { isMetadata, loadSession } from "../src/session/index.js";
 import { reduce } from "../src/view/reducer.js";
 import { initialView } from "../src/view/state.js";
 import { hookToml, hookWorld, running, sent } from "./support/hook-world.js";
@@ -167,6 +168,11 @@ describe("SessionStart and the session file", () => {
 			"hook:SessionEnd",
 		]);
 		expect(lines[1]).toMatchObject({ meta: true, name: "echo", status: "ok", exitCode: 0, context: "on branch main" });
+		// Records, never nodes: the conversation's path holds none of them.
+		const session = loadSession(saved);
+		const hooks = session.entries.filter((entry) => entry.type === "hook");
+		expect(hooks.map((entry) => isMetadata(entry))).toEqual([true, true]);
+		expect(session.pathTo(session.leafId).some((entry) => entry.type === "hook")).toBe(false);
 	});
 
 	it("/new ends the old session (reason clear) and starts the new one (source clear)", async () => {
