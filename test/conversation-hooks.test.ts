@@ -172,7 +172,7 @@ describe("SessionStart and the session file", () => {
 		const session = loadSession(saved);
 		const hooks = session.entries.filter((entry) => entry.type === "hook");
 		expect(hooks.map((entry) => isMetadata(entry))).toEqual([true, true]);
-		expect(session.pathTo(session.leafId).some((entry) => entry.type === "hook")).toBe(false);
+		expect(session.pathTo(session.leafId).map((entry) => entry.type as string)).not.toContain("hook");
 	});
 
 	it("/new ends the old session (reason clear) and starts the new one (source clear)", async () => {
