@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startWireServer } from "../test/support/wire-server.js";
 import { benchDeltas } from "./bench-deltas.js";
+import { benchHooks } from "./bench-hooks.js";
 import { benchSessionLoad } from "./bench-session.js";
 import { benchTui } from "./bench-tui.js";
 import { benchWire } from "./bench-wire.js";
@@ -138,6 +139,8 @@ async function main() {
 	for (const line of await benchDeltas()) console.log(line);
 	console.log("");
 	for (const line of await benchSessionLoad()) console.log(line);
+	console.log("");
+	for (const line of await benchHooks()) console.log(line);
 	console.log("");
 	for (const line of await benchTui()) console.log(line);
 	if (!HAS_GNU_TIME) console.log("\n(peak RSS of child processes needs /usr/bin/time: apt-get install time)");
