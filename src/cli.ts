@@ -230,7 +230,7 @@ async function runRoot(words: string[], o: RootOptions): Promise<number> {
 
 /** The full-screen app's code; the terminal is asked for its background first, so the answer arrives meanwhile. */
 async function loadTui(theme: string | undefined) {
-	const { earlyBackgroundQuery } = await import("./ui/terminal-background.js");
+	const { earlyBackgroundQuery } = await import("./ui/terminal/background.js");
 	const asked = earlyBackgroundQuery(theme, process.env);
 	const { runTui } = await import("./ui/run.js");
 	return { runTui, background: asked ? { background: asked } : {} };

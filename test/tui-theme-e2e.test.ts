@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { darkTheme, lightTheme } from "../src/ui/theme.js";
+import { darkTheme, lightTheme } from "../src/ui/theme/theme.js";
 import { GAR_BIN, tempHome } from "./support/cli.js";
 import { HAS_TMUX, TmuxSession } from "./support/tmux.js";
 

@@ -3,11 +3,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { ApprovalDecision } from "../src/agent/loop.js";
 import stringWidth from "../src/term/string-width.js";
 import type { ToolPreview } from "../src/tools/types.js";
-import { App, type AppInfo } from "../src/ui/App.js";
-import { layoutApproval, wrapExact } from "../src/ui/approval-layout.js";
 import { loadMarkdown } from "../src/ui/chat/markdown.js";
-import { InputModel } from "../src/ui/input-model.js";
-import { UiStore } from "../src/ui/store.js";
+import { App, type AppInfo } from "../src/ui/screens/App.js";
+import { layoutApproval, wrapExact } from "../src/ui/state/approval-layout.js";
+import { InputModel } from "../src/ui/state/input-model.js";
+import { UiStore } from "../src/ui/state/store.js";
 import { initialView } from "../src/view/state.js";
 
 beforeAll(loadMarkdown);

@@ -4,7 +4,7 @@ import { chunkStarts, replyChunkLines, replyLines } from "../src/ui/chat/assista
 import { LineCache } from "../src/ui/chat/line-cache.js";
 import { loadMarkdown } from "../src/ui/chat/markdown.js";
 import { renderItem } from "../src/ui/chat/render-item.js";
-import { darkTheme, type Theme } from "../src/ui/theme.js";
+import { darkTheme, type Theme } from "../src/ui/theme/theme.js";
 import type { ChatItem } from "../src/view/state.js";
 
 // Replies are markdown: the app loads marked and lowlight after its first frame; these tests need them loaded.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadMarkdown, renderMarkdown } from "../src/ui/chat/markdown.js";
-import { darkTheme } from "../src/ui/theme.js";
+import { darkTheme } from "../src/ui/theme/theme.js";
 
 const rowText = (rows: { text: string }[][]) => rows.map((row) => row.map((span) => span.text).join(""));
 

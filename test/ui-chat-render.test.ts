@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Line } from "../src/ui/chat/lines.js";
 import { loadMarkdown } from "../src/ui/chat/markdown.js";
 import { renderItem } from "../src/ui/chat/render-item.js";
-import { darkTheme as theme } from "../src/ui/theme.js";
+import { darkTheme as theme } from "../src/ui/theme/theme.js";
 import type { ChatItem, ToolItem } from "../src/view/state.js";
 
 // Replies are markdown: the app loads marked and lowlight after its first frame; these tests need them loaded.

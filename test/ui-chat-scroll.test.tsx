@@ -2,11 +2,11 @@
 import { render } from "ink-testing-library";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../src/agent/events.js";
-import { App, type AppInfo } from "../src/ui/App.js";
-import { Chat } from "../src/ui/Chat.js";
 import { loadMarkdown } from "../src/ui/chat/markdown.js";
-import { InputModel } from "../src/ui/input-model.js";
-import { UiStore } from "../src/ui/store.js";
+import { App, type AppInfo } from "../src/ui/screens/App.js";
+import { InputModel } from "../src/ui/state/input-model.js";
+import { UiStore } from "../src/ui/state/store.js";
+import { Chat } from "../src/ui/views/Chat.js";
 import { type ChatItem, initialView } from "../src/view/state.js";
 
 // Replies are markdown: the app loads marked and lowlight after its first frame; these tests need them loaded.

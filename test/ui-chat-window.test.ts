@@ -3,7 +3,7 @@ import { LineCache } from "../src/ui/chat/line-cache.js";
 import { loadMarkdown } from "../src/ui/chat/markdown.js";
 import { renderItem } from "../src/ui/chat/render-item.js";
 import { visibleLines } from "../src/ui/chat/window.js";
-import { darkTheme } from "../src/ui/theme.js";
+import { darkTheme } from "../src/ui/theme/theme.js";
 import type { ChatItem, ToolItem } from "../src/view/state.js";
 
 // Replies are markdown: the app loads marked and lowlight after its first frame; these tests need them loaded.

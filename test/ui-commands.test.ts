@@ -11,9 +11,9 @@ import {
 	readyToRun,
 	runCommand,
 	runShellLine,
-} from "../src/ui/commands.js";
-import { InputModel } from "../src/ui/input-model.js";
-import { UiStore } from "../src/ui/store.js";
+} from "../src/ui/screens/commands.js";
+import { InputModel } from "../src/ui/state/input-model.js";
+import { UiStore } from "../src/ui/state/store.js";
 import { initialView } from "../src/view/state.js";
 
 /** What setup.modelChoices() gives on OpenAI with an Anthropic key too (test/model-switch.test.ts checks that). */

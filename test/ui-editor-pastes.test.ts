@@ -2,9 +2,9 @@ import type { Key } from "ink";
 import { describe, expect, it } from "vitest";
 import { PromptHistory } from "../src/ui/editor/history.js";
 import { TextBuffer } from "../src/ui/editor/text-buffer.js";
-import { InputModel } from "../src/ui/input-model.js";
-import { createKeyHandler } from "../src/ui/keys.js";
-import { UiStore } from "../src/ui/store.js";
+import { createKeyHandler } from "../src/ui/screens/chat-keys.js";
+import { InputModel } from "../src/ui/state/input-model.js";
+import { UiStore } from "../src/ui/state/store.js";
 import { initialView } from "../src/view/state.js";
 
 const key = (over: Partial<Key> = {}) => ({ ...({} as Key), ...over }) as Key;

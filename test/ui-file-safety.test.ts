@@ -19,7 +19,7 @@ function mkfifo(path: string): void {
  */
 function inChild(code: string, timeout = 8000): { status: number | null; stdout: string; stderr: string } {
 	const script = [
-		`const themes = await import(${JSON.stringify(src("ui/themes.ts"))});`,
+		`const themes = await import(${JSON.stringify(src("ui/theme/themes.ts"))});`,
 		`const history = await import(${JSON.stringify(src("ui/editor/history-file.ts"))});`,
 		code,
 	].join("\n");

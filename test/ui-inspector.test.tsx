@@ -2,13 +2,13 @@ import { render } from "ink-testing-library";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../src/agent/events.js";
 import type { AssistantMessage, Usage } from "../src/llm/types.js";
-import { App, type AppInfo } from "../src/ui/App.js";
-import { describeActivity, liveSpeed } from "../src/ui/activity.js";
 import { loadMarkdown } from "../src/ui/chat/markdown.js";
 import { firstContact } from "../src/ui/connect.js";
-import { fitParts, packParts } from "../src/ui/fit-parts.js";
-import { InputModel } from "../src/ui/input-model.js";
-import { UiStore } from "../src/ui/store.js";
+import { App, type AppInfo } from "../src/ui/screens/App.js";
+import { InputModel } from "../src/ui/state/input-model.js";
+import { UiStore } from "../src/ui/state/store.js";
+import { describeActivity, liveSpeed } from "../src/ui/views/activity.js";
+import { fitParts, packParts } from "../src/ui/views/fit-parts.js";
 import { reduce } from "../src/view/reducer.js";
 import { initialView, type ViewState } from "../src/view/state.js";
 

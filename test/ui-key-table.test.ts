@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import type { Key } from "ink";
 import { describe, expect, it } from "vitest";
-import { HELP_CONTEXTS, KEY_TABLE } from "../src/ui/key-table.js";
-import { type KeyActions, type KeyContext, keyDispatcher, keyHelp } from "../src/ui/keymap.js";
+import { HELP_CONTEXTS, KEY_TABLE } from "../src/ui/keys/key-table.js";
+import { type KeyActions, type KeyContext, keyDispatcher, keyHelp } from "../src/ui/keys/keymap.js";
 
 /**
  * The key names a help or README label names: "Ctrl+←/→, Alt+B / F" → Ctrl+←, Ctrl+→, Alt+B, Alt+F (an

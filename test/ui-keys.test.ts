@@ -1,9 +1,9 @@
 import type { Key } from "ink";
 import { describe, expect, it } from "vitest";
 import type { ApprovalDecision } from "../src/agent/loop.js";
-import { InputModel } from "../src/ui/input-model.js";
-import { createKeyHandler } from "../src/ui/keys.js";
-import { UiStore } from "../src/ui/store.js";
+import { createKeyHandler } from "../src/ui/screens/chat-keys.js";
+import { InputModel } from "../src/ui/state/input-model.js";
+import { UiStore } from "../src/ui/state/store.js";
 import { type ChatItem, initialView } from "../src/view/state.js";
 
 const NO_KEY: Key = {

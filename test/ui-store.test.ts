@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AgentEvent } from "../src/agent/events.js";
-import { UiStore } from "../src/ui/store.js";
+import { UiStore } from "../src/ui/state/store.js";
 import { initialView } from "../src/view/state.js";
 
 beforeEach(() => {

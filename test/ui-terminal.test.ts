@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Screen, speaksKittyKeys } from "../src/ui/terminal.js";
+import { Screen, speaksKittyKeys } from "../src/ui/terminal/screen.js";
 
 /** A screen writing into a string instead of a terminal. */
 function screen(env: NodeJS.ProcessEnv, mouse = true) {

@@ -1,12 +1,12 @@
 import chalk from "chalk";
 import { render } from "ink-testing-library";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { App, type AppInfo } from "../src/ui/App.js";
 import { loadMarkdown } from "../src/ui/chat/markdown.js";
-import { InputModel } from "../src/ui/input-model.js";
-import { UiStore } from "../src/ui/store.js";
-import { darkTheme, lightTheme, monoTheme } from "../src/ui/theme.js";
-import { StoreTheme } from "../src/ui/theme-context.js";
+import { App, type AppInfo } from "../src/ui/screens/App.js";
+import { InputModel } from "../src/ui/state/input-model.js";
+import { UiStore } from "../src/ui/state/store.js";
+import { StoreTheme } from "../src/ui/theme/context.js";
+import { darkTheme, lightTheme, monoTheme } from "../src/ui/theme/theme.js";
 import { reduce } from "../src/view/reducer.js";
 import { initialView } from "../src/view/state.js";
 import { MODEL, PROVIDER, twoTurnRun } from "./fixtures/session/run.js";

@@ -2,11 +2,11 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { UiStore } from "../src/ui/store.js";
-import { backgroundOf, colorFgBgHint, parseBackgroundReply, queryBackground } from "../src/ui/terminal-background.js";
-import { darkTheme, lightTheme, mapColors, monoTheme, type Theme } from "../src/ui/theme.js";
-import { configuredTheme, startTheme } from "../src/ui/theme-start.js";
-import { loadTheme, parseTheme, switchTheme, themeFileSchema, themeNames } from "../src/ui/themes.js";
+import { UiStore } from "../src/ui/state/store.js";
+import { backgroundOf, colorFgBgHint, parseBackgroundReply, queryBackground } from "../src/ui/terminal/background.js";
+import { configuredTheme, startTheme } from "../src/ui/theme/start.js";
+import { darkTheme, lightTheme, mapColors, monoTheme, type Theme } from "../src/ui/theme/theme.js";
+import { loadTheme, parseTheme, switchTheme, themeFileSchema, themeNames } from "../src/ui/theme/themes.js";
 import { initialView } from "../src/view/state.js";
 import { tempDirsPerTest } from "./fixtures/session/run.js";
 

@@ -5,8 +5,8 @@ import { replayEvents } from "../session/replay.js";
 import { reduce } from "../view/reducer.js";
 import { initialView, type ViewState } from "../view/state.js";
 import { loadMarkdown } from "./chat/markdown.js";
-import type { UiStore } from "./store.js";
-import { configuredTheme } from "./theme-start.js";
+import type { UiStore } from "./state/store.js";
+import { configuredTheme } from "./theme/start.js";
 
 /**
  * The app's second stage, loaded after its first frame: config, session, tools and the provider (with its SDK)

@@ -1,4 +1,4 @@
-import type { Theme } from "../theme.js";
+import type { Theme } from "../theme/theme.js";
 import { clean, type Line, makeLine, type Span } from "./lines.js";
 import { renderMarkdown } from "./markdown.js";
 

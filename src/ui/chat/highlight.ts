@@ -1,5 +1,5 @@
 import type { createLowlight } from "lowlight";
-import type { Theme } from "../theme.js";
+import type { Theme } from "../theme/theme.js";
 import { expandTabs, type Span } from "./lines.js";
 
 type Lowlight = ReturnType<typeof createLowlight>;

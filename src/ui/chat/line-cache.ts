@@ -1,5 +1,5 @@
 import type { ChatItem } from "../../view/state.js";
-import type { Theme } from "../theme.js";
+import type { Theme } from "../theme/theme.js";
 import { chunkStarts, replyChunkLines } from "./assistant-text.js";
 import { flat, type Line } from "./lines.js";
 import { renderItem } from "./render-item.js";

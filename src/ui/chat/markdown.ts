@@ -1,5 +1,5 @@
 import type { MarkedToken, marked, Token, Tokens } from "marked";
-import type { Theme } from "../theme.js";
+import type { Theme } from "../theme/theme.js";
 import { highlightCode, loadHighlighter } from "./highlight.js";
 import { type Span, type Style, spansWidth, textWidth, wrapSpans } from "./lines.js";
 

@@ -3,7 +3,7 @@ import { formatCost, formatDuration, formatTokens, formatUsage } from "../../vie
 import { hookFailed, hookLine } from "../../view/hook-line.js";
 import type { ChatItem } from "../../view/state.js";
 import { labelFor } from "../editor/paste.js";
-import type { Theme } from "../theme.js";
+import type { Theme } from "../theme/theme.js";
 import { replyLines } from "./assistant-text.js";
 import { clean, expandTabs, fitSpans, type Line, makeLine, prefixRows, type Span, wrapSpans } from "./lines.js";
 import { toolLines } from "./tool-lines.js";

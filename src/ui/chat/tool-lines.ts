@@ -2,7 +2,7 @@ import type { BashDetails } from "../../tools/details.js";
 import { failureLines } from "../../view/failure-lines.js";
 import { firstLine, formatDuration, toolSummary, toolTarget } from "../../view/format.js";
 import type { ToolItem } from "../../view/state.js";
-import type { Theme } from "../theme.js";
+import type { Theme } from "../theme/theme.js";
 import {
 	clean,
 	expandTabs,

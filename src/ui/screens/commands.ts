@@ -1,10 +1,10 @@
-import type { Setup } from "../modes/setup.js";
-import { formatTotalsCost, formatUsage } from "../view/format.js";
-import { initialView } from "../view/state.js";
-import type { Completer, CompletionItem, InputModel } from "./input-model.js";
-import { HELP_CONTEXTS, KEY_TABLE } from "./key-table.js";
-import { keyHelp } from "./keymap.js";
-import type { UiStore } from "./store.js";
+import type { Setup } from "../../modes/setup.js";
+import { formatTotalsCost, formatUsage } from "../../view/format.js";
+import { initialView } from "../../view/state.js";
+import { HELP_CONTEXTS, KEY_TABLE } from "../keys/key-table.js";
+import { keyHelp } from "../keys/keymap.js";
+import type { Completer, CompletionItem, InputModel } from "../state/input-model.js";
+import type { UiStore } from "../state/store.js";
 
 type Level = "info" | "warning" | "error";
 

@@ -1,5 +1,5 @@
-import dark from "../../themes/dark.json" with { type: "json" };
-import light from "../../themes/light.json" with { type: "json" };
+import dark from "../../../themes/dark.json" with { type: "json" };
+import light from "../../../themes/light.json" with { type: "json" };
 
 /**
  * A colour Ink's `<Text color>` accepts: a hex string ("#7aa2f7") or a name ("cyan"). The empty string means no

@@ -2,12 +2,11 @@ import { readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { configPaths } from "../config/paths.js";
-import { THEME_NAME } from "../config/schema.js";
-import { editDistance } from "../text/distance.js";
-import { tildePath } from "../text/paths.js";
-import { NotRegularFileError, readRegularFile } from "../text/regular-file.js";
-import type { UiStore } from "./store.js";
+import { configPaths } from "../../config/paths.js";
+import { THEME_NAME } from "../../config/schema.js";
+import { editDistance } from "../../text/distance.js";
+import { tildePath } from "../../text/paths.js";
+import { NotRegularFileError, readRegularFile } from "../../text/regular-file.js";
 import { BUILTIN_THEMES, builtinTheme, darkTheme, mapColors, type Theme } from "./theme.js";
 
 /**
@@ -251,7 +250,11 @@ export function loadTheme(name: string, options: { configDir: string }): LoadedT
  * `/theme NAME`: switches the app to theme `name` live (every component and the chat lines already drawn). Returns
  * null when done, or what is wrong (the theme on screen then stays). Never throws.
  */
-export function switchTheme(store: UiStore, name: string, options: { configDir: string }): string | null {
+export function switchTheme(
+	store: { setTheme: (theme: Theme) => void },
+	name: string,
+	options: { configDir: string },
+): string | null {
 	const found = findTheme(name, options);
 	if (!("theme" in found)) return found.problem;
 	store.setTheme(found.theme);

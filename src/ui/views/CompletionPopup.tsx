@@ -1,7 +1,7 @@
 import { Box, Text } from "ink";
 import { sanitizeForTerminal } from "../../term/sanitize.js";
-import { type Completion, MAX_ITEMS } from "../input-model.js";
-import { useTheme } from "../theme-context.js";
+import { type Completion, MAX_ITEMS } from "../state/input-model.js";
+import { useTheme } from "../theme/context.js";
 
 export type CompletionPopupProps = { completion: Completion; selected: number; width: number };
 

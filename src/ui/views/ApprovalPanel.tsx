@@ -1,8 +1,8 @@
 import { Box, Text } from "ink";
 import { memo } from "react";
-import type { ApprovalLayout, PreviewRow, RowTone } from "./approval-layout.js";
-import type { Theme } from "./theme.js";
-import { useTheme } from "./theme-context.js";
+import type { ApprovalLayout, PreviewRow, RowTone } from "../state/approval-layout.js";
+import { useTheme } from "../theme/context.js";
+import type { Theme } from "../theme/theme.js";
 
 export type ApprovalPanelProps = { layout: ApprovalLayout; width: number; version: number };
 

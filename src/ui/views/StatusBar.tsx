@@ -1,11 +1,11 @@
 import { Box, Text } from "ink";
 import { memo } from "react";
-import { formatTokens, formatTotalsCost, formatUsage } from "../view/format.js";
-import type { ViewState } from "../view/state.js";
+import { formatTokens, formatTotalsCost, formatUsage } from "../../view/format.js";
+import type { ViewState } from "../../view/state.js";
+import { useNow } from "../state/use-store.js";
+import { useTheme } from "../theme/context.js";
 import { describeActivity, isBusy } from "./activity.js";
 import { fitParts } from "./fit-parts.js";
-import { useTheme } from "./theme-context.js";
-import { useNow } from "./use-store.js";
 
 export type StatusBarProps = {
 	version: string;

@@ -1,9 +1,9 @@
 import { Box, Text } from "ink";
 import { sanitizeForTerminal } from "../../term/sanitize.js";
-import type { InputModel } from "../input-model.js";
-import { useTheme } from "../theme-context.js";
-import { nextBoundary } from "./graphemes.js";
-import { isToken, type PasteRegistry } from "./paste.js";
+import { nextBoundary } from "../editor/graphemes.js";
+import { isToken, type PasteRegistry } from "../editor/paste.js";
+import type { InputModel } from "../state/input-model.js";
+import { useTheme } from "../theme/context.js";
 
 /** A piece of a row as drawn: plain text, or a paste placeholder's label. */
 type Piece = { text: string; token: boolean };
@@ -30,15 +30,17 @@ export type EditorBoxProps = {
 	/** Shown at the right of the first row ("Enter send"). */
 	hint: string;
 	width: number;
+	/** Columns the text wraps at (layout.ts inputTextWidth). */
+	textWidth: number;
 };
 
 /**
  * The rows of the editor on screen (at most MAX_ROWS, scrolled with the cursor), the cursor drawn inverse.
  * Placeholders show as their label in the accent colour. Rendered by InputBox, which subscribes to the model.
  */
-export function EditorBox({ model, prompt, hint, width }: EditorBoxProps) {
+export function EditorBox({ model, prompt, hint, width, textWidth }: EditorBoxProps) {
 	const theme = useTheme();
-	const { rows, cursor } = model.view();
+	const { rows, cursor } = model.view(textWidth);
 	const { lines, pastes } = model.buffer;
 	const indent = " ".repeat(prompt.length);
 	const draw = (list: Piece[], base: string) =>

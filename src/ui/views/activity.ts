@@ -1,6 +1,6 @@
-import { formatDuration } from "../view/format.js";
-import { MIN_SPEED_MS } from "../view/reducer.js";
-import type { Activity, ViewState } from "../view/state.js";
+import { formatDuration } from "../../view/format.js";
+import { MIN_SPEED_MS } from "../../view/reducer.js";
+import type { Activity, ViewState } from "../../view/state.js";
 
 /** A reply that sent nothing for this long shows as stalled ("no data for 12 s") instead of its speed. */
 export const STALL_MS = 5000;

@@ -1,11 +1,10 @@
-import type { UserInput } from "../agent/events.js";
-import { PromptHistory } from "./editor/history.js";
-import { PasteReader } from "./editor/paste-reader.js";
-import { TextBuffer } from "./editor/text-buffer.js";
-import { type Row, rowOf } from "./editor/wrap.js";
+import type { UserInput } from "../../agent/events.js";
+import { PromptHistory } from "../editor/history.js";
+import { PasteReader } from "../editor/paste-reader.js";
+import { TextBuffer } from "../editor/text-buffer.js";
+import { type EditorView, type RowPosition, rowCount, scrolled } from "../editor/viewport.js";
+import { rowOf } from "../editor/wrap.js";
 
-/** The editor shows at most this many rows and scrolls within them. */
-export const MAX_ROWS = 10;
 /** Completion items shown at once. */
 export const MAX_ITEMS = 6;
 /** A recalled history entry this large comes back as a placeholder, like the paste it probably was. */
@@ -29,22 +28,17 @@ export type KeyMemory = {
 	quitKey: { key: string; at: number } | null;
 };
 
-/** A visual row on screen: a piece `[start, end)` of logical line `line`. */
-export type VisualRow = { line: number; start: number; end: number };
-type Pos = { line: number; sub: number };
-
 /**
  * The editor's state outside React: the text buffer, the history walk, Ctrl+R search and the completion popup.
- * A keypress changes it and notifies only its subscribers (the input box, and App for the input's height), so
- * typing never re-renders the chat or the inspector. Work per key is O(the rows on screen), never O(the text).
+ * A keypress changes it and notifies only its subscribers (the input box, and the chat screen for the input's
+ * height), so typing never re-renders the chat or the inspector. Work per key is O(the rows on screen), never O(the
+ * text).
  */
 export class InputModel {
 	readonly buffer = new TextBuffer();
 	history: PromptHistory = PromptHistory.memory();
 	/** Completes `/commands`; set once the conversation exists. */
 	completer: Completer | null = null;
-	/** Columns the text wraps at (set by the app from the terminal's width). */
-	width = 80;
 	/** Ctrl+R: the query and the index of the shown match (-1: none). */
 	search: { query: string; index: number } | null = null;
 	selected = 0;
@@ -55,7 +49,11 @@ export class InputModel {
 	private readonly listeners = new Set<() => void>();
 	private historyIndex: number | null = null;
 	private draft = "";
-	private top: Pos = { line: 0, sub: 0 };
+	/** The first row on screen, kept so that the view moves only when the cursor leaves it. */
+	private top: RowPosition = { line: 0, sub: 0 };
+	private wrapWidth = 80;
+	/** The rows on screen at the model's width, as of the last change. */
+	private shown: EditorView = scrolled(this.buffer, this.top, this.wrapWidth).view;
 	private dismissedAt = -1;
 	private completion: { version: number; value: Completion | null } = { version: -1, value: null };
 	/** Tab asked for every choice (`/model ` + Tab); cleared when the text is replaced or the list dismissed. */
@@ -69,11 +67,25 @@ export class InputModel {
 
 	readonly getVersion = (): number => this.version;
 
-	/** Rows the input takes on screen: its visible rows, plus the search line or the completion popup. */
-	readonly getHeight = (): number => {
+	/** Rows the input takes on screen at `width`: its visible rows, plus the search line or the completion popup. */
+	heightAt(width: number): number {
 		const popup = this.search ? 1 : Math.min(MAX_ITEMS, this.completions()?.items.length ?? 0);
-		return this.visibleRowCount() + popup;
-	};
+		return rowCount(this.buffer, width) + popup;
+	}
+
+	/** `heightAt` the width the keys use. */
+	readonly getHeight = (): number => this.heightAt(this.width);
+
+	/** Columns the text wraps at (↑/↓ move by rows): the chat screen sets it from its layout after each frame. */
+	get width(): number {
+		return this.wrapWidth;
+	}
+
+	set width(width: number) {
+		if (width === this.wrapWidth) return;
+		this.wrapWidth = width;
+		this.scroll();
+	}
 
 	/** The text with placeholders (not expanded). O(text): not for per-key paths. */
 	get text(): string {
@@ -303,71 +315,25 @@ export class InputModel {
 
 	// Layout
 
-	/** The rows on screen (at most MAX_ROWS, scrolled to keep the cursor in view) and the cursor's place in them. */
-	view(): { rows: VisualRow[]; cursor: { row: number; column: number } } {
-		const b = this.buffer;
-		const { sub, column } = b.cursorCell(this.width);
-		const cursor: Pos = { line: b.row, sub };
-		this.top = this.clamp(this.top);
-		if (before(cursor, this.top)) this.top = cursor;
-		// The lowest top that still shows the cursor on the last row.
-		let lowest = cursor;
-		for (let i = 1; i < MAX_ROWS; i++) lowest = this.prev(lowest) ?? lowest;
-		if (before(this.top, lowest)) this.top = lowest;
-		const rows: VisualRow[] = [];
-		let cursorRow = 0;
-		for (let pos: Pos | null = this.top; pos && rows.length < MAX_ROWS; pos = this.next(pos)) {
-			if (pos.line === cursor.line && pos.sub === cursor.sub) cursorRow = rows.length;
-			rows.push(this.visual(pos));
-		}
-		// Fewer rows than room below: show more above instead (after deleting at the end).
-		for (let p = this.prev(this.top); p && rows.length < MAX_ROWS; p = this.prev(p)) {
-			this.top = p;
-			rows.unshift(this.visual(p));
-			cursorRow++;
-		}
-		return { rows, cursor: { row: cursorRow, column } };
+	/**
+	 * The rows on screen at `width` (at most MAX_ROWS, scrolled to keep the cursor in view) and the cursor's place in
+	 * them. Reads only: each change scrolls the rows at the model's width (`changed`); another width is worked out
+	 * from the same first row.
+	 */
+	view(width = this.wrapWidth): EditorView {
+		return width === this.wrapWidth ? this.shown : scrolled(this.buffer, this.top, width).view;
 	}
 
-	private visibleRowCount(): number {
-		let count = 0;
-		const { lines } = this.buffer;
-		for (let i = 0; i < lines.length && count < MAX_ROWS; i++) {
-			count += this.buffer.wrap(lines[i] as string, this.width).length;
-		}
-		return Math.min(MAX_ROWS, count);
-	}
-
-	private rowsOf(line: number): Row[] {
-		return this.buffer.wrap(this.buffer.lines[line] as string, this.width);
-	}
-
-	private visual(pos: Pos): VisualRow {
-		const row = this.rowsOf(pos.line)[pos.sub] as Row;
-		return { line: pos.line, start: row.start, end: row.end };
-	}
-
-	private clamp(pos: Pos): Pos {
-		const last = this.buffer.lines.length - 1;
-		if (pos.line > last) return { line: last, sub: this.rowsOf(last).length - 1 };
-		return { line: pos.line, sub: Math.min(pos.sub, this.rowsOf(pos.line).length - 1) };
-	}
-
-	private prev(pos: Pos): Pos | null {
-		if (pos.sub > 0) return { line: pos.line, sub: pos.sub - 1 };
-		if (pos.line === 0) return null;
-		return { line: pos.line - 1, sub: this.rowsOf(pos.line - 1).length - 1 };
-	}
-
-	private next(pos: Pos): Pos | null {
-		if (pos.sub < this.rowsOf(pos.line).length - 1) return { line: pos.line, sub: pos.sub + 1 };
-		if (pos.line >= this.buffer.lines.length - 1) return null;
-		return { line: pos.line + 1, sub: 0 };
+	/** Scrolls the rows on screen to the text as it is now. */
+	private scroll(): void {
+		const { top, view } = scrolled(this.buffer, this.top, this.wrapWidth);
+		this.top = top;
+		this.shown = view;
 	}
 
 	/** The cursor's row: which rows of its line it is on. */
 	cursorRow(): number {
-		return rowOf(this.rowsOf(this.buffer.row), this.buffer.col);
+		return rowOf(this.buffer.wrap(this.buffer.line, this.width), this.buffer.col);
 	}
 
 	private historyStep(step: -1 | 1): boolean {
@@ -422,7 +388,10 @@ export class InputModel {
 		return true;
 	}
 
-	/** Notifies subscribers; `reset` (an edit) puts the completion selection back on its first item. */
+	/**
+	 * Keeps the cursor in view and notifies subscribers; `reset` (an edit) puts the completion selection back on its
+	 * first item.
+	 */
 	private changed(reset = true): void {
 		this.version++;
 		if (reset) {
@@ -430,10 +399,7 @@ export class InputModel {
 			if (first !== this.lastText) this.selected = 0;
 			this.lastText = first;
 		}
+		this.scroll();
 		for (const listener of this.listeners) listener();
 	}
-}
-
-function before(a: Pos, b: Pos): boolean {
-	return a.line < b.line || (a.line === b.line && a.sub < b.sub);
 }

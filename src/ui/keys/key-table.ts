@@ -7,9 +7,10 @@ const UNDO = "undo / redo";
 const SCROLL = "scroll the chat";
 
 /**
- * Every key of the full-screen app, as data: keys.ts runs the actions, /help lists the lines in this order, and a
- * test checks that README.md and README_CN.md name the same keys. Within a context a key with more modifiers is
- * tried first ("Alt+Enter" before "Enter"); an action may pass a key on (`false`), as ↑ does to the queued message.
+ * Every key of the full-screen app, as data: screens/chat-keys.ts runs the actions, /help lists the lines in this
+ * order, and a test checks that README.md and README_CN.md name the same keys. Within a context a key with more
+ * modifiers is tried first ("Alt+Enter" before "Enter"); an action may pass a key on (`false`), as ↑ does to the
+ * queued message.
  */
 export const KEY_TABLE = [
 	{

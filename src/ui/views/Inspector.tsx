@@ -1,10 +1,10 @@
 import { Box, Text } from "ink";
 import { memo, type ReactNode } from "react";
-import { formatDuration, formatSent, formatTokens, formatTotalsCost, formatUsage } from "../view/format.js";
-import type { ViewState } from "../view/state.js";
+import { formatDuration, formatSent, formatTokens, formatTotalsCost, formatUsage } from "../../view/format.js";
+import type { ViewState } from "../../view/state.js";
+import { useNow } from "../state/use-store.js";
+import { useTheme } from "../theme/context.js";
 import { describeActivity, idleNote, isBusy, liveSpeed, stalledFor } from "./activity.js";
-import { useTheme } from "./theme-context.js";
-import { useNow } from "./use-store.js";
 
 export type InspectorProps = {
 	view: ViewState;

@@ -1,12 +1,12 @@
 import type { Key } from "ink";
-import type { PastedRange } from "../agent/events.js";
-import type { ApprovalDecision } from "../agent/loop.js";
-import { mustReadAll, readAll } from "./approval-layout.js";
+import type { PastedRange } from "../../agent/events.js";
+import type { ApprovalDecision } from "../../agent/loop.js";
+import { KEY_TABLE, type KeyAction } from "../keys/key-table.js";
+import { byteActions, type KeyActions, type KeyLayer, keyDispatcher } from "../keys/keymap.js";
+import { mustReadAll, type PreviewFit, readAll, seenBefore } from "../state/approval-layout.js";
+import type { InputModel } from "../state/input-model.js";
+import type { UiStore } from "../state/store.js";
 import { readyToRun } from "./commands.js";
-import type { InputModel } from "./input-model.js";
-import { KEY_TABLE, type KeyAction } from "./key-table.js";
-import { byteActions, type KeyActions, type KeyLayer, keyDispatcher } from "./keymap.js";
-import type { UiStore } from "./store.js";
 
 /** How a sent line is delivered while a run goes on: a steer (Enter) or a follow-up (Alt+Enter). */
 export type SendMode = "send" | "follow_up";
@@ -30,6 +30,8 @@ export type KeyDeps = {
 	pullQueued?: () => string | undefined;
 	/** Rows of the chat pane, for PgUp/PgDn. */
 	page: () => number;
+	/** The approval preview's rows on screen and in all, as last drawn (absent or null: not drawn). */
+	approvalFit?: () => PreviewFit | null;
 	/** The terminal's width (Tab says when the inspector does not fit). */
 	columns: () => number;
 	now?: () => number;
@@ -174,7 +176,7 @@ function approvalActions({ deps, store, answer, submit }: Ctx): Actions<Approval
 	const allow = (remember: boolean) => {
 		const pending = store.approval;
 		if (pending?.stage !== "ask") return false;
-		if (mustReadAll(pending) && !readAll(pending)) {
+		if (mustReadAll(pending) && !readAll(pending, deps.approvalFit?.() ?? null)) {
 			pending.early = true;
 			store.changed();
 		} else answer(remember ? { approved: true, remember: true } : { approved: true });
@@ -188,13 +190,13 @@ function approvalActions({ deps, store, answer, submit }: Ctx): Actions<Approval
 			const pending = store.approval;
 			if (!pending) return false;
 			// A page keeps one row of the last one in sight; the preview stops at its end (fit: as last drawn).
-			const fit = pending.fit;
+			const fit = deps.approvalFit?.() ?? null;
 			const step = key.pageUp || key.pageDown ? Math.max(1, (fit?.rows ?? deps.page()) - 1) : 1;
 			const end = fit ? Math.max(0, fit.total - fit.rows) : Number.MAX_SAFE_INTEGER;
 			const next = Math.min(pending.scroll, end) + (key.upArrow || key.pageUp ? -step : step);
 			pending.scroll = Math.max(0, Math.min(end, next));
-			if (fit) pending.seen = Math.max(pending.seen ?? 0, pending.scroll + fit.rows);
-			if (readAll(pending)) pending.early = false;
+			if (fit) pending.seen = { rows: Math.max(seenBefore(pending, fit), pending.scroll + fit.rows), total: fit.total };
+			if (readAll(pending, fit)) pending.early = false;
 			store.changed();
 		},
 		allowOnce: () => allow(false),

@@ -1,9 +1,9 @@
 import type { Key } from "ink";
 
 /**
- * Where a key binding applies. A key is offered to the active contexts in order: `global` (over every screen and
- * dialog), then the open dialog (`approval`), the history `search`, the screen (`chat`; a screen to come brings its
- * own context and bindings), and the `editor`.
+ * Where a key binding applies. A key is offered to the active contexts of the screen on top in order: `global` (over
+ * every screen and dialog), then the open dialog (`approval`), the history `search`, the screen's own (`chat`; a
+ * screen to come brings its own context and bindings, and its layers), and the `editor`.
  */
 export type KeyContext = "global" | "approval" | "search" | "chat" | "editor";
 
@@ -12,8 +12,8 @@ export type KeyContext = "global" | "approval" | "search" | "chat" | "editor";
  * "Shift+Enter", "PgUp", "↑", "y"). `help` is its line in /help ("" to leave it out); `label` is that line's key
  * column where it differs from the keys joined (bindings sharing a label share one line: "Home/End, Ctrl+A/E").
  */
-export type KeyBinding<A extends string = string> = {
-	context: KeyContext;
+export type KeyBinding<A extends string = string, C extends string = KeyContext> = {
+	context: C;
 	keys: readonly string[];
 	action: A;
 	help: string;
@@ -24,15 +24,15 @@ export type KeyBinding<A extends string = string> = {
 export type KeyActions<A extends string> = Record<A, (text: string, key: Key) => unknown>;
 
 /** A context as the dispatcher sees it: whether it is active now, and what to do with a key its bindings left. */
-export type KeyLayer = {
-	context: KeyContext;
+export type KeyLayer<C extends string = KeyContext> = {
+	context: C;
 	active?: () => boolean;
 	/** True: the key was used (or swallowed) here; false: it goes on to the next context. */
 	rest?: (text: string, key: Key) => boolean;
 };
 
 type Test = (text: string, key: Key) => boolean;
-type Compiled<A extends string> = { binding: KeyBinding<A>; test: Test; modifiers: number };
+type Compiled<A extends string, C extends string> = { binding: KeyBinding<A, C>; test: Test; modifiers: number };
 
 /** xterm's modifyOtherKeys form of a modified Enter: ESC [ 27 ; modifiers ; 13 ~ (Ink passes it on without ESC). */
 const MODIFIED_ENTER = /^\[27;(\d+);13~$/;
@@ -119,12 +119,12 @@ function bytesOf(name: string): string[] {
  * The key handler of a table: offers each key to the active layers in order, each trying its context's bindings
  * (most modifiers first, then in table order) and then its `rest`. Returns whether some layer used the key.
  */
-export function keyDispatcher<A extends string>(
-	table: readonly KeyBinding<A>[],
-	layers: readonly KeyLayer[],
+export function keyDispatcher<A extends string, C extends string = KeyContext>(
+	table: readonly KeyBinding<A, C>[],
+	layers: readonly KeyLayer<C>[],
 	actions: KeyActions<A>,
 ): (text: string, key: Key) => boolean {
-	const byContext = new Map<KeyContext, Compiled<A>[]>();
+	const byContext = new Map<C, Compiled<A, C>[]>();
 	for (const binding of table) {
 		const list = byContext.get(binding.context) ?? [];
 		for (const name of binding.keys) list.push({ binding, test: compileKey(name), modifiers: modifierCount(name) });
@@ -144,7 +144,10 @@ export function keyDispatcher<A extends string>(
 }
 
 /** The actions of `context`'s keys by the control byte each sends inside typed text ("\r" → Enter's action). */
-export function byteActions<A extends string>(table: readonly KeyBinding<A>[], context: KeyContext): Map<string, A> {
+export function byteActions<A extends string, C extends string = KeyContext>(
+	table: readonly KeyBinding<A, C>[],
+	context: C,
+): Map<string, A> {
 	const map = new Map<string, A>();
 	for (const binding of table) {
 		if (binding.context !== context) continue;

@@ -9,7 +9,7 @@ const OSC_BODY = /^1[01];rgba?:[0-9a-f/]+(\x07)?$/i;
 const DA1 = /^\[\?[\d;]*c$/;
 
 /**
- * Drops a terminal's answer to the start-up background query (OSC 11 + DA1, terminal-background.ts) that arrives
+ * Drops a terminal's answer to the start-up background query (OSC 11 + DA1, background.ts) that arrives
  * after the query stopped waiting (a slow link): Ink would pass it on as typed text. A lone "]" is held until the
  * end of its read (a microtask) to see whether an answer follows; typed, it is applied then.
  */

@@ -1,4 +1,4 @@
-import stringWidth from "../term/string-width.js";
+import stringWidth from "../../term/string-width.js";
 
 /**
  * Short texts joined by `sep` on as few rows of `width` columns as they take, each part whole (a part wider than a

@@ -1,4 +1,4 @@
-import { type Background, colorFgBgHint, noColor } from "./terminal-background.js";
+import { type Background, colorFgBgHint, noColor } from "../terminal/background.js";
 import { builtinTheme, darkTheme, lightTheme, monoTheme, type Theme } from "./theme.js";
 
 /**

@@ -1,9 +1,9 @@
-import type { AgentEvent } from "../agent/events.js";
-import type { ApprovalDecision, ApprovalRequest } from "../agent/loop.js";
-import { reduce } from "../view/reducer.js";
-import type { PendingQuestion, ViewState } from "../view/state.js";
-import type { ChatPosition } from "./chat/window.js";
-import { darkTheme, type Theme } from "./theme.js";
+import type { AgentEvent } from "../../agent/events.js";
+import type { ApprovalDecision, ApprovalRequest } from "../../agent/loop.js";
+import { reduce } from "../../view/reducer.js";
+import type { PendingQuestion, ViewState } from "../../view/state.js";
+import type { ChatPosition } from "../chat/window.js";
+import { darkTheme, type Theme } from "../theme/theme.js";
 
 /**
  * The open approval question as this screen shows it: the view's question (`request`, the same object as
@@ -15,10 +15,11 @@ export type PendingApproval = {
 	stage: "ask" | "reason";
 	/** Rows scrolled down in a long preview. */
 	scroll: number;
-	/** The preview's rows on screen and in all, as last drawn (App sets it; the keys scroll and check by it). */
-	fit?: { rows: number; total: number };
-	/** Rows from the top that have been on screen: a command is allowed only once all of it was. */
-	seen?: number;
+	/**
+	 * Rows from the top that have been on screen, in a wrapping of `total` rows: a command is allowed only once all of
+	 * it was. Another width wraps the preview anew, and rows seen in the old wrapping no longer say what was read.
+	 */
+	seen?: { rows: number; total: number };
 	/** y or a came before the whole command was on screen: the panel says to read on. */
 	early?: boolean;
 };
@@ -69,7 +70,9 @@ export class UiStore {
 	/** Who waits for the answer to each open question, by call id (`ask`). */
 	private readonly answers = new Map<string, (decision: ApprovalDecision) => void>();
 	/** The screen's side of the open question; made anew for each question. */
-	private screen: PendingApproval | null = null;
+	private dialog: PendingApproval | null = null;
+	/** The screens open, the chat first: the one on top is drawn and takes the keys. */
+	private readonly screens: string[] = ["chat"];
 
 	constructor(view: ViewState, options: StoreOptions = {}) {
 		this.view = view;
@@ -87,7 +90,10 @@ export class UiStore {
 	/** The channel listener: folds the event into the view and schedules a redraw. O(event). */
 	readonly onEvent = (event: AgentEvent): void => {
 		this.view = reduce(this.view, event, this.now());
-		if (this.answers.size > 0) this.dropClosed(this.view.pending);
+		if (this.answers.size > 0) {
+			this.dropClosed(this.view.pending);
+			this.openDialog();
+		}
 		this.changed(!STREAMING.has(event.type));
 	};
 
@@ -101,15 +107,14 @@ export class UiStore {
 	/** Delivers the answer to question `callId` to `deliver` once the person gives it. */
 	awaitAnswer(callId: string, deliver: (decision: ApprovalDecision) => void): void {
 		this.answers.set(callId, deliver);
+		this.openDialog();
 		this.changed();
 	}
 
 	/** The question on screen: the view's open question, while this screen can answer it; else null. */
 	get approval(): PendingApproval | null {
-		const question = this.view.pending;
-		if (!question || !this.answers.has(question.callId)) return null;
-		if (this.screen?.request !== question) this.screen = { request: question, stage: "ask", scroll: 0 };
-		return this.screen;
+		const dialog = this.dialog;
+		return dialog && dialog.request === this.view.pending && this.answers.has(dialog.request.callId) ? dialog : null;
 	}
 
 	/** Answers the open question. The view closes it when the answer comes back as `approval_result`. */
@@ -118,9 +123,27 @@ export class UiStore {
 		const deliver = callId === undefined ? undefined : this.answers.get(callId);
 		if (callId === undefined || !deliver) return;
 		this.answers.delete(callId);
-		this.screen = null;
+		this.dialog = null;
 		this.changed();
 		deliver(decision);
+	}
+
+	/** The screen on top (drawn, taking the keys): "chat", or one opened over it. */
+	get screen(): string {
+		return this.screens.at(-1) ?? "chat";
+	}
+
+	/** Opens screen `name` over the one on top. */
+	openScreen(name: string): void {
+		this.screens.push(name);
+		this.changed();
+	}
+
+	/** Closes the screen on top, back to the one under it; the chat stays. */
+	closeScreen(): void {
+		if (this.screens.length === 1) return;
+		this.screens.pop();
+		this.changed();
 	}
 
 	/** Something changed: redraw now (`urgent`, e.g. a keypress) or within the frame interval. */
@@ -160,7 +183,10 @@ export class UiStore {
 		this.changed();
 	}
 
-	/** The chat drew the view from `top` (null: at the bottom, following again); the pending scroll is done. */
+	/**
+	 * The chat drew the view from `top` (null: at the bottom, following again); the pending scroll is done. The chat
+	 * says so once the frame is drawn (a layout effect), never while drawing it.
+	 */
 	scrolledTo(top: ChatPosition | null): void {
 		this.top = top;
 		this.scroll = 0;
@@ -210,6 +236,13 @@ export class UiStore {
 		if (this.timer) clearTimeout(this.timer);
 		this.timer = null;
 		this.listeners.clear();
+	}
+
+	/** The view's open question, once this screen can answer it, gets the screen's side (asking, at the top). */
+	private openDialog(): void {
+		const question = this.view.pending;
+		if (!question || !this.answers.has(question.callId) || this.dialog?.request === question) return;
+		this.dialog = { request: question, stage: "ask", scroll: 0 };
 	}
 
 	/** Questions the view no longer holds (the run ended while asking) are answered "no": no one is waiting. */

@@ -1,7 +1,7 @@
-import type { ApprovalRequest } from "../agent/loop.js";
-import { plural } from "../text/plural.js";
-import { APPROVAL_WARNING, approvalFlagged, approvalKeys, previewBody, previewHeadline } from "../view/format.js";
-import { expandTabs, graphemes, textWidth } from "./chat/lines.js";
+import type { ApprovalRequest } from "../../agent/loop.js";
+import { plural } from "../../text/plural.js";
+import { APPROVAL_WARNING, approvalFlagged, approvalKeys, previewBody, previewHeadline } from "../../view/format.js";
+import { expandTabs, graphemes, textWidth } from "../chat/lines.js";
 import type { PendingApproval } from "./store.js";
 
 /** How a preview row is coloured: a diff's added / removed / hunk / context line, a command, a failing call. */
@@ -160,12 +160,19 @@ export function mustReadAll(pending: PendingApproval): boolean {
 	return pending.request.preview.kind === "bash";
 }
 
-/** Whether every row of the preview has been on screen (as far as the last layout knows). */
-export function readAll(pending: PendingApproval): boolean {
-	const fit = pending.fit;
+/** The preview's rows on screen and in all, as drawn (ApprovalLayout's `rows` and `body.length`). */
+export type PreviewFit = { rows: number; total: number };
+
+/** The rows from the top that scrolling showed in the wrapping `fit` is of (none in another wrapping). */
+export function seenBefore(pending: PendingApproval, fit: PreviewFit): number {
+	return pending.seen?.total === fit.total ? pending.seen.rows : 0;
+}
+
+/** Whether every row of the preview has been on screen (`fit`: as drawn; null: not drawn yet, nothing to hold). */
+export function readAll(pending: PendingApproval, fit: PreviewFit | null): boolean {
 	if (!fit) return true;
 	const start = Math.min(pending.scroll, Math.max(0, fit.total - fit.rows));
-	return Math.max(pending.seen ?? 0, start + fit.rows) >= fit.total;
+	return Math.max(seenBefore(pending, fit), start + fit.rows) >= fit.total;
 }
 
 /**

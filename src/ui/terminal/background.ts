@@ -104,7 +104,7 @@ export function queryBackground(
 
 /**
  * The query the first frame waits for, started as early as possible: cli.ts calls this before the app's code loads,
- * so the terminal answers meanwhile. None when a theme is named (`--theme`) or NO_COLOR is set (see theme-start.ts).
+ * so the terminal answers meanwhile. None when a theme is named (`--theme`) or NO_COLOR is set (see theme/start.ts).
  */
 export function earlyBackgroundQuery(
 	theme: string | undefined,

@@ -1,12 +1,12 @@
-import { memo, useRef } from "react";
-import type { ChatItem } from "../view/state.js";
-import { ChatPane } from "./chat/ChatPane.js";
-import { LineCache } from "./chat/line-cache.js";
-import { type Line, makeLine } from "./chat/lines.js";
-import { visibleLines } from "./chat/window.js";
+import { memo, useLayoutEffect, useRef } from "react";
+import type { ChatItem } from "../../view/state.js";
+import { ChatPane } from "../chat/ChatPane.js";
+import { LineCache } from "../chat/line-cache.js";
+import { type Line, makeLine } from "../chat/lines.js";
+import { visibleLines } from "../chat/window.js";
+import type { UiStore } from "../state/store.js";
+import { useTheme } from "../theme/context.js";
 import { packParts } from "./fit-parts.js";
-import type { UiStore } from "./store.js";
-import { useTheme } from "./theme-context.js";
 
 const WELCOME = "Type a task and press Enter.";
 const WELCOME_KEYS = ["Esc stops a run", "Ctrl+D quits", "Tab inspector", "PgUp/PgDn scroll"];
@@ -50,7 +50,9 @@ export const Chat = memo(function Chat({ store, width, height }: ChatProps) {
 	});
 	// Scrolled down to the anchor's last line: the view follows the whole chat again.
 	if (window.top === null && anchored) window = visibleLines(all, cache, { width, height, expanded });
-	store.scrolledTo(window.top);
+	// Once drawn (never while drawing), the store holds the view where it is: the scroll asked for is done.
+	const top = window.top;
+	useLayoutEffect(() => store.scrolledTo(top));
 	let lines: Line[] = window.lines;
 	if (all.length === 0) {
 		// The keys wrap whole, never cut in the middle of one, however narrow the chat is.

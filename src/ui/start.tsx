@@ -1,0 +1,191 @@
+import { homedir } from "node:os";
+import { render } from "ink";
+import type { EventChannel } from "../agent/channel.js";
+import type { PastedRange } from "../agent/events.js";
+import { saveCodeCache } from "../code-cache.js";
+import type { Setup } from "../modes/setup.js";
+import { gitBranch } from "../prompt/system-prompt.js";
+import { installInterrupts } from "../signals.js";
+import { tildePath } from "../text/paths.js";
+import { initialView } from "../view/state.js";
+import { App, type AppActions, type AppInfo } from "./screens/App.js";
+import type { SendMode } from "./screens/chat-keys.js";
+import { InputModel } from "./state/input-model.js";
+import { UiStore } from "./state/store.js";
+import type { Background } from "./terminal/background.js";
+import { Screen } from "./terminal/screen.js";
+import { TerminalSession } from "./terminal/session.js";
+import { StoreTheme } from "./theme/context.js";
+import { startTheme } from "./theme/start.js";
+
+declare const GAR_VERSION: string;
+const VERSION = typeof GAR_VERSION === "string" ? GAR_VERSION : "0.0.0-dev";
+
+/** What the first frame needs of gar's options. */
+export type StartOptions = {
+	cwd: string;
+	provider?: string;
+	model?: string;
+	/** --theme NAME: overrides `[tui] theme` (and NO_COLOR, and the terminal's background). */
+	theme?: string;
+	/** The terminal's background, asked before this module loaded (terminal/background.ts earlyBackgroundQuery). */
+	background?: Promise<Background | undefined>;
+};
+
+/** Sends a line the person typed: a task, a steer or follow-up, a /command or a !shell line. */
+export type Submit = (text: string, mode?: SendMode, pastes?: PastedRange[]) => void;
+
+/** Messages for the chat's notices (Node's warnings, a theme that failed to load) kept until the channel exists. */
+class Notices {
+	private readonly kept: string[] = [];
+	private channel: EventChannel | null = null;
+
+	readonly warn = (message: string): void => {
+		if (this.channel) this.channel.emit({ type: "notice", level: "warning", message });
+		else this.kept.push(message);
+	};
+
+	/** From now on warnings go to `channel`; those kept go first, in order. */
+	to(channel: EventChannel): void {
+		this.channel = channel;
+		for (const message of this.kept.splice(0)) this.warn(message);
+	}
+}
+
+/** Lines sent before the conversation exists wait here, in order; then they go to it at once. */
+class Lines {
+	private readonly early: Parameters<Submit>[] = [];
+	private target: Submit | null = null;
+
+	readonly send: Submit = (...line) => {
+		if (this.target) this.target(...line);
+		else this.early.push(line);
+	};
+
+	/** From now on lines go to `submit`; those kept go first, in order. */
+	to(submit: Submit): void {
+		this.target = submit;
+		for (const line of this.early.splice(0)) submit(...line);
+	}
+}
+
+/** The app after its first frame, before the conversation exists (run.tsx connects and wires it). */
+export type StartedApp = {
+	store: UiStore;
+	input: InputModel;
+	/** What the status bar and the inspector show of the session; wire.ts fills in what the setup knows. */
+	info: AppInfo;
+	terminal: TerminalSession;
+	/** Resolves with the exit code once the person quits. */
+	finished: Promise<number>;
+	exit: () => void;
+	/** The conversation exists: the keys and the inspector reach it, kept notices go to its channel. */
+	link: (setup: Setup) => void;
+	/** Lines are sent through `submit` from now on; those typed while gar connected go first, in order. */
+	sendTo: (submit: Submit) => void;
+	/** Unmounts the app and gives the terminal back. */
+	close: () => void;
+};
+
+/**
+ * The full-screen app's first stage: the terminal taken (terminal/session.ts), the first frame drawn with the store,
+ * the input and the start-up theme, before config, session, tools and the SDK load (connect.ts). What is typed
+ * meanwhile waits for them; nothing is dropped.
+ */
+export async function startApp(options: StartOptions): Promise<StartedApp> {
+	// The terminal's answer (OSC 11, asked by cli.ts) is awaited before Ink reads stdin.
+	const themed = startTheme(options.theme, process.env, options.background);
+	const store = new UiStore(initialView({ provider: options.provider ?? "", model: options.model ?? "" }));
+	const notices = new Notices();
+	const terminal = new TerminalSession(process, {
+		screen: new Screen({ mouse: false }),
+		signals: installInterrupts(),
+		warn: notices.warn,
+	});
+	const input = new InputModel();
+	const linked: { setup?: Setup } = {};
+	const lines = new Lines();
+	let done: (code: number) => void = () => {};
+	const finished = new Promise<number>((resolve) => {
+		done = resolve;
+	});
+	const exit = () => done(0);
+	const info = appInfo(options, linked);
+	const actions = appActions({ input, terminal, linked, exit, submit: lines.send });
+	const start = await themed;
+	store.setTheme(start.theme);
+	if (start.warning) notices.warn(start.warning);
+	terminal.enter();
+	const ink = render(
+		<StoreTheme store={store}>
+			<App store={store} input={input} info={info} actions={actions} />
+		</StoreTheme>,
+		{ exitOnCtrlC: false, patchConsole: false, maxFps: 30, incrementalRendering: true },
+	);
+	terminal.redrawWith(() => {
+		ink.clear();
+		store.changed();
+	});
+	// A render that throws ends the app like any crash: the screen restored and the error shown.
+	ink.waitUntilExit().catch(terminal.crash);
+	// The first frame is drawn: the code cache now holds just what it took (src/boot.ts); the rest loads after it.
+	saveCodeCache();
+	return {
+		store,
+		input,
+		info,
+		terminal,
+		finished,
+		exit,
+		link: (setup) => {
+			linked.setup = setup;
+			notices.to(setup.channel);
+		},
+		sendTo: (submit) => lines.to(submit),
+		close: () => {
+			ink.unmount();
+			store.dispose();
+			terminal.close();
+		},
+	};
+}
+
+/** The status bar's and the inspector's facts: the folder and branch now, the session once it exists. */
+function appInfo(options: StartOptions, linked: { setup?: Setup }): AppInfo {
+	return {
+		version: VERSION,
+		cwd: tildePath(options.cwd, homedir()),
+		branch: gitBranch(options.cwd),
+		sessionId: () => linked.setup?.conversation.session?.session.header.id ?? null,
+		sessionName: () => linked.setup?.conversation.session?.session.name,
+		sessionBranch: () => "–",
+		running: () => linked.setup?.conversation.running ?? false,
+	};
+}
+
+type ActionDeps = {
+	input: InputModel;
+	terminal: TerminalSession;
+	linked: { setup?: Setup };
+	exit: () => void;
+	submit: Submit;
+};
+
+/** What the keys ask of the app beyond the store and the input. */
+function appActions({ input, terminal, linked, exit, submit }: ActionDeps): AppActions {
+	return {
+		submit,
+		abort: () => linked.setup?.conversation.abort(),
+		exit,
+		suspend: terminal.suspend,
+		// Ctrl+G: node:child_process and the editor module load only when it is used.
+		externalEditor: async () => {
+			const { editExternally } = await import("./editor/external-editor.js");
+			const text = input.buffer.pastes.expand(input.text);
+			const result = editExternally(text, { before: terminal.leave, after: terminal.back });
+			if ("text" in result) input.set(result.text);
+			else linked.setup?.channel.emit({ type: "notice", level: "warning", message: result.error });
+		},
+		pullQueued: () => linked.setup?.conversation.queue.pullLast(),
+	};
+}
