@@ -1,4 +1,4 @@
-import type { PastedRange, UserSource } from "../../agent/events.js";
+import type { HookRun, PastedRange, UserSource } from "../../agent/events.js";
 import { formatCost, formatDuration, formatTokens, formatUsage } from "../../view/format.js";
 import { hookFailed, hookLine } from "../../view/hook-line.js";
 import type { ChatItem } from "../../view/state.js";
@@ -63,12 +63,35 @@ function shellRows(text: string, width: number, theme: Theme, expanded: boolean)
 	return rows;
 }
 
+/**
+ * Text a hook gave the model (context, or a Stop hook's reason to go on): its first line, the rest one key away
+ * (Ctrl+O), muted — the person did not type it.
+ */
+function hookContextRows(text: string, width: number, theme: Theme, expanded: boolean): Rows {
+	const lines = text.replace(/\n+$/, "").split("\n");
+	const label = { text: "hook › ", color: theme.muted, bold: true };
+	if (expanded) return labelled(label, [{ text: lines.join("\n"), color: theme.muted }], width);
+	const more = lines.length > 1 ? ` (${lines.length - 1} more lines: Ctrl+O)` : "";
+	return [fitSpans([label, { text: `${lines[0] ?? ""}${more}`, color: theme.muted }], width)];
+}
+
+/**
+ * One hook run, one line, at the step it touched: red when it failed, in the warning colour when it blocked or
+ * stopped something, muted otherwise.
+ */
+function hookRows(run: HookRun, width: number, theme: Theme): Rows {
+	const stopped = run.decision === "deny" || run.decision === "block" || run.decision === "stop";
+	const color = hookFailed(run) ? theme.error : stopped ? theme.warning : theme.muted;
+	return [fitSpans([{ text: `↪ ${clean(hookLine(run))}`, color }], width)];
+}
+
 function userRows(item: Extract<ChatItem, { kind: "user" }>, width: number, theme: Theme, expanded: boolean): Rows {
 	if (item.source === "schema_retry") {
 		const text = expandTabs(clean(item.text));
 		return [fitSpans([{ text: `gar asked for JSON: ${text.replace(/\s+/g, " ")}`, color: theme.muted }], width)];
 	}
 	if (item.source === "shell") return shellRows(expandTabs(clean(item.text)), width, theme, expanded);
+	if (item.source === "hook") return hookContextRows(expandTabs(clean(item.text)), width, theme, expanded);
 	const label = USER_LABELS[item.source] ?? "you › ";
 	const pastes = expanded ? [] : foldable(item.text, item.pastes);
 	return labelled({ text: label, color: theme.user, bold: true }, foldedSpans(item.text, pastes, theme), width);
@@ -171,12 +194,7 @@ function rows(item: Exclude<ChatItem, { kind: "text" | "tool" }>, width: number,
 		case "run_end":
 			return runEndRows(item, width, theme);
 		case "hook":
-			return [
-				fitSpans(
-					[{ text: `⚓ ${clean(hookLine(item.run))}`, color: hookFailed(item.run) ? theme.error : theme.muted }],
-					width,
-				),
-			];
+			return hookRows(item.run, width, theme);
 	}
 }
 
