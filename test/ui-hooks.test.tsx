@@ -55,7 +55,7 @@ function frame(store: UiStore, columns = 120, rows = 24): string {
 }
 
 describe("a hook run in the chat", () => {
-	it("is one line at its step, in the warning colour when it blocked, red when the hook failed", () => {
+	it("is one line (wrapped, never cut), in the warning colour when it blocked, red when the hook failed", () => {
 		const blocked = renderItem({ kind: "hook", key: "h", run: run() }, 100, darkTheme, { expanded: false });
 		expect(blocked.map((l) => l.spans.map((s) => s.text).join(""))).toEqual([
 			"↪ pre-tool hook guard.sh (bash) blocked: rm -rf is not allowed (exit 2 · 12 ms)",
@@ -65,9 +65,18 @@ describe("a hook run in the chat", () => {
 		expect(
 			renderItem({ kind: "hook", key: "h", run: failed }, 100, darkTheme, { expanded: false })[0]?.spans[0]?.color,
 		).toBe(darkTheme.error);
+		const narrow = renderItem({ kind: "hook", key: "h", run: run() }, 40, darkTheme, { expanded: false });
+		expect(
+			narrow.map((l) =>
+				l.spans
+					.map((s) => s.text)
+					.join("")
+					.trimEnd(),
+			),
+		).toEqual(["↪ pre-tool hook guard.sh (bash) blocked:", "  rm -rf is not allowed (exit 2 · 12 ms)"]);
 	});
 
-	it("comes after its tool call's line, and the inspector counts hook runs (no row without hooks)", () => {
+	it("is drawn under its tool call's header, and the inspector counts hook runs (no row without hooks)", () => {
 		const store = new UiStore(initialView({ provider: "p", model: "m" }));
 		expect(frame(store)).not.toMatch(/hooks\s/);
 		const events: AgentEvent[] = [
@@ -90,7 +99,8 @@ describe("a hook run in the chat", () => {
 		const blocked = lines.findIndex((l) => l.includes("pre-tool hook guard.sh (bash) blocked: rm -rf is not allowed"));
 		const tool = lines.findIndex((l) => l.startsWith("▸ bash"));
 		expect(tool).toBeGreaterThan(-1);
-		expect(blocked).toBeGreaterThan(tool);
+		expect(blocked).toBe(tool + 1);
+		expect(lines[blocked]).toMatch(/^ {2}↪ pre-tool hook/);
 		expect(shown).toMatch(/hooks\s+2 runs · 1 blocked · 1 failed/);
 	});
 

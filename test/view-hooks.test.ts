@@ -46,18 +46,23 @@ describe("hookLine", () => {
 });
 
 describe("the view", () => {
-	it("gets one chat item per hook run at its place, and counts runs, blocks and failures for the inspector", () => {
+	it("puts a tool call's hook runs with the call, others in items of their own, and counts them all", () => {
 		let view = initialView({ provider: "p", model: "m" });
 		const events: AgentEvent[] = [
+			hook({ event: "SessionStart", callId: undefined, tool: undefined, context: "on main" }),
 			{ type: "toolcall_start", callId: "c1", name: "bash", contentIndex: 0 },
+			{ type: "toolcall_start", callId: "c2", name: "bash", contentIndex: 1 },
 			hook({ decision: "deny", exitCode: 2, reason: "no" }),
 			hook({ status: "error", exitCode: 127, message: "exit 127, command not found" }),
-			hook(),
+			hook({ callId: "c2" }),
 		];
 		for (const event of events) view = reduce(view, event, 0);
-		expect(view.items.map((item) => item.kind)).toEqual(["tool", "hook", "hook", "hook"]);
-		expect(view.items[1]).toMatchObject({ kind: "hook", run: { decision: "deny", reason: "no" } });
-		expect(view.hooks).toEqual({ runs: 3, blocked: 1, failed: 1 });
+		expect(view.items.map((item) => item.kind)).toEqual(["hook", "tool", "tool"]);
+		const [, first, second] = view.items;
+		expect(first?.kind === "tool" && first.hooks?.map((h) => h.status)).toEqual(["ok", "error"]);
+		expect(first?.kind === "tool" && first.hooks?.[0]).toMatchObject({ decision: "deny", reason: "no" });
+		expect(second?.kind === "tool" && second.hooks?.length).toBe(1);
+		expect(view.hooks).toEqual({ runs: 4, blocked: 1, failed: 1 });
 	});
 });
 

@@ -242,10 +242,15 @@ function compactionEnd(state: ViewState, event: EventOf<"compaction_end">, at: n
 	state.activity = inRun ? { kind: "waiting", since: at } : { kind: "idle" };
 }
 
-/** A hook ran: its line in the chat, and the inspector's counts. */
+/**
+ * A hook ran: its line goes with its tool call when the call is in the view (at the step it touched), else its own
+ * item; the inspector counts it.
+ */
 function hook(state: ViewState, event: EventOf<"hook">): void {
 	const { type: _type, ...run } = event;
-	push(state, { kind: "hook", run });
+	const call = run.callId === undefined ? undefined : state.index.calls.get(run.callId);
+	if (call !== undefined) update<ToolItem>(state, call, (item) => ({ hooks: [...(item.hooks ?? []), run] }));
+	else push(state, { kind: "hook", run });
 	const { runs, blocked, failed } = state.hooks;
 	const stopped = run.decision === "deny" || run.decision === "block" || run.decision === "stop";
 	state.hooks = { runs: runs + 1, blocked: blocked + (stopped ? 1 : 0), failed: failed + (hookFailed(run) ? 1 : 0) };

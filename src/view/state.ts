@@ -29,6 +29,8 @@ export type ToolItem = {
 	/** When the tool started running (epoch ms), and how long it ran. */
 	startedAt?: number;
 	durationMs?: number;
+	/** The hooks that ran for this call (PreToolUse, PostToolUse), in order: shown at the call. */
+	hooks?: readonly HookRun[];
 };
 
 /** One row-group of the chat. Items are immutable: a change replaces the item, so views can memo by identity. */
@@ -49,7 +51,7 @@ export type ChatItem =
 	  }
 	| { kind: "error"; key: string; message: string; errorKind?: ErrorKind }
 	| { kind: "notice"; key: string; level: "info" | "warning" | "error"; message: string }
-	/** One hook run, at the step it touched (view/hook-line.ts says it in one line). */
+	/** One hook run not tied to a tool call in the view (view/hook-line.ts says it in one line). */
 	| { kind: "hook"; key: string; run: HookRun }
 	| ({ kind: "compaction"; key: string } & Pick<
 			Extract<AgentEvent, { type: "compaction_end" }>,

@@ -1,10 +1,10 @@
-import type { HookRun, PastedRange, UserSource } from "../../agent/events.js";
+import type { PastedRange, UserSource } from "../../agent/events.js";
 import { formatCost, formatDuration, formatTokens, formatUsage } from "../../view/format.js";
-import { hookFailed, hookLine } from "../../view/hook-line.js";
 import type { ChatItem } from "../../view/state.js";
 import { labelFor } from "../editor/paste.js";
 import type { Theme } from "../theme/theme.js";
 import { replyLines } from "./assistant-text.js";
+import { hookRows } from "./hook-rows.js";
 import { clean, expandTabs, fitSpans, type Line, makeLine, prefixRows, type Span, wrapSpans } from "./lines.js";
 import { toolLines } from "./tool-lines.js";
 
@@ -73,16 +73,6 @@ function hookContextRows(text: string, width: number, theme: Theme, expanded: bo
 	if (expanded) return labelled(label, [{ text: lines.join("\n"), color: theme.muted }], width);
 	const more = lines.length > 1 ? ` (${lines.length - 1} more lines: Ctrl+O)` : "";
 	return [fitSpans([label, { text: `${lines[0] ?? ""}${more}`, color: theme.muted }], width)];
-}
-
-/**
- * One hook run, one line, at the step it touched: red when it failed, in the warning colour when it blocked or
- * stopped something, muted otherwise.
- */
-function hookRows(run: HookRun, width: number, theme: Theme): Rows {
-	const stopped = run.decision === "deny" || run.decision === "block" || run.decision === "stop";
-	const color = hookFailed(run) ? theme.error : stopped ? theme.warning : theme.muted;
-	return [fitSpans([{ text: `↪ ${clean(hookLine(run))}`, color }], width)];
 }
 
 function userRows(item: Extract<ChatItem, { kind: "user" }>, width: number, theme: Theme, expanded: boolean): Rows {
