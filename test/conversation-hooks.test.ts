@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../src/agent/events.js";
 import type { ApprovalDecision, ApprovalRequest } from "../src/agent/loop.js";
 import { type Setup, setupRun } from "../src/modes/setup.js";
-import { isMetadata, loadSession } from "../src/session/index.js";
+import { isMetadata, loadSession, replayEvents } from "../src/session/index.js";
 import { reduce } from "../src/view/reducer.js";
 import { initialView } from "../src/view/state.js";
 import { hookToml, hookWorld, running, sent } from "./support/hook-world.js";
@@ -86,6 +86,43 @@ describe("a PreToolUse hook's ask", () => {
 		});
 		await conversation.run("read .env");
 		expect(asked[0]?.preview).toEqual({ kind: "read", path: ".env" });
+	});
+});
+
+describe("a resumed session", () => {
+	it("replays a tool call's hook runs with it, so the view shows them under the call again", async () => {
+		const w = hookWorld(
+			hookToml("PreToolUse", "echo 'no rm' >&2; exit 2", { matcher: "bash" }) +
+				hookToml("PostToolUse", "echo formatted", { matcher: "write" }),
+		);
+		server = await startWireServer([
+			bash("rm -rf x", "c1"),
+			{ toolCalls: [{ id: "w1", name: "write", args: { path: "a.txt", content: "x" } }] },
+			{ text: "ok" },
+		]);
+		const { conversation } = await app(w);
+		await conversation.run("go");
+		const file = conversation.session?.file ?? "";
+		await conversation.close();
+		setup = undefined;
+		const events = [...replayEvents(loadSession(file))].map((r) => r.event);
+		const order = events
+			.filter((e) => e.type === "hook" || e.type === "tool_start" || e.type === "tool_end")
+			.map((e) => (e.type === "hook" ? `hook:${e.event}:${e.callId}` : `${e.type}:${"callId" in e ? e.callId : ""}`));
+		expect(order).toEqual([
+			"hook:PreToolUse:c1",
+			"tool_end:c1",
+			"tool_start:w1",
+			"hook:PostToolUse:w1",
+			"tool_end:w1",
+		]);
+		let view = initialView({ provider: "openai", model: "m" });
+		for (const event of events) view = reduce(view, event, 0);
+		const calls = view.items.filter((item) => item.kind === "tool");
+		expect(calls.map((item) => item.kind === "tool" && item.hooks?.map((h) => h.decision ?? h.message))).toEqual([
+			["deny"],
+			["formatted"],
+		]);
 	});
 });
 
