@@ -109,13 +109,7 @@ describe("a resumed session", () => {
 		const order = events
 			.filter((e) => e.type === "hook" || e.type === "tool_start" || e.type === "tool_end")
 			.map((e) => (e.type === "hook" ? `hook:${e.event}:${e.callId}` : `${e.type}:${"callId" in e ? e.callId : ""}`));
-		expect(order).toEqual([
-			"hook:PreToolUse:c1",
-			"tool_end:c1",
-			"tool_start:w1",
-			"hook:PostToolUse:w1",
-			"tool_end:w1",
-		]);
+		expect(order).toEqual(["hook:PreToolUse:c1", "tool_end:c1", "tool_start:w1", "hook:PostToolUse:w1", "tool_end:w1"]);
 		let view = initialView({ provider: "openai", model: "m" });
 		for (const event of events) view = reduce(view, event, 0);
 		const calls = view.items.filter((item) => item.kind === "tool");
