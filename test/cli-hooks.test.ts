@@ -167,6 +167,29 @@ describe("PreToolUse", () => {
 		expect(sent(server, 1)).toContain("changed the arguments of this bash call to ones the tool refuses (command:");
 	});
 
+	it("continue: false stops the run: the call and the rest of the reply's calls do not run (exit 1)", async () => {
+		const w = hookWorld(hookToml("PreToolUse", `echo '{"continue": false, "stopReason": "the build is red"}'`));
+		server = await startWireServer([
+			{
+				toolCalls: [
+					{ id: "b1", name: "bash", args: { command: "echo one > one.txt" } },
+					{ id: "b2", name: "bash", args: { command: "echo two > two.txt" } },
+				],
+			},
+			{ text: "never" },
+		]);
+		const run = await w.run(server, "go");
+		expect(run.code).toBe(1);
+		expect(server.requests).toHaveLength(1);
+		expect(existsSync(join(w.project, "one.txt"))).toBe(false);
+		expect(existsSync(join(w.project, "two.txt"))).toBe(false);
+		expect(run.events.filter((e) => e.type === "tool_end").map((e) => "outcome" in e && e.outcome)).toEqual([
+			"denied",
+			"not_run",
+		]);
+		expect(resultOf(run)).toMatchObject({ ok: false, error: "stopped by the PreToolUse hook echo: the build is red" });
+	});
+
 	it("two matching hooks run in parallel; their decisions combine deny > allow, and both are reported", async () => {
 		const w = hookWorld(
 			hookToml("PreToolUse", `sleep 0.6; echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'`) +
@@ -192,12 +215,15 @@ describe("PreToolUse", () => {
 		const pidFile = join(w.root, "child.pid");
 		w.config(
 			hookToml("PreToolUse", `sleep 30 & echo $! > ${pidFile}; wait`, { timeout: 0.5 }) +
-				hookToml("PreToolUse", "echo '{not json'"),
+				hookToml("PreToolUse", "echo '{not json'") +
+				hookToml("PreToolUse", "/nonexistent/guard.sh"),
 		);
 		server = await startWireServer([bash("echo ran > ran.txt"), { text: "ok" }]);
 		const run = await w.run(server, "go");
 		expect(existsSync(join(w.project, "ran.txt"))).toBe(true);
-		const [slow, text] = hookEvents(run);
+		const [slow, text, missing] = hookEvents(run);
+		expect(missing).toMatchObject({ status: "error", exitCode: 127 });
+		expect(missing?.message).toMatch(/^exit 127, command not found: .*\/nonexistent\/guard\.sh/);
 		expect(slow).toMatchObject({ status: "timeout", exitCode: null });
 		expect(slow?.message).toMatch(/^timed out after 0.5 s; its process group was killed/);
 		expect(text?.message).toMatch(/^not valid JSON \(.*\), read as text: \{not json$/);

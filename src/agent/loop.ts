@@ -325,7 +325,7 @@ export class Agent {
 		const verdict = await hooks.beforeStop(textOf(message), active, run.signal);
 		if (run.signal.aborted) return { stop: "aborted" };
 		if (verdict.stop !== undefined) {
-			this.options.channel.emit({ type: "notice", level: "info", message: `the run ends: ${verdict.stop}` });
+			this.options.channel.emit({ type: "notice", level: "info", message: `the run ends here: ${verdict.stop}` });
 			return { stop: "done" };
 		}
 		if (verdict.continueWith === undefined) return { stop: "done" };

@@ -260,7 +260,8 @@ function contextOf(event: HookEventName, outcomes: HookOutcome[]): string | unde
 
 function stopOf(event: HookEventName, outcomes: HookOutcome[]): string | undefined {
 	const stopping = outcomes.filter((o) => o.verdict.decision === "stop");
-	return stopping.length > 0 ? stopping.map((o) => `${who(event, o)}: ${o.verdict.reason}`).join("; ") : undefined;
+	if (stopping.length === 0) return undefined;
+	return `stopped by ${stopping.map((o) => `${who(event, o)}: ${o.verdict.reason}`).join("; ")}`;
 }
 
 function withStopAndContext(verdict: PreToolVerdict, event: HookEventName, outcomes: HookOutcome[]): PreToolVerdict {
