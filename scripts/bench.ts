@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startWireServer } from "../test/support/wire-server.js";
+import { benchAcp } from "./bench-acp.js";
 import { benchDeltas } from "./bench-deltas.js";
 import { benchHooks } from "./bench-hooks.js";
 import { benchSessionLoad } from "./bench-session.js";
@@ -133,6 +134,8 @@ async function main() {
 	}
 	for (const server of servers) await server.close();
 
+	console.log("");
+	for (const line of await benchAcp()) console.log(line);
 	console.log("");
 	for (const line of await benchWire()) console.log(line);
 	console.log("");

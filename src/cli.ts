@@ -96,6 +96,11 @@ function rootOptions(program: Command): Command {
 				.choices(["text", "json", "stream-json"])
 				.default("text"),
 		)
+		.addOption(
+			new Option("--input-format <format>", "headless input: stream-json reads commands as JSON lines on stdin")
+				.choices(["text", "stream-json"])
+				.default("text"),
+		)
 		.addOption(new Option("--provider <name>", "model provider").choices(["anthropic", "openai"]))
 		.option("-m, --model <id>", "model id (e.g. claude-sonnet-4-5, gpt-5)")
 		.option("--base-url <url>", "API base URL (any OpenAI-compatible server with --provider openai)")
@@ -202,6 +207,7 @@ function looksLikeFile(value: string): boolean {
 async function runRoot(words: string[], o: RootOptions): Promise<number> {
 	const cwd = resolve(o.cwd ?? process.cwd());
 	checkRoot(o, cwd);
+	if (o.inputFormat === "stream-json") return runStreamInput(words, o, cwd);
 	const headless = o.print || !process.stdout.isTTY || !process.stdin.isTTY;
 	if (!headless) interrupts.release();
 	if (!headless && o.plain) {
@@ -225,6 +231,21 @@ async function runRoot(words: string[], o: RootOptions): Promise<number> {
 	return runPrintMode(
 		{ ...runFlags(o, cwd), prompt, output: o.output },
 		{ stdout: process.stdout, stderr: process.stderr, env: process.env },
+	);
+}
+
+/** `--input-format stream-json`: one conversation driven by JSON lines on stdin (always headless). */
+async function runStreamInput(words: string[], o: RootOptions, cwd: string): Promise<number> {
+	if (o.output !== "stream-json") {
+		throw new UsageError(
+			"--input-format stream-json needs --output stream-json: the answers come back as stream-json events",
+		);
+	}
+	if (o.stdin === false) throw new UsageError("--input-format stream-json reads stdin: leave out --no-stdin");
+	const { runStreamMode } = await import("./modes/print-stream.js");
+	return runStreamMode(
+		{ ...runFlags(o, cwd), prompt: words.join(" "), maxLine: o.maxStdin ?? MAX_STDIN },
+		{ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env },
 	);
 }
 

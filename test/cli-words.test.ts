@@ -21,6 +21,12 @@ describe("reading the first word", () => {
 		expect(nearCommand("fix the bug", COMMANDS)).toBeUndefined();
 	});
 
+	it("never takes an everyday word for a three-letter command: only the command itself is one", () => {
+		const all = [...COMMANDS, "acp", "mcp"];
+		for (const word of ["app", "act", "map", "mcq", "cap", "ace"]) expect(nearCommand(word, all)).toBeUndefined();
+		expect(nearCommand("acp", all)).toBeUndefined();
+	});
+
 	it("knows when the words must be the prompt: after -p or after --", () => {
 		const takesValue = (flag: string) => ["--model", "-m", "--output"].includes(flag);
 		expect(promptIntent(["-p", "config"], { takesValue })).toEqual({

@@ -267,6 +267,31 @@ describe("Conversation", () => {
 		expect(events.find((e) => e.type === "tool_end")).toMatchObject({ outcome: "denied" });
 	});
 
+	it("asks or runs unasked as setApprovalRequired says, from the next call on", async () => {
+		const asked: string[] = [];
+		const write = (id: string): ScriptedTurn => ({
+			toolCalls: [{ id, name: "write", args: { path: `${id}.txt`, content: id } }],
+		});
+		const { conversation, cwd } = make([write("a"), { text: "1" }, write("b"), { text: "2" }], {
+			approval: {
+				required: false,
+				autoApprove: [],
+				ask: async (request) => {
+					asked.push(request.callId);
+					return { approved: false };
+				},
+			},
+		});
+		conversation.setApprovalRequired(true);
+		await conversation.run("write a");
+		expect(asked).toEqual(["a"]);
+		expect(existsSync(join(cwd, "a.txt"))).toBe(false);
+		conversation.setApprovalRequired(false);
+		await conversation.run("write b");
+		expect(asked).toEqual(["a"]);
+		expect(readFileSync(join(cwd, "b.txt"), "utf8")).toBe("b");
+	});
+
 	it("reports a failed session write as an event and keeps running", async () => {
 		const { conversation, session, events } = make([{ text: "still answered" }]);
 		session.close(); // every later append fails

@@ -46,6 +46,18 @@ const packages = (inputs: string[]) =>
 	[...new Set(inputs.flatMap((i) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(i)?.[1] ?? []))].sort();
 
 const UI = ["ink", "react", "react-reconciler", "ink-text-input", "yoga-layout", "marked"];
+const PROTOCOL_SDKS = ["@agentclientprotocol/sdk", "@modelcontextprotocol/sdk"];
+/** What an HTTP server would bring; the stdio servers must not pull it in through an SDK's index. */
+const HTTP_SERVERS = [
+	"express",
+	"hono",
+	"@hono/node-server",
+	"cors",
+	"express-rate-limit",
+	"raw-body",
+	"jose",
+	"eventsource",
+];
 
 describe("bundle", () => {
 	it("is one minified CommonJS file bundling every dependency, started by a script of built-ins only", () => {
@@ -69,12 +81,30 @@ describe("bundle", () => {
 
 	it("gar --version loads no SDK, no zod, no UI", () => {
 		const loaded = packages(staticInputs(chunkOf("src/cli.ts")));
-		expect(loaded).toEqual(expect.not.arrayContaining(["@anthropic-ai/sdk", "openai", "zod", ...UI]));
+		expect(loaded).toEqual(expect.not.arrayContaining(["@anthropic-ai/sdk", "openai", "zod", ...UI, ...PROTOCOL_SDKS]));
 	});
 
 	it("the headless path (gar -p) loads neither Ink/React nor an SDK until a provider is chosen", () => {
-		const loaded = packages(staticInputs(chunkOf("src/modes/print.ts")));
-		expect(loaded).toEqual(expect.not.arrayContaining(["@anthropic-ai/sdk", "openai", ...UI]));
+		for (const mode of ["src/modes/print.ts", "src/modes/print-stream.ts"]) {
+			const loaded = packages(staticInputs(chunkOf(mode)));
+			expect(loaded).toEqual(expect.not.arrayContaining(["@anthropic-ai/sdk", "openai", ...UI, ...PROTOCOL_SDKS]));
+		}
+	});
+
+	it("gar acp loads the ACP SDK only: no Ink, no MCP SDK, no provider SDK until a session picks one", () => {
+		const loaded = packages(staticInputs(chunkOf("src/modes/acp/run.ts")));
+		expect(loaded).toContain("@agentclientprotocol/sdk");
+		expect(loaded).toEqual(
+			expect.not.arrayContaining(["@anthropic-ai/sdk", "openai", "@modelcontextprotocol/sdk", ...UI, ...HTTP_SERVERS]),
+		);
+	});
+
+	it("gar mcp loads the MCP SDK's stdio server only: no Ink, no ACP SDK, no HTTP server", () => {
+		const loaded = packages(staticInputs(chunkOf("src/modes/mcp/run.ts")));
+		expect(loaded).toContain("@modelcontextprotocol/sdk");
+		expect(loaded).toEqual(
+			expect.not.arrayContaining(["@anthropic-ai/sdk", "openai", "@agentclientprotocol/sdk", ...UI, ...HTTP_SERVERS]),
+		);
 	});
 
 	it("the headless path loads no hook code: src/hooks/ comes in only when a hook is configured", () => {
@@ -89,7 +119,15 @@ describe("bundle", () => {
 		const loaded = packages(inputs);
 		expect(loaded).toEqual(expect.arrayContaining(["ink", "react", "yoga-layout"]));
 		expect(loaded).toEqual(
-			expect.not.arrayContaining(["@anthropic-ai/sdk", "openai", "zod", "smol-toml", "marked", "lowlight"]),
+			expect.not.arrayContaining([
+				"@anthropic-ai/sdk",
+				"openai",
+				"zod",
+				"smol-toml",
+				"marked",
+				"lowlight",
+				...PROTOCOL_SDKS,
+			]),
 		);
 		expect(loaded).not.toContain("highlight.js");
 		const own = inputs.filter((i) => /^src\/(config|session|modes|tools|llm\/(anthropic|openai))/.test(i));

@@ -84,6 +84,14 @@ describe("the editor in the app", () => {
 		a.unmount();
 	});
 
+	it("Ctrl+J under the kitty keyboard protocol (Ctrl and j, not the byte) inserts a newline too", async () => {
+		const a = app();
+		await a.write("one", "\x1b[106;5u", "two");
+		expect(a.input.text).toBe("one\ntwo");
+		expect(a.sent).toEqual([]);
+		a.unmount();
+	});
+
 	it("understands the kitty keyboard protocol's keys (Shift+Enter, Alt+Enter, Ctrl+C, Ctrl+U, Esc)", async () => {
 		const a = app();
 		await a.write("one", "\x1b[13;2u", "two", "\x1b[13;3u", "three");

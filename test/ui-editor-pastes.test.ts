@@ -100,4 +100,18 @@ describe("the pastes of an editor", () => {
 		expect(b.pastes.expand(b.text)).toBe(`${big}\nmore`);
 		expect(b.pastes.label(b.text)).toBe("[pasted 51 lines]");
 	});
+
+	it("are kept while the draft they sit in is set aside for an approval's reason, and come back with it", () => {
+		const e = editor();
+		e.press("see ", key());
+		e.paste(big);
+		const draft = e.input.text;
+		e.input.putAside();
+		expect(e.input.text).toBe("");
+		e.input.insert("the reason");
+		expect(e.input.take()).toBe("the reason");
+		e.input.bringBack();
+		expect(e.input.text).toBe(draft);
+		expect(e.input.takeMessage().text).toBe(`see ${big}`);
+	});
 });

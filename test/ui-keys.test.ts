@@ -31,10 +31,11 @@ const NO_KEY: Key = {
 const k = (over: Partial<Key> = {}): Key => ({ ...NO_KEY, ...over });
 
 function harness(running = false) {
-	const store = new UiStore(initialView({ provider: "p", model: "m" }));
+	let clock = 0;
+	// One clock for the keys and the store's events, as in the app (both read Date.now there).
+	const store = new UiStore(initialView({ provider: "p", model: "m" }), { now: () => clock });
 	const input = new InputModel();
 	const log: string[] = [];
-	let clock = 0;
 	const state = { running };
 	const press = createKeyHandler({
 		store,
@@ -162,6 +163,57 @@ describe("the full-screen key handler", () => {
 		h.press("Y\r", k());
 		expect(answers).toEqual([{ approved: true }]);
 		expect(h.input.empty).toBe(true);
+		expect(h.log).toEqual([]);
+	});
+
+	it("does not take a y or an a typed without a pause from before the question opened: a letter, not an answer", () => {
+		const h = harness(true);
+		h.press("t", k());
+		h.advance(200);
+		h.press("r", k());
+		h.advance(100);
+		const answers = ask(h.store); // it opens while the person types a steer
+		h.advance(150);
+		h.press("y", k()); // the next letter of it
+		h.advance(150);
+		h.press("a", k());
+		expect(answers).toEqual([]);
+		expect(h.store.hint).toMatch(/opened while you were typing/);
+		h.advance(600); // a pause: now a key is an answer
+		h.press("y", k());
+		expect(answers).toEqual([{ approved: true }]);
+	});
+
+	it("takes a y at once when the person was not typing as the question opened, or only answered the one before", () => {
+		const h = harness(true);
+		h.press("t", k());
+		h.advance(800);
+		const first = ask(h.store);
+		h.advance(50);
+		h.press("y", k());
+		expect(first).toEqual([{ approved: true }]);
+		h.advance(100);
+		const second = ask(h.store); // the next call asks at once: its y follows the first one without a pause
+		h.advance(100);
+		h.press("y", k());
+		expect(second).toEqual([{ approved: true }]);
+	});
+
+	it("keeps a message being typed when a question opens: through y, and through n with a reason", () => {
+		const h = harness(true);
+		h.press("half a steer", k());
+		h.advance(1000);
+		let answers = ask(h.store);
+		h.press("y", k());
+		expect(answers).toEqual([{ approved: true }]);
+		expect(h.input.text).toBe("half a steer");
+		answers = ask(h.store);
+		h.press("n", k());
+		expect(h.input.text).toBe(""); // the reason is typed in its place
+		h.press("not now", k());
+		h.press("", k({ return: true }));
+		expect(answers).toEqual([{ approved: false, reason: "not now" }]);
+		expect(h.input.text).toBe("half a steer");
 		expect(h.log).toEqual([]);
 	});
 

@@ -11,8 +11,8 @@ import { nearCommand } from "./words.js";
 type Run = (code: number) => void;
 
 /**
- * Adds config, show (tree), sessions, fork, label, name, compact, trust, untrust, hooks, replay and help, in this
- * order.
+ * Adds config, show (tree), sessions, fork, label, name, compact, trust, untrust, hooks, replay, acp, mcp and help,
+ * in this order.
  */
 export function registerCommands(program: Command, run: Run): void {
 	addConfig(program, run);
@@ -21,6 +21,7 @@ export function registerCommands(program: Command, run: Run): void {
 	addTrustCommands(program, run);
 	addHooks(program, run);
 	addReplay(program, run);
+	addServers(program, run);
 	addHelp(program, run);
 }
 
@@ -168,6 +169,47 @@ function addReplay(program: Command, run: Run): void {
 			const ctx = await sessionsContext(program);
 			run(await replayCommand(target, { baseDir: ctx.baseDir, cwd: ctx.cwd, ...options }));
 		});
+}
+
+/** gar acp and gar mcp: gar driven by an editor or another agent over stdio. */
+function addServers(program: Command, run: Run): void {
+	subcommand(program, "acp")
+		.description("serve the Agent Client Protocol on stdio, for editors (Zed, JetBrains, Neovim, Emacs)")
+		.action(async (options: { cwd?: string; sessionDir?: string }) => {
+			const { runAcp } = await import("../modes/acp/run.js");
+			const { flags, cwd } = serverFlags(program, options);
+			const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+			run(await runAcp({ flags, cwd, env: process.env, ...io }));
+		});
+
+	subcommand(program, "mcp")
+		.description("serve MCP on stdio: the agent as the tools gar and gar_reply, for other agents (Claude Code, Codex…)")
+		.option("--tools", "expose read, write, edit and bash themselves instead of the agent")
+		.action(async (options: { cwd?: string; sessionDir?: string; tools?: boolean }) => {
+			const { runMcp } = await import("../modes/mcp/run.js");
+			const { flags, cwd } = serverFlags(program, options);
+			const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+			run(await runMcp({ flags, cwd, env: process.env, tools: options.tools ?? false, ...io }));
+		});
+}
+
+/** The run flags of the root command (model, provider, approval, tools, prompts…) for the sessions a server opens. */
+function serverFlags(program: Command, options: { cwd?: string; sessionDir?: string }) {
+	// Only these two of the subcommand's own options are root options too (mcp's --tools is not the root's --tools).
+	const own = {
+		...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+		...(options.sessionDir === undefined ? {} : { sessionDir: options.sessionDir }),
+	};
+	const merged = { ...program.opts<RootOptions>(), ...own };
+	const cwd = resolve(merged.cwd ?? process.cwd());
+	checkCwd(cwd);
+	const flags = {
+		...configFlags(merged),
+		...(merged.tools ? { tools: merged.tools } : {}),
+		...(merged.systemPrompt !== undefined ? { systemPrompt: merged.systemPrompt } : {}),
+		...(merged.appendSystemPrompt !== undefined ? { appendSystemPrompt: merged.appendSystemPrompt } : {}),
+	};
+	return { flags, cwd };
 }
 
 function addHelp(program: Command, run: Run): void {

@@ -7,6 +7,8 @@ export type RootOptions = {
 	print?: boolean;
 	plain?: boolean;
 	output: OutputFormat;
+	/** `stream-json`: commands as JSON lines on stdin (--input-format). */
+	inputFormat?: "text" | "stream-json";
 	provider?: "anthropic" | "openai";
 	model?: string;
 	baseUrl?: string;

@@ -2,7 +2,8 @@ import { editDistance } from "../text/distance.js";
 
 /**
  * The subcommand a first word was probably meant to be: one edit away, or two for words of five letters or more
- * (so short prompts such as "test" are not taken for "trust"). Undefined when none is that close.
+ * (so short prompts such as "test" are not taken for "trust"). A command of three letters (acp, mcp) is never a
+ * guess: one edit from it is an everyday word ("app", "act", "map"). Undefined when none is that close.
  */
 export function nearCommand(word: string, commands: readonly string[]): string | undefined {
 	if (!/^[a-z-]+$/i.test(word)) return undefined;
@@ -10,6 +11,7 @@ export function nearCommand(word: string, commands: readonly string[]): string |
 	const allowed = lower.length >= 5 ? 2 : 1;
 	let best: { name: string; distance: number } | undefined;
 	for (const name of commands) {
+		if (name.length < 4) continue;
 		const distance = editDistance(lower, name);
 		if (distance > 0 && distance <= allowed && (!best || distance < best.distance)) best = { name, distance };
 	}

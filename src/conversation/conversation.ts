@@ -91,6 +91,7 @@ export class Conversation {
 	private controller: AbortController | null = null;
 	private readonly allowed = new Set<string>();
 	private readonly compactor: Compactor;
+	private approvalRequired: boolean;
 	private readonly hooks: Hooks | undefined;
 	/** SessionStart, once: started by start() or the first run. */
 	private starting: Promise<void> | null = null;
@@ -101,6 +102,7 @@ export class Conversation {
 
 	constructor(private readonly options: ConversationOptions) {
 		this.channel = options.channel;
+		this.approvalRequired = options.approval.required;
 		this.hooks = options.hooks;
 		this.queue = new MessageQueue((steers, followUps) =>
 			this.channel.emit({ type: "queue", steers: [...steers], followUps: [...followUps] }),
@@ -331,6 +333,11 @@ export class Conversation {
 		this.agent.addUserMessage(shellContext(command, result), "shell");
 	}
 
+	/** Whether mutating calls must ask from now on (ACP's session modes); the calls of a running reply follow at once. */
+	setApprovalRequired(required: boolean): void {
+		this.approvalRequired = required;
+	}
+
 	/** Lets `tool` run without asking for the rest of this session. */
 	allowForSession(tool: string): void {
 		this.allowed.add(tool);
@@ -378,14 +385,14 @@ export class Conversation {
 	}
 
 	private mustAsk(tool: string): boolean {
-		const { required, autoApprove } = this.options.approval;
-		return required && !autoApprove.includes(tool) && !this.allowed.has(tool);
+		const { autoApprove } = this.options.approval;
+		return this.approvalRequired && !autoApprove.includes(tool) && !this.allowed.has(tool);
 	}
 
 	/** Claude Code's `permission_mode` for hooks: asks (default), denies what would ask (dontAsk), or never asks. */
 	private permissionMode(): PermissionMode {
-		const { required, ask } = this.options.approval;
-		return required ? (ask ? "default" : "dontAsk") : "bypassPermissions";
+		if (!this.approvalRequired) return "bypassPermissions";
+		return this.options.approval.ask ? "default" : "dontAsk";
 	}
 
 	/** A Notification hook, not waited for: the person's question or the idle screen must not wait on it. */

@@ -2,7 +2,7 @@ import type { AgentEvent } from "../agent/events.js";
 import { exitCodeOf, type OutputFormat, PrintWriter, toPrintResult } from "../output/print-output.js";
 import { type Interrupts, installInterrupts, signalsDelivered } from "../signals.js";
 import { sanitizeForTerminal } from "../term/sanitize.js";
-import { type RunFlags, setupRun } from "./setup.js";
+import { type RunFlags, type Setup, setupRun } from "./setup.js";
 
 export type PrintOptions = RunFlags & { prompt: string; output: OutputFormat };
 
@@ -14,6 +14,59 @@ export type Io = {
 	interrupts?: Interrupts;
 };
 
+/** A headless run's output, wired to its set-up: the writer, stderr lines, and what went wrong on the way. */
+export type HeadlessOutput = {
+	writer: PrintWriter;
+	/** Writes `gar: TEXT` to stderr, sanitized. */
+	say: (text: string) => void;
+	/** The first failure to save the session, in words (undefined: none). */
+	sessionError(): string | undefined;
+	/** True once stdout was closed by its reader. */
+	closed(): boolean;
+};
+
+/**
+ * Subscribes a headless run's output to its set-up: the events in `output.format` on stdout, notices and session failures on
+ * stderr. A reader that goes away (`| head`) is no crash: writing stops and `onClosed` runs (the mode aborts its run,
+ * which keeps what was saved).
+ */
+export function attachOutput(
+	setup: Setup,
+	output: { format: OutputFormat; schema: boolean },
+	io: Io,
+	onClosed: () => void,
+): HeadlessOutput {
+	const say = (text: string) => io.stderr.write(`gar: ${sanitizeForTerminal(text)}\n`);
+	for (const warning of setup.warnings) say(`warning: ${warning}`);
+	const writer = new PrintWriter(output.format, io.stdout, io.stderr, {
+		secrets: setup.secrets,
+		schema: output.schema,
+	});
+	setup.channel.subscribe(writer.onEvent);
+	let sessionError: string | undefined;
+	setup.channel.subscribe((event: AgentEvent) => {
+		if (event.type === "session_error") {
+			sessionError ??= `could not save the session to ${event.file}: ${event.error}`;
+			say(sessionError);
+		} else if (event.type === "notice") say(`${event.level}: ${event.message}`);
+		else if (event.type === "hook") {
+			// A hook that blocked, failed or said something is told on stderr.
+			const note = setup.hookNote?.(event);
+			if (note) say(note);
+		}
+	});
+	let outputClosed = false;
+	io.stderr.on("error", () => {}); // `2>&1 | head`: a closed stderr must not crash the run either
+	io.stdout.on("error", (error: NodeJS.ErrnoException) => {
+		if (outputClosed) return;
+		outputClosed = true;
+		writer.close();
+		say(`stopped: the output was closed (${error.code ?? error.message}); the session keeps what was done`);
+		onClosed();
+	});
+	return { writer, say, sessionError: () => sessionError, closed: () => outputClosed };
+}
+
 /**
  * `gar -p`: runs one task headless and prints the result. Returns the exit code (0 done, 1 failed, 130
  * interrupted); it has written everything to stdout before it returns. SIGINT/SIGTERM/SIGHUP abort the run
@@ -23,51 +76,25 @@ export type Io = {
 export async function runPrintMode(options: PrintOptions, io: Io): Promise<number> {
 	const setup = await setupRun(options, io.env);
 	const { conversation } = setup;
-	const say = (text: string) => io.stderr.write(`gar: ${sanitizeForTerminal(text)}\n`);
-	for (const warning of setup.warnings) say(`warning: ${warning}`);
-	const writer = new PrintWriter(options.output, io.stdout, io.stderr, {
-		secrets: setup.secrets,
-		schema: options.schema !== undefined,
-	});
-	setup.channel.subscribe(writer.onEvent);
-	// A hook that blocked, failed or said something is told on stderr (loaded only when hooks run).
-	const hookLines = setup.hooks ? await import("../view/hook-line.js") : undefined;
-	let sessionError: string | undefined;
-	setup.channel.subscribe((event: AgentEvent) => {
-		if (event.type === "session_error") {
-			sessionError ??= `could not save the session to ${event.file}: ${event.error}`;
-			say(sessionError);
-		} else if (event.type === "notice") say(`${event.level}: ${event.message}`);
-		else if (event.type === "hook" && hookLines?.hookNotable(event)) say(hookLines.hookLine(event));
-	});
-
+	const schema = options.schema !== undefined;
+	const output = attachOutput(setup, { format: options.output, schema }, io, () => conversation.abort());
 	// A signal that came while gar was starting is handed over here: the run then ends at once, with its result.
 	let interrupted = false;
 	const stopListening = (io.interrupts ?? installInterrupts()).listen(() => {
 		interrupted = true;
 		conversation.abort();
 	});
-	// A reader that went away (`| head`) is not a crash: stop writing, end the run cleanly (results saved).
-	let outputClosed = false;
-	io.stderr.on("error", () => {}); // `2>&1 | head`: a closed stderr must not crash the run either
-	io.stdout.on("error", (error: NodeJS.ErrnoException) => {
-		if (outputClosed) return;
-		outputClosed = true;
-		writer.close();
-		say(`stopped: the output was closed (${error.code ?? error.message}); the session keeps what was done`);
-		conversation.abort();
-	});
 	try {
 		await signalsDelivered();
 		const running = conversation.run(options.prompt);
-		if (interrupted || outputClosed) conversation.abort();
+		if (interrupted || output.closed()) conversation.abort();
 		const run = await running;
 		// The SessionEnd hooks run (and are reported) before the result, which stays the last line.
 		await conversation.close();
 		const sessionId = conversation.session?.session.header.id ?? null;
-		const result = toPrintResult(run, sessionId, sessionError, conversation.context);
-		await writer.finish(result);
-		if (outputClosed) return 1;
+		const result = toPrintResult(run, sessionId, output.sessionError(), conversation.context);
+		await output.writer.finish(result);
+		if (output.closed()) return 1;
 		return exitCodeOf(result, interrupted);
 	} finally {
 		await conversation.close();

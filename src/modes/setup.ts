@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { EventChannel } from "../agent/channel.js";
+import type { HookRun } from "../agent/events.js";
 import type { OutputSchema } from "../agent/structured.js";
 import {
 	type ConfigFlags,
@@ -25,7 +26,7 @@ import { unconfiguredProvider } from "../llm/unconfigured.js";
 import { loadContextFiles } from "../prompt/context-files.js";
 import { buildSystemPrompt, textOrFile } from "../prompt/system-prompt.js";
 import { SessionWriter } from "../session/index.js";
-import { createTools, defaultOutputDir, reapOutputs, TOOL_NAMES } from "../tools/index.js";
+import { createTools, defaultOutputDir, type FileAccess, reapOutputs, TOOL_NAMES } from "../tools/index.js";
 import { toolEnv, userNodeEnv } from "../tools/tool-env.js";
 import {
 	isProviderName,
@@ -68,8 +69,11 @@ export type Setup = {
 	providerFor(spec: string): Promise<ModelSwitch>;
 	/** What `/model` completes for the provider in use now (model_switch.ts modelChoices). */
 	modelChoices(): string[];
-	/** Whether hooks run in this conversation (some are configured, may run, and --no-hooks was not given). */
-	hooks: boolean;
+	/**
+	 * Set when hooks run in this conversation (some are configured, may run, and --no-hooks was not given): a hook
+	 * run's line for a person, when it is worth one (it blocked, failed or said something); else undefined.
+	 */
+	hookNote?: (run: HookRun) => string | undefined;
 };
 
 export type ModelSwitch =
@@ -84,13 +88,16 @@ export async function loadOutputSchema(file: string, cwd: string): Promise<Outpu
 	} catch (error) {
 		throw new UsageError(`--schema ${file}: ${error instanceof Error ? error.message : String(error)}`);
 	}
+	return outputSchema(schema, `--schema ${file}`);
+}
+
+/** Compiles a JSON Schema given as a value; `what` names it in the UsageError of an invalid one. */
+export async function outputSchema(schema: Record<string, unknown>, what: string): Promise<OutputSchema> {
 	const { compileValidator } = await import("../agent/validate.js");
 	try {
 		return { name: "final_answer", schema, validate: compileValidator(schema) };
 	} catch (error) {
-		throw new UsageError(
-			`--schema ${file} is not a valid JSON Schema: ${error instanceof Error ? error.message : error}`,
-		);
+		throw new UsageError(`${what} is not a valid JSON Schema: ${error instanceof Error ? error.message : error}`);
 	}
 }
 
@@ -124,6 +131,10 @@ export type SetupOptions = {
 	override?: { provider: Provider; model: string };
 	/** A new session's file appears only with its first entry (interactive: nobody may type anything). */
 	lazySession?: boolean;
+	/** An editor's text of the files (ACP): read, write and edit go through it. */
+	files?: FileAccess;
+	/** The final answer must match this schema (a schema given as a value, not as --schema's file). */
+	output?: OutputSchema;
 };
 
 /** What the SDK adapter needs from the run settings. */
@@ -207,7 +218,7 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, options:
 	const { loaded, opened, runConfig, run, missingKey } = runSettings(flags, env, options);
 	const { config } = loaded;
 	const system = systemPrompt(flags, toolNames, configPaths(loaded.home, env).configDir);
-	const output = flags.schema ? await loadOutputSchema(flags.schema, flags.cwd) : undefined;
+	const output = options.output ?? (flags.schema ? await loadOutputSchema(flags.schema, flags.cwd) : undefined);
 	const provider =
 		options.override?.provider ??
 		(missingKey
@@ -219,7 +230,7 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, options:
 		.flatMap((s) => (s ? [s.apiKey, ...userinfoOf(s.baseUrl)] : []))
 		.filter((s): s is string => !!s);
 	const session = opened.open(secrets, options.lazySession);
-	const { tools, toolsEnv } = runTools(flags, toolNames, loaded, env, session?.session.header.id);
+	const { tools, toolsEnv } = runTools(flags, toolNames, loaded, env, session?.session.header.id, options.files);
 	const hooks = flags.noHooks ? undefined : await loadHooks(loaded, flags.cwd, toolsEnv);
 	const channel = createChannel();
 	const conversation = new Conversation({
@@ -261,9 +272,15 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, options:
 		...(missingKey ? { missingKey } : {}),
 		provider: provider.name,
 		model: run.model,
-		hooks: hooks !== undefined,
+		...(hooks ? { hookNote: await hookNotes() } : {}),
 		...modelSwitching(conversation, run, reaches, options.override),
 	};
+}
+
+/** How a headless mode tells a person of a hook run (view/hook-line.ts, loaded only when hooks run). */
+async function hookNotes(): Promise<(run: HookRun) => string | undefined> {
+	const { hookLine, hookNotable } = await import("../view/hook-line.js");
+	return (run) => (hookNotable(run) ? hookLine(run) : undefined);
 }
 
 /**
@@ -321,6 +338,7 @@ function runTools(
 	loaded: LoadResult,
 	env: NodeJS.ProcessEnv,
 	sessionId: string | undefined,
+	files?: FileAccess,
 ) {
 	const { config } = loaded;
 	// Commands get the user's environment, not gar's secrets (see README "Secrets and the tools' environment").
@@ -337,9 +355,28 @@ function runTools(
 		bashTimeoutMs: config.agent.bashTimeout * 1000,
 		env: toolsEnv,
 		outputDir: join(outputs, sessionId ?? "unsaved"),
+		...(files ? { files } : {}),
 	}).filter((t) => toolNames.includes(t.name));
 	// Hooks get the same environment: no API keys.
 	return { tools, toolsEnv };
+}
+
+/**
+ * The tools alone, as a conversation would get them (`gar mcp --tools`): the same limits, the same scrubbed
+ * environment, and the configuration's approval settings; `secrets`: the values of the key variables. Throws
+ * UsageError or ConfigError.
+ */
+export function setupTools(flags: RunFlags, env: NodeJS.ProcessEnv) {
+	const toolNames = flags.tools ?? [...TOOL_NAMES];
+	checkTools(toolNames);
+	const loaded = loadConfig({ cwd: flags.cwd, env, flags });
+	return {
+		tools: runTools(flags, toolNames, loaded, env, undefined).tools,
+		config: loaded.config,
+		warnings: loaded.warnings,
+		// The values of the key variables, masked in what the tools return (their commands never see them).
+		secrets: loaded.secretVars.flatMap((name) => env[name] ?? []),
+	};
 }
 
 /** What `/model` uses: the idle timeout of the provider in use now, a switch to another model, the completions. */

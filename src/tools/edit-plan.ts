@@ -17,7 +17,7 @@ function lineEnding(text: string): "\r\n" | "\n" | null {
 }
 
 /** The bytes of a regular file up to MAX_UNDO_BYTES; anything else throws without blocking or reading it whole. */
-function readForEdit(abs: string, shown: string, cwd: string): Buffer {
+export function readForEdit(abs: string, shown: string, cwd: string): Buffer {
 	const old = readOldFile(abs, { shown, verb: "edit", large: "refuse" });
 	if (old.kind === "missing") {
 		throw new Error(`File not found: ${shown}. ${explainMissingFile(cwd, abs)} To create a new file, use write.`);
@@ -77,11 +77,11 @@ export type EditPlan = {
 };
 
 /**
- * Reads `abs` and plans the edits against its original text, touching nothing. The one code path of execute
- * and preview, so a preview shows exactly what execute would do. Throws the message the model should read.
+ * Plans the edits against a file's original bytes (readForEdit's, or an editor's text of them), touching nothing. The
+ * one code path of execute and preview, so a preview shows exactly what execute would do. Throws the message the
+ * model should read.
  */
-export function planEditCall(abs: string, shown: string, cwd: string, edits: EditRequest[]): EditPlan {
-	const oldBytes = readForEdit(abs, shown, cwd);
+export function planEditCall(oldBytes: Buffer, shown: string, edits: EditRequest[]): EditPlan {
 	if (!isExactText(oldBytes)) {
 		throw new Error(
 			`${shown} is not UTF-8 text (binary or another encoding); edit would corrupt it. Use bash instead.`,

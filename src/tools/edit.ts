@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { type AtomicFs, writeFileAtomic } from "./atomic-write.js";
 import type { EditDetails } from "./details.js";
-import { planEditCall } from "./edit-plan.js";
+import { planEditCall, readForEdit } from "./edit-plan.js";
+import { currentBytes, type FileAccess } from "./file-access.js";
 import { changeDiff, recordChange } from "./file-change.js";
 import { describeFsError, resolveToolPath } from "./paths.js";
 import type { Tool } from "./types.js";
@@ -26,6 +27,8 @@ export type EditToolOptions = {
 	cwd: string;
 	/** The fs calls of the atomic write (node:fs); tests inject failures here. */
 	fs?: AtomicFs;
+	/** An editor's text of the files (ACP): edits apply to its text, and the result is written through it. */
+	files?: FileAccess;
 };
 
 /**
@@ -33,6 +36,9 @@ export type EditToolOptions = {
  * outside a span. Only regular UTF-8 files up to MAX_UNDO_BYTES.
  */
 export function createEditTool(options: EditToolOptions): Tool<EditParams, EditDetails> {
+	const { cwd, files } = options;
+	const plan = async (abs: string, shown: string, edits: EditParams["edits"]) =>
+		planEditCall(await currentBytes(abs, readForEdit(abs, shown, cwd), files), shown, edits);
 	return {
 		name: "edit",
 		description:
@@ -41,19 +47,20 @@ export function createEditTool(options: EditToolOptions): Tool<EditParams, EditD
 		mutating: true,
 		async execute(params, ctx) {
 			if (ctx.signal.aborted) throw new Error("Aborted before editing.");
-			const { abs, shown } = resolveToolPath(options.cwd, params.path);
+			const { abs, shown } = resolveToolPath(cwd, params.path);
 			// Planned again, not taken from the preview: the file may have changed while the person read the question.
-			// The edit applies to the bytes on disk now, and fails if its text no longer matches them.
-			const plan = planEditCall(abs, shown, options.cwd, params.edits);
+			// The edit applies to the bytes on disk (or in the editor) now, and fails if its text no longer matches them.
+			const planned = await plan(abs, shown, params.edits);
 			try {
-				writeFileAtomic(abs, plan.newBytes, options.fs);
+				if (files?.writeText) await files.writeText(abs, planned.newBytes.toString("utf8"));
+				else writeFileAtomic(abs, planned.newBytes, options.fs);
 			} catch (error) {
 				throw new Error(describeFsError(error, shown, "edit"));
 			}
-			const { lines, matchLevels } = plan;
+			const { lines, matchLevels } = planned;
 			const details: EditDetails = {
 				kind: "edit",
-				...recordChange(abs, shown, plan.oldBytes, plan.newBytes),
+				...recordChange(abs, shown, planned.oldBytes, planned.newBytes),
 				firstChangedLine: lines[0] ?? 1,
 				matchLevels,
 			};
@@ -66,14 +73,14 @@ export function createEditTool(options: EditToolOptions): Tool<EditParams, EditD
 			return { content, details, isError: false };
 		},
 		async preview(params) {
-			const { abs, shown } = resolveToolPath(options.cwd, params.path);
+			const { abs, shown } = resolveToolPath(cwd, params.path);
 			try {
-				const plan = planEditCall(abs, shown, options.cwd, params.edits);
-				const diff = changeDiff(shown, plan.oldBytes, plan.newBytes);
+				const planned = await plan(abs, shown, params.edits);
+				const diff = changeDiff(shown, planned.oldBytes, planned.newBytes);
 				return {
 					kind: "edit",
 					path: abs,
-					firstChangedLine: plan.lines[0] ?? 1,
+					firstChangedLine: planned.lines[0] ?? 1,
 					added: diff.added,
 					removed: diff.removed,
 					diff: diff.diff,

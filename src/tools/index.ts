@@ -3,6 +3,7 @@ import type { ToolSpec } from "../llm/types.js";
 import { createBashTool } from "./bash.js";
 import type { ToolErrorDetails, ToolPreview } from "./details.js";
 import { createEditTool } from "./edit.js";
+import type { FileAccess } from "./file-access.js";
 import { createReadTool } from "./read.js";
 import type { AnyTool, ToolContext, ToolResult } from "./types.js";
 import { createWriteTool } from "./write.js";
@@ -23,12 +24,14 @@ export type {
 	WriteDetails,
 } from "./details.js";
 export { toolDetailsOf } from "./details-of.js";
+export type { FileAccess } from "./file-access.js";
 export type { FileChange, UndoKind } from "./file-change.js";
 export { MAX_DIFF_CHARS, previousBytes } from "./file-change.js";
 export { makeDirs } from "./make-dirs.js";
 export { MAX_UNDO_BYTES } from "./old-file.js";
 export type { ReapOptions, ReapResult } from "./output-reap.js";
 export { reapOutputs } from "./output-reap.js";
+export { resolveToolPath } from "./paths.js";
 export { createBashTool, createEditTool, createReadTool, createWriteTool };
 
 /** The four tools, in the order they are offered to the model. */
@@ -46,15 +49,17 @@ export type ToolsOptions = {
 	maxSavedBytes?: number;
 	shell?: string;
 	env?: NodeJS.ProcessEnv;
+	/** An editor's text of the files (ACP): read, write and edit go through it (see FileAccess). */
+	files?: FileAccess;
 };
 
 /** Creates read, write, edit and bash (in that order) for one working directory. */
 export function createTools(options: ToolsOptions): AnyTool[] {
-	const { cwd, maxLines, maxBytes } = options;
+	const { cwd, maxLines, maxBytes, files } = options;
 	return [
-		createReadTool({ cwd, maxLines, maxBytes }),
-		createWriteTool({ cwd }),
-		createEditTool({ cwd }),
+		createReadTool({ cwd, maxLines, maxBytes, files }),
+		createWriteTool({ cwd, files }),
+		createEditTool({ cwd, files }),
 		createBashTool({
 			cwd,
 			maxLines,

@@ -1,4 +1,7 @@
-import type { FileHandle } from "node:fs/promises";
+/** Where lines are scanned from: an open file (a FileHandle is one), or bytes in memory. */
+export type ByteSource = {
+	read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+};
 
 /** What to collect from a file: lines from `start` (1-based), at most `want` of them and `maxBytes` of output. */
 export type ScanRequest = { start: number; want: number; maxBytes: number; signal: AbortSignal };
@@ -30,7 +33,7 @@ function cutBytes(bytes: Buffer, max: number): Buffer {
  * Streams a file in 64 KB chunks and collects the requested lines, so memory stays bounded by the output size
  * even for a multi-gigabyte file or a single enormous line. Each output line costs its bytes plus `overhead`.
  */
-export async function scanLines(fh: FileHandle, size: number, req: ScanRequest, overhead: number): Promise<ScanResult> {
+export async function scanLines(fh: ByteSource, size: number, req: ScanRequest, overhead: number): Promise<ScanResult> {
 	const buf = Buffer.allocUnsafe(CHUNK);
 	const lines: string[] = [];
 	let line = 1;

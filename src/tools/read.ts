@@ -1,8 +1,10 @@
 import { type FileHandle, open, stat } from "node:fs/promises";
 import { z } from "zod";
 import type { ReadDetails } from "./details.js";
+import type { FileAccess } from "./file-access.js";
+import { MAX_UNDO_BYTES } from "./old-file.js";
 import { describeFsError, explainMissingFile, listDirectory, resolveToolPath } from "./paths.js";
-import { scanLines } from "./read-scan.js";
+import { type ByteSource, scanLines } from "./read-scan.js";
 import { numbered } from "./truncate.js";
 import { MAX_BYTES, MAX_LINES, type Tool } from "./types.js";
 
@@ -13,7 +15,13 @@ const readSchema = z.object({
 });
 export type ReadParams = z.infer<typeof readSchema>;
 
-export type ReadToolOptions = { cwd: string; maxLines?: number; maxBytes?: number };
+export type ReadToolOptions = {
+	cwd: string;
+	maxLines?: number;
+	maxBytes?: number;
+	/** An editor's text of the files (ACP): text files it holds are read from it, unsaved changes included. */
+	files?: FileAccess;
+};
 
 const SNIFF_BYTES = 8192;
 const MAGIC: [string, number[]][] = [
@@ -56,10 +64,69 @@ async function openFile(abs: string, shown: string, cwd: string): Promise<{ fh: 
 		return { fh, size: info.size };
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
-		if (code === "ENOENT") throw new Error(`File not found: ${shown}. ${explainMissingFile(cwd, abs)}`);
+		if (code === "ENOENT") {
+			throw Object.assign(new Error(`File not found: ${shown}. ${explainMissingFile(cwd, abs)}`), { missing: true });
+		}
 		if (!code) throw error;
 		throw new Error(describeFsError(error, shown, "read"));
 	}
+}
+
+/** What read scans: a file on disk, or an editor's text of it; `close` releases it. */
+type Source = ByteSource & { size: number; close(): Promise<void> };
+
+const textSource = (text: string): Source => {
+	const bytes = Buffer.from(text, "utf8");
+	return {
+		size: bytes.length,
+		read: async (buffer, offset, length, position) => ({
+			bytesRead: bytes.copy(buffer, offset, position, Math.min(bytes.length, position + length)),
+		}),
+		close: async () => {},
+	};
+};
+
+/**
+ * The file to read: from the editor when it offers the files and this one is a text file it can hold (not over
+ * MAX_UNDO_BYTES on disk, or not on disk yet), else from the disk. Binary files are refused from the disk's bytes.
+ */
+async function openSource(abs: string, shown: string, cwd: string, files: FileAccess | undefined): Promise<Source> {
+	const fromEditor = async () => {
+		try {
+			return files?.readText ? textSource(await files.readText(abs)) : undefined;
+		} catch {
+			return undefined;
+		}
+	};
+	let opened: { fh: FileHandle; size: number };
+	try {
+		opened = await openFile(abs, shown, cwd);
+	} catch (error) {
+		// A new file the editor has not saved yet exists only there.
+		const source = (error as { missing?: boolean }).missing ? await fromEditor() : undefined;
+		if (source) return source;
+		throw error;
+	}
+	const { fh, size } = opened;
+	const head = Buffer.alloc(Math.min(SNIFF_BYTES, size));
+	await fh.read(head, 0, head.length, 0);
+	const kind = binaryKind(head);
+	if (kind) {
+		await fh.close();
+		throw new Error(
+			`${shown} is not a text file (${kind}, ${size} bytes); read shows text only. Inspect it with bash instead (e.g. \`file ${shown}\` or \`xxd ${shown} | head\`).`,
+		);
+	}
+	const source = size <= MAX_UNDO_BYTES ? await fromEditor() : undefined;
+	if (source) {
+		await fh.close();
+		return source;
+	}
+	return {
+		size,
+		read: (buffer, offset, length, position) => fh.read(buffer, offset, length, position),
+		close: () => fh.close(),
+	};
 }
 
 /** The read tool: numbered lines of a text file, streamed, within the line and byte limits. */
@@ -80,20 +147,12 @@ export function createReadTool(options: ReadToolOptions): Tool<ReadParams, ReadD
 		async execute(params, ctx) {
 			if (ctx.signal.aborted) throw new Error("Aborted before reading.");
 			const { abs, shown } = resolveToolPath(options.cwd, params.path);
-			const { fh, size } = await openFile(abs, shown, options.cwd);
+			const source = await openSource(abs, shown, options.cwd, options.files);
 			try {
-				const head = Buffer.alloc(Math.min(SNIFF_BYTES, size));
-				await fh.read(head, 0, head.length, 0);
-				const kind = binaryKind(head);
-				if (kind) {
-					throw new Error(
-						`${shown} is not a text file (${kind}, ${size} bytes); read shows text only. Inspect it with bash instead (e.g. \`file ${shown}\` or \`xxd ${shown} | head\`).`,
-					);
-				}
 				const start = params.offset ?? 1;
 				const want = Math.min(params.limit ?? maxLines, maxLines);
 				const width = String(start + want - 1).length;
-				const scan = await scanLines(fh, size, { start, want, maxBytes, signal: ctx.signal }, width + 2);
+				const scan = await scanLines(source, source.size, { start, want, maxBytes, signal: ctx.signal }, width + 2);
 				const total = scan.totalLines;
 				const path = abs;
 				if (scan.lines.length === 0) {
@@ -132,7 +191,7 @@ export function createReadTool(options: ReadToolOptions): Tool<ReadParams, ReadD
 					isError: false,
 				};
 			} finally {
-				await fh.close();
+				await source.close();
 			}
 		},
 	};

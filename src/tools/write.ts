@@ -2,6 +2,7 @@ import { dirname } from "node:path";
 import { z } from "zod";
 import { type AtomicFs, resolveLinks, writeFileAtomic } from "./atomic-write.js";
 import type { ToolPreview, WriteDetails } from "./details.js";
+import { currentBytes, type FileAccess } from "./file-access.js";
 import { changeDiff, largeChangeDiff, recordChange, recordLargeChange } from "./file-change.js";
 import { makeDirs } from "./make-dirs.js";
 import { type OldFile, readOldFile } from "./old-file.js";
@@ -19,19 +20,26 @@ export type WriteToolOptions = {
 	cwd: string;
 	/** The fs calls of the atomic write (node:fs); tests inject failures here. */
 	fs?: AtomicFs;
+	/** An editor's text of the files (ACP): the old text is taken from it, and the new one written through it. */
+	files?: FileAccess;
 };
 
 /**
  * The old file behind `abs` (the kernel follows links, so /dev/stdout is seen as the pipe it is) and the real
  * path to replace: regular files only, large ones only hashed.
  */
-function readTarget(abs: string, shown: string): { target: string; old: OldFile } {
+async function readTarget(abs: string, shown: string, files?: FileAccess): Promise<{ target: string; old: OldFile }> {
 	const old = readOldFile(abs, { shown, verb: "write", large: "hash" });
+	let target: string;
 	try {
-		return { target: resolveLinks(abs), old };
+		target = resolveLinks(abs);
 	} catch (error) {
 		throw new Error(describeFsError(error, shown, "write"));
 	}
+	return {
+		target,
+		old: old.kind === "file" ? { kind: "file", bytes: await currentBytes(abs, old.bytes, files) } : old,
+	};
 }
 
 /**
@@ -50,11 +58,12 @@ export function createWriteTool(options: WriteToolOptions): Tool<WriteParams, Wr
 			const { abs, shown } = resolveToolPath(options.cwd, params.path);
 			// Read again, not taken from the preview: the file may have changed while the person read the question,
 			// and the undo record must hold the bytes this write really replaces.
-			const { target, old } = readTarget(abs, shown);
+			const { target, old } = await readTarget(abs, shown, options.files);
 			const bytes = Buffer.from(params.content, "utf8");
 			try {
 				if (old.kind === "missing") makeDirs(dirname(target));
-				writeFileAtomic(target, bytes, options.fs);
+				if (options.files?.writeText) await options.files.writeText(abs, params.content);
+				else writeFileAtomic(target, bytes, options.fs);
 			} catch (error) {
 				throw new Error(describeFsError(error, shown, "write"));
 			}
@@ -83,7 +92,7 @@ export function createWriteTool(options: WriteToolOptions): Tool<WriteParams, Wr
 			const { abs, shown } = resolveToolPath(options.cwd, params.path);
 			try {
 				// A parent that is a file shows here already (ENOTDIR); folders that cannot be made show on execute.
-				const { old } = readTarget(abs, shown);
+				const { old } = await readTarget(abs, shown, options.files);
 				const newBytes = Buffer.from(params.content, "utf8");
 				const lines = countLines(params.content);
 				const action = old.kind === "missing" ? "create" : "overwrite";

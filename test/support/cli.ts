@@ -81,3 +81,67 @@ export function spawnGar(
 	const closed = new Promise<number | null>((resolve) => child.on("close", resolve));
 	return { child, stdout: () => stdout, closed };
 }
+
+/** The built CLI with a pipe on stdin, read as JSON lines on stdout: for tests that talk to it line by line. */
+export type PipedGar = {
+	child: ChildProcess;
+	/** Writes one line (a value is sent as JSON). */
+	send: (line: unknown) => void;
+	/** Every JSON line printed so far (lines are split at "\n" only). */
+	lines: () => Record<string, unknown>[];
+	/** Resolves with the first line (counting from `from`) that `match` accepts; rejects after `timeoutMs`. */
+	waitFor: (
+		match: (line: Record<string, unknown>) => boolean,
+		options?: { from?: number; timeoutMs?: number },
+	) => Promise<Record<string, unknown>>;
+	stderr: () => string;
+	/** The exit code once it exits. */
+	closed: Promise<number | null>;
+};
+
+export function spawnGarPiped(args: string[], options: { env: NodeJS.ProcessEnv; cwd: string }): PipedGar {
+	const child = spawn(process.execPath, [GAR_BIN, ...args], { ...options, stdio: ["pipe", "pipe", "pipe"] });
+	let buffer = "";
+	let stderr = "";
+	const parsed: Record<string, unknown>[] = [];
+	const waiters = new Set<() => void>();
+	child.stdout?.on("data", (d: Buffer) => {
+		buffer += d.toString();
+		let nl = buffer.indexOf("\n");
+		while (nl !== -1) {
+			parsed.push(JSON.parse(buffer.slice(0, nl)));
+			buffer = buffer.slice(nl + 1);
+			nl = buffer.indexOf("\n");
+		}
+		for (const wake of waiters) wake();
+	});
+	child.stderr?.on("data", (d: Buffer) => {
+		stderr += d.toString();
+	});
+	child.stdin?.on("error", () => {});
+	const closed = new Promise<number | null>((resolve) => child.on("close", resolve));
+	const waitFor: PipedGar["waitFor"] = (match, { from = 0, timeoutMs = 10_000 } = {}) =>
+		new Promise((resolve, reject) => {
+			const check = () => {
+				const hit = parsed.slice(from).find(match);
+				if (!hit) return;
+				waiters.delete(check);
+				clearTimeout(timer);
+				resolve(hit);
+			};
+			const timer = setTimeout(() => {
+				waiters.delete(check);
+				reject(new Error(`no matching line within ${timeoutMs} ms; stderr: ${stderr}`));
+			}, timeoutMs);
+			waiters.add(check);
+			check();
+		});
+	return {
+		child,
+		send: (line) => child.stdin?.write(`${typeof line === "string" ? line : JSON.stringify(line)}\n`),
+		lines: () => parsed,
+		waitFor,
+		stderr: () => stderr,
+		closed,
+	};
+}

@@ -31,6 +31,15 @@ export const ORDER: Order = {
 		"ui/": {
 			layers: [["*"], ["screens/"], ["views/"], ["state/"], ["chat/", "keys/"], ["editor/", "theme/"], ["terminal/"]],
 		},
+		// The modes (acp/, mcp/, line.ts, print-stream.ts…) over what they share; no mode imports another.
+		"modes/": {
+			layers: [
+				["acp/", "mcp/", "*"],
+				["print.ts", "serve.ts"],
+				["setup.ts", "stream-commands.ts"],
+				["run-session.ts", "model-switch.ts"],
+			],
+		},
 	},
 };
 

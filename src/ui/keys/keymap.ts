@@ -62,8 +62,9 @@ const NAMED: Readonly<Record<string, (key: Key) => boolean>> = {
 const SPECIAL: Readonly<Record<string, Test>> = {
 	// Ctrl+_ arrives as its byte, 0x1F, with no modifier.
 	"Ctrl+_": (text) => text === "\x1f",
-	// Ctrl+J arrives as "\n", which the editor reads as typed text (see `bytesOf`).
-	"Ctrl+J": () => false,
+	// Ctrl+J arrives as "\n", which the editor reads as typed text (see `bytesOf`); under the kitty keyboard protocol
+	// (kitty, WezTerm, ghostty) as Ctrl with "j".
+	"Ctrl+J": (text, k) => k.ctrl && text === "j",
 	// With modifyOtherKeys, Alt alone makes Alt+Enter and any other modifier a new line.
 	"Alt+Enter": (text, k) => (k.return && k.meta) || modifiedEnter(text) === 2,
 	"Shift+Enter": (text, k) => {

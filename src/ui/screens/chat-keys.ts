@@ -52,12 +52,13 @@ type Ctx = {
 	input: InputModel;
 	/** Sends the input (or, while a reason is typed, denies with it). */
 	submit: (mode?: SendMode) => void;
-	/** Answers the open approval question and clears what was typed. */
+	/** Answers the open approval question; what was being typed before it stays (a reason typed goes). */
 	answer: (decision: ApprovalDecision) => void;
 	/** The first press of a quit key shows `hint`; the same key again within DOUBLE_PRESS_MS quits. */
 	pressToQuit: (name: string, hint: string) => void;
 	/** Tab: completes; where nothing completes by itself (`/model `) lists the choices; else the inspector. */
 	tab: () => void;
+	now: () => number;
 };
 
 type Actions<A extends KeyAction> = Pick<KeyActions<KeyAction>, A>;
@@ -81,6 +82,7 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 	const bytes = byteActions(KEY_TABLE, "editor");
 	/** Printable text and the control characters that arrive inside a chunk (as the editor's keys). */
 	const type = (text: string) => {
+		input.keys.typedAt = ctx.now();
 		let plain = "";
 		for (const char of text) {
 			if (char >= " " && char !== "\x7f") {
@@ -110,8 +112,12 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 	];
 	const dispatch = keyDispatcher(KEY_TABLE, layers, actions);
 	return (text, key) => {
+		// A focus report is not a key: it neither types nor counts as typing.
 		const focus = FOCUS.exec(text);
 		if (focus) return store.onFocus(focus[1] === "I");
+		keyPressed(input, ctx.now());
+		// The run ended while a reason was typed: the draft set aside for it comes back.
+		if (!store.approval) input.bringBack();
 		const step = input.keys.paste.read(text, key);
 		if (step.kind === "pasted") {
 			input.paste(step.text);
@@ -121,13 +127,34 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 	};
 }
 
+/** A pause longer than this between keys ends a run of typing. */
+const TYPING_PAUSE_MS = 500;
+
+/** Counts a key into the run of keys pressed without a pause, or starts a new run. */
+function keyPressed(input: InputModel, at: number): void {
+	const { streak } = input.keys;
+	if (at - streak.last >= TYPING_PAUSE_MS) streak.start = at;
+	streak.last = at;
+}
+
+/**
+ * Whether the person was typing into the editor when the question opened at `since`, has not sent it and has not
+ * paused since: then a y or an a is a letter of what they were writing (a steer, a word), not an answer to a
+ * question they have not read. Keys that answered an earlier question, or a message sent, are no typing.
+ */
+function typingThrough(input: InputModel, since: number): boolean {
+	const { streak, typedAt } = input.keys;
+	return !input.empty && typedAt <= since && streak.start <= typedAt;
+}
+
 /** The steps several keys share, over the deps. */
 function context(deps: KeyDeps): Ctx {
 	const { store, input } = deps;
 	const now = deps.now ?? Date.now;
+	/** Answers the question; a reason typed is dropped and the draft it stood in for comes back. */
 	const answer = (decision: ApprovalDecision) => {
 		if (!store.approval) return;
-		input.clear();
+		input.bringBack();
 		store.answer(decision);
 	};
 	const submit = (mode: SendMode = "send") => {
@@ -156,7 +183,7 @@ function context(deps: KeyDeps): Ctx {
 		if (input.completions()) return void input.accept();
 		if (!input.listChoices()) store.toggleInspector(deps.columns());
 	};
-	return { deps, store, input, submit, answer, pressToQuit, tab };
+	return { deps, store, input, submit, answer, pressToQuit, tab, now };
 }
 
 /** Ctrl+C, over everything: ends the search, denies the question and stops, clears the input, stops the run, quits. */
@@ -175,11 +202,15 @@ function globalActions({ deps, store, input, answer, pressToQuit }: Ctx): Action
 type ApprovalAction = "approvalStop" | "approvalScroll" | "allowOnce" | "allowAlways" | "deny";
 
 /** The approval question: y once, a always, n no (then a reason), Esc stops; ↑/↓/PgUp/PgDn scroll the preview. */
-function approvalActions({ deps, store, answer, submit }: Ctx): Actions<ApprovalAction> {
+function approvalActions({ deps, store, input, answer, submit }: Ctx): Actions<ApprovalAction> {
 	/** y or a: allowed at once, except a command not yet read to its end (it runs as the person). */
 	const allow = (remember: boolean) => {
 		const pending = store.approval;
 		if (pending?.stage !== "ask") return false;
+		if (typingThrough(input, store.view.pending?.since ?? Number.NEGATIVE_INFINITY)) {
+			store.flashHint("the question opened while you were typing: pause, read it, then press y or a");
+			return;
+		}
 		if (mustReadAll(pending) && !readAll(pending, deps.approvalFit?.() ?? null)) {
 			pending.early = true;
 			store.changed();
@@ -209,6 +240,8 @@ function approvalActions({ deps, store, answer, submit }: Ctx): Actions<Approval
 			const pending = store.approval;
 			if (pending?.stage !== "ask") return false;
 			pending.stage = "reason";
+			// A message being typed when the question came waits aside while the reason is typed.
+			input.putAside();
 			store.changed();
 			// "n" and the Enter typed right after it, in one read: deny with no reason.
 			if (text.endsWith("\r")) submit();

@@ -26,6 +26,10 @@ export type KeyMemory = {
 	readonly paste: PasteReader;
 	/** The last key that quits when pressed twice (Ctrl+C idle, Ctrl+D while running), and when. */
 	quitKey: { key: string; at: number } | null;
+	/** The keys pressed without a pause (chat-keys.ts TYPING_PAUSE_MS): when the run of them began and when it last grew. */
+	streak: { start: number; last: number };
+	/** When text was last typed into the editor (not pasted, not a key that answered a question). */
+	typedAt: number;
 };
 
 /**
@@ -44,11 +48,18 @@ export class InputModel {
 	selected = 0;
 	/** A line put back because it began with an unknown /word: sent again unchanged, it is a message. */
 	offered: string | null = null;
-	readonly keys: KeyMemory = { paste: new PasteReader(), quitKey: null };
+	readonly keys: KeyMemory = {
+		paste: new PasteReader(),
+		quitKey: null,
+		streak: { start: Number.NEGATIVE_INFINITY, last: Number.NEGATIVE_INFINITY },
+		typedAt: Number.NEGATIVE_INFINITY,
+	};
 	private version = 0;
 	private readonly listeners = new Set<() => void>();
 	private historyIndex: number | null = null;
 	private draft = "";
+	/** What was in the editor when an approval's reason took its place (its pastes kept); null: nothing set aside. */
+	private aside: string | null = null;
 	/** The first row on screen, kept so that the view moves only when the cursor leaves it. */
 	private top: RowPosition = { line: 0, sub: 0 };
 	private wrapWidth = 80;
@@ -180,7 +191,7 @@ export class InputModel {
 
 	clear(): void {
 		this.listAll = false;
-		this.buffer.reset();
+		this.buffer.reset(this.aside ?? "");
 		this.historyIndex = null;
 		this.changed();
 	}
@@ -202,12 +213,27 @@ export class InputModel {
 	takeMessage(): UserInput {
 		const message = this.buffer.pastes.expandMessage(this.buffer.text);
 		this.listAll = false;
-		this.buffer.reset();
+		this.buffer.reset(this.aside ?? "");
 		this.historyIndex = null;
 		this.draft = "";
 		this.top = { line: 0, sub: 0 };
 		this.changed();
 		return message;
+	}
+
+	/** Sets what is typed aside, pastes and all, and empties the editor: an approval's reason is typed in its place. */
+	putAside(): void {
+		if (this.aside !== null) return;
+		this.aside = this.buffer.text;
+		this.clear();
+	}
+
+	/** Puts back what `putAside` set aside, in place of what is there now (the reason, sent or dropped). */
+	bringBack(): void {
+		if (this.aside === null) return;
+		const text = this.aside;
+		this.aside = null;
+		this.set(text);
 	}
 
 	/** Puts text back (a queued message pulled back, a command that cannot run now) before what is there. */
