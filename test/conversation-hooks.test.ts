@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../src/agent/events.js";
 import type { ApprovalDecision, ApprovalRequest } from "../src/agent/loop.js";
+import { permissionRequest } from "../src/modes/acp/permission.js";
 import { type Setup, setupRun } from "../src/modes/setup.js";
 import { isMetadata, loadSession, replayEvents } from "../src/session/index.js";
 import { reduce } from "../src/view/reducer.js";
@@ -237,5 +238,24 @@ describe("SessionStart and the session file", () => {
 		expect(w.logged()).toEqual([expect.objectContaining({ hook_event_name: "PreCompact", trigger: "auto" })]);
 		expect(server.requests).toHaveLength(3);
 		expect(sent(server, 2)).toContain("Context from the SessionStart hook echo:\\nread NOTES.md again");
+	});
+});
+
+describe("an ACP client's permission request", () => {
+	it("leads with a hook's reason, and shows a read a hook asked about", () => {
+		const update = permissionRequest(
+			{
+				callId: "r1",
+				name: "read",
+				args: { path: ".env" },
+				preview: { kind: "read", path: ".env" },
+				reason: "the PreToolUse hook guard.sh: secrets live here",
+			},
+			"/p",
+		);
+		expect(update.content).toEqual([
+			{ type: "content", content: { type: "text", text: "the PreToolUse hook guard.sh: secrets live here" } },
+			{ type: "content", content: { type: "text", text: "Read .env" } },
+		]);
 	});
 });
