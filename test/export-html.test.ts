@@ -73,7 +73,7 @@ describe("gar export --format html", () => {
 		expect(findAll(doc, "script")).toEqual([]);
 		expect(findAll(doc, "style")).toHaveLength(1);
 		const text = textOf(findAll(doc, "body")[0] as never);
-		for (let n = 1; n <= 22; n++) expect(text, `alert(${n}) shown as text`).toContain(`alert(${n})`);
+		for (let n = 1; n <= 24; n++) expect(text, `alert(${n}) shown as text`).toContain(`alert(${n})`);
 		expect(textOf(findAll(doc, "title")[0] as never)).toContain("<script>");
 		// Links: the model's links to web pages (GFM links bare web addresses too); javascript: ones are text.
 		const hrefs = findAll(doc, "a").map((a) => attr(a, "href"));

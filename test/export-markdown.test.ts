@@ -50,7 +50,7 @@ describe("gar export --format md", () => {
 		const html = rendered(md);
 		expect(foreignMarkup(html)).toEqual([]);
 		const text = textOf(html);
-		for (let n = 1; n <= 22; n++) expect(text, `alert(${n}) shown as text`).toContain(`alert(${n})`);
+		for (let n = 1; n <= 24; n++) expect(text, `alert(${n}) shown as text`).toContain(`alert(${n})`);
 		// The model's link to a web page stays a link (and GFM links bare web addresses in text: harmless).
 		const hrefs = findAll(html, "a").map((a) => attr(a, "href"));
 		expect(hrefs).toContain("https://example.com/a");

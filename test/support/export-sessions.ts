@@ -1,6 +1,7 @@
 // Sessions for the export tests, written by the real writer: a plain one (the Markdown snapshot) and a hostile one,
 // whose prompt, model text, thinking, command, output, file contents, paths, diff and name all try to become markup.
 import type { AssistantMessage } from "../../src/llm/types.js";
+import type { HookRecordEntry } from "../../src/session/format.js";
 import { SessionWriter } from "../../src/session/writer.js";
 import type { ToolDetails } from "../../src/tools/types.js";
 import { fakeClock } from "../fixtures/session/run.js";
@@ -145,6 +146,8 @@ export function hostilePayloads(beacon: string) {
 		file: `<html><body onload="${pwn};alert(19)"><script>${pwn};alert(20)</script></body></html>\n\`\`\`\`\`\n`,
 		diff: `--- a.html\n+++ a.html\n@@ -1 +1 @@\n-<p>old</p>\n+</details><script>${pwn};alert(21)</script>\n`,
 		error: `<script>${pwn};alert(22)</script>`,
+		hookReason: `<script>${pwn};alert(23)</script></details>`,
+		hookName: `<img src="${beacon}/hook" onerror="${pwn};alert(24)">`,
 	};
 }
 
@@ -162,6 +165,20 @@ export function writeHostileSession(dir: string, beacon = "http://127.0.0.1:9"):
 		]),
 		0.01,
 	);
+	w.appendRecord<HookRecordEntry>({
+		type: "hook",
+		event: "PreToolUse",
+		name: p.hookName,
+		command: "./guard.sh",
+		source: "project",
+		callId: "h1",
+		tool: "bash",
+		status: "ok",
+		exitCode: 0,
+		durationMs: 12,
+		decision: "allow",
+		reason: p.hookReason,
+	});
 	w.appendToolResult({
 		callId: "h1",
 		name: "bash",

@@ -1,3 +1,4 @@
+import { hookLine } from "../../view/hook-line.js";
 import type { ChatItem, ToolItem } from "../../view/state.js";
 import { runLine } from "../transcript.js";
 import type { ExportDocument, ExportPart } from "./document.js";
@@ -66,6 +67,8 @@ function render(part: ExportPart): string {
 			return `<p class="notice notice-${escapeHtml(item.level)}">${escapeHtml(item.message)}</p>`;
 		case "retry":
 			return `<p class="notice">retry ${item.attempt}/${item.maxAttempts}: ${escapeHtml(item.reason)}</p>`;
+		case "hook":
+			return `<p class="hook">${escapeHtml(hookLine(item.run))}</p>`;
 	}
 }
 
@@ -85,6 +88,8 @@ function tool(item: ToolItem): string {
 	if (body.diff !== undefined) parts.push(diff(body.diff));
 	if (body.diffCut) parts.push('<p class="note">the diff was cut at the size limit</p>');
 	if (body.output !== undefined) parts.push(`<pre class="output">${escapeHtml(body.output)}</pre>`);
+	if (body.hooks)
+		parts.push(`<ul class="hooks">${body.hooks.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ul>`);
 	const status = escapeHtml(item.status);
 	const summary = [
 		`<span class="tool-name">${escapeHtml(head.name)}</span>`,

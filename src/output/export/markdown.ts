@@ -1,3 +1,4 @@
+import { hookLine } from "../../view/hook-line.js";
 import type { ChatItem, ToolItem } from "../../view/state.js";
 import { runLine } from "../transcript.js";
 import type { ExportDocument, ExportPart } from "./document.js";
@@ -64,6 +65,8 @@ function render(part: ExportPart): string {
 			return `> **${item.level}:** ${mdText(item.message)}`;
 		case "retry":
 			return `> retry ${item.attempt}/${item.maxAttempts}: ${mdText(item.reason)}`;
+		case "hook":
+			return `> ${mdText(hookLine(item.run))}`;
 	}
 }
 
@@ -92,5 +95,6 @@ function tool(item: ToolItem): string {
 	if (body.diff !== undefined) blocks.push(fenced(body.diff, "diff"));
 	if (body.diffCut) blocks.push("*the diff was cut at the size limit*");
 	if (body.output !== undefined) blocks.push(fenced(body.output, "text"));
+	if (body.hooks) blocks.push(body.hooks.map((line) => `- ${mdText(line)}`).join("\n"));
 	return details(summary, blocks.join("\n\n") || "*no output*");
 }

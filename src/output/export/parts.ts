@@ -1,5 +1,6 @@
 // What both export formats say about a part, in words: the same facts, written once.
 import { formatCost, formatDuration, formatTokens, formatUsage, toolSummary, toolTarget } from "../../view/format.js";
+import { hookLine } from "../../view/hook-line.js";
 import type { ChatItem, ToolItem } from "../../view/state.js";
 import type { ExportDocument, TurnFacts } from "./document.js";
 
@@ -13,8 +14,15 @@ export function toolHead(item: ToolItem): { name: string; target: string; outcom
 	return { name: item.name, target, outcome: toolSummary(item) };
 }
 
-/** What a call's body shows: the command or the arguments, the diff, and what the model read back. */
-export type ToolBody = { command?: string; args?: string; diff?: string; diffCut?: boolean; output?: string };
+/** What a call's body shows: the command or the arguments, the diff, what the model read back, its hooks' lines. */
+export type ToolBody = {
+	command?: string;
+	args?: string;
+	diff?: string;
+	diffCut?: boolean;
+	output?: string;
+	hooks?: string[];
+};
 
 /**
  * A call's body: a bash call's command, a write's or edit's diff, other calls' arguments as JSON (not a lone path: the
@@ -34,6 +42,7 @@ export function toolBody(item: ToolItem): ToolBody {
 	const content = item.content ?? "";
 	const confirmed = !item.isError && (details?.kind === "edit" || details?.kind === "write");
 	if (content !== "" && !confirmed) body.output = content;
+	if (item.hooks && item.hooks.length > 0) body.hooks = item.hooks.map(hookLine);
 	return body;
 }
 
@@ -59,6 +68,7 @@ export const SOURCE_LABEL: Readonly<Record<string, string>> = {
 	follow_up: "follow-up",
 	shell: "shell",
 	schema_retry: "gar asked the model",
+	hook: "from a hook",
 };
 
 /** The lines under the title: the session, its folder and date, the path, the models, what it all cost. */

@@ -52,7 +52,7 @@ details[open] > summary { margin-bottom: 0.4rem; }
 .run-end { border-top: 1px solid var(--border); padding-top: 0.3rem; }
 .error, .run-error, .notice-error { color: var(--error); }
 .notice-warning { color: var(--warning); }
-.compaction { color: var(--muted); }
+.compaction, .hook, .hooks { color: var(--muted); }
 .image { color: var(--muted); }
 table { border-collapse: collapse; }
 th, td { border: 1px solid var(--border); padding: 0.2rem 0.5rem; }

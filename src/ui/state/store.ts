@@ -64,6 +64,8 @@ export class UiStore {
 	theme: Theme = darkTheme;
 	/** The replay playing on the replay screen (`gar replay` in a terminal); null in a live conversation. */
 	replay: ReplayControls | null = null;
+	/** Told when the terminal reports a focus change (the conversation: a run that ends unseen notifies). */
+	onFocus: (focused: boolean) => void = () => {};
 	private version = 0;
 	private readonly listeners = new Set<() => void>();
 	private timer: NodeJS.Timeout | null = null;
