@@ -8,6 +8,7 @@ import { replayInto } from "../src/ui/replay.js";
 import { App, type AppInfo } from "../src/ui/screens/App.js";
 import { InputModel } from "../src/ui/state/input-model.js";
 import { UiStore } from "../src/ui/state/store.js";
+import { clock, replayLine } from "../src/ui/views/ReplayBar.js";
 import { initialView } from "../src/view/state.js";
 import { tempDirsPerTest } from "./fixtures/session/run.js";
 import { writePlainSession } from "./support/export-sessions.js";
@@ -126,5 +127,31 @@ describe("the replay screen", () => {
 		await press(KEYS.end);
 		expect(told).toEqual(["the replay stopped at entry x"]);
 		unmount();
+	});
+});
+
+describe("the replay line", () => {
+	const progress = {
+		position: 34,
+		total: 120,
+		paused: false,
+		ended: false,
+		speed: 2,
+		playedMs: 12_000,
+		totalMs: 3_725_000,
+	};
+
+	it("says where the replay is and which keys apply, all of it on a wide row", () => {
+		const { state, rest } = replayLine(progress, 200);
+		expect(state + rest).toBe(
+			"▶ replay · 2× · 34/120 events · 0:12 / 1:02:05 · space pauses · → steps · End to the end · q quits · read-only: nothing is sent",
+		);
+	});
+
+	it("keeps, on a narrow row, how far it is and the keys to pause and quit, each part whole", () => {
+		const { state, rest } = replayLine({ ...progress, paused: true }, 60);
+		expect(state + rest).toBe("❚❚ replay paused · 34/120 events · space plays · q quits");
+		expect(replayLine({ ...progress, ended: true, position: 120 }, 60).state).toBe("■ replay ended");
+		expect(clock(59_999)).toBe("0:59");
 	});
 });

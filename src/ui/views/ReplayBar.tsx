@@ -24,12 +24,12 @@ export function replayLine(p: ReplayProgress, width: number): { state: string; r
 		`${clock(p.playedMs)} / ${clock(p.totalMs)}`,
 		p.ended ? "space plays again" : p.paused ? "space plays" : "space pauses",
 		"→ steps",
-		"End jumps to the end",
+		"End to the end",
 		"q quits",
 		"read-only: nothing is sent",
 	];
-	// Kept first when the row is narrow: where it is, how to quit, how to move on.
-	const rank = [3, 0, 4, 1, 5, 7, 2, 6];
+	// Kept first when the row is narrow: how far it is, how to play or pause, quit, jump, step.
+	const rank = [6, 0, 5, 1, 4, 3, 2, 7];
 	const kept = fitParts(parts, Math.max(0, width - state.length - 3), " · ", rank);
 	return { state, rest: kept.length > 0 ? ` · ${kept.join(" · ")}` : "" };
 }
