@@ -29,6 +29,13 @@ describe("gar export", () => {
 		expect(run.stderr).toBe("");
 	});
 
+	it("takes -o - as standard output", async () => {
+		const run = await runGar(["export", file, "-o", "-", "--format", "html"], opts());
+		expect(run.code).toBe(0);
+		expect(run.stdout.startsWith("<!doctype html>")).toBe(true);
+		expect(existsSync(join(home.project, "-"))).toBe(false);
+	});
+
 	it("stops at --at, and writes HTML for -o FILE.html", async () => {
 		const run = await runGar(["export", file, "--at", firstReply, "-o", "out.html"], opts());
 		expect(run.code).toBe(0);

@@ -73,6 +73,8 @@ describe("gar export --format html", () => {
 		expect(findAll(doc, "script")).toEqual([]);
 		expect(findAll(doc, "style")).toHaveLength(1);
 		const text = textOf(findAll(doc, "body")[0] as never);
+		// Terminal controls from the session show as the app shows them: the file is safe to cat, too.
+		expect(text).toContain("␛]0;pwned^G␛[2J ⟨U+202E⟩evil");
 		for (let n = 1; n <= 24; n++) expect(text, `alert(${n}) shown as text`).toContain(`alert(${n})`);
 		expect(textOf(findAll(doc, "title")[0] as never)).toContain("<script>");
 		// Links: the model's links to web pages (GFM links bare web addresses too); javascript: ones are text.

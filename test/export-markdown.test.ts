@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { fenced, mdCode, mdPlain, mdText } from "../src/output/export/escape.js";
 import { exportSession } from "../src/output/export/export-session.js";
 import { exportMarkdown } from "../src/output/export/markdown-text.js";
+import { sanitizeForTerminal } from "../src/term/sanitize.js";
 import { tempDirsPerTest } from "./fixtures/session/run.js";
 import { hostilePayloads, writeHostileSession, writePlainSession } from "./support/export-sessions.js";
 import { attr, findAll, foreignMarkup, parseFragment, textOf } from "./support/html-check.js";
@@ -47,9 +48,13 @@ describe("gar export --format md", () => {
 	it("turns nothing from a hostile session into HTML, and shows all of it as text", () => {
 		const writer = writeHostileSession(tmp());
 		const md = exportSession(writer.session, "md");
+		// biome-ignore lint/suspicious/noControlCharactersInRegex: no control character of the session's is left.
+		expect(md).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
 		const html = rendered(md);
 		expect(foreignMarkup(html)).toEqual([]);
 		const text = textOf(html);
+		// Terminal controls from the session show as the app shows them: the file is safe to cat, too.
+		expect(text).toContain("␛]0;pwned^G␛[2J ⟨U+202E⟩evil");
 		for (let n = 1; n <= 24; n++) expect(text, `alert(${n}) shown as text`).toContain(`alert(${n})`);
 		// The model's link to a web page stays a link (and GFM links bare web addresses in text: harmless).
 		const hrefs = findAll(html, "a").map((a) => attr(a, "href"));
@@ -62,7 +67,7 @@ describe("gar export --format md", () => {
 		const html = rendered(exportSession(writer.session, "md"));
 		const output = hostilePayloads("http://127.0.0.1:9").output;
 		const blocks = findAll(html, "code").map(textOf);
-		expect(blocks).toContain(`${output}\n`);
+		expect(blocks).toContain(`${sanitizeForTerminal(output)}\n`);
 	});
 });
 

@@ -13,7 +13,7 @@ export type ExportOptions = {
 	at?: string;
 	/** Default: from `output`'s extension (.html, .htm), else Markdown. */
 	format?: ExportFormat;
-	/** The file to write (relative to `cwd`); absent: standard output. */
+	/** The file to write (relative to `cwd`); absent or "-": standard output. */
 	output?: string;
 	/** Replace `output` when it exists. */
 	force?: boolean;
@@ -34,7 +34,7 @@ export function exportCommand(target: string, options: ExportOptions, io: Export
 	if (leaf === null) throw new UsageError(`${file} has no conversation to export`);
 	const format = options.format ?? (options.output ? formatOfPath(options.output) : "md");
 	const text = exportSession(session, format, leaf);
-	if (options.output === undefined) {
+	if (options.output === undefined || options.output === "-") {
 		io.stdout(text);
 		return 0;
 	}

@@ -141,6 +141,7 @@ export function hostilePayloads(beacon: string) {
 			`<img src="${beacon}/output" onerror="${pwn};alert(17)">`,
 			"````",
 			"</pre></code>",
+			"\x1b]0;pwned\x07\x1b[2J \u202eevil",
 		].join("\n"),
 		path: `<img src="${beacon}/path" onerror="${pwn};alert(18)">.txt`,
 		file: `<html><body onload="${pwn};alert(19)"><script>${pwn};alert(20)</script></body></html>\n\`\`\`\`\`\n`,
