@@ -1,8 +1,11 @@
 // The app in replay mode (gar replay in a terminal): the replay screen plays a recorded session through the same panes
 // and reducer as a live run, on a fake clock; the inspector follows the replayed run; space, → and End drive it; typing
 // sends nothing; q quits.
+import { join } from "node:path";
 import { render } from "ink-testing-library";
 import { beforeAll, describe, expect, it } from "vitest";
+import { loadSession } from "../src/session/load.js";
+import { replayNotes } from "../src/session/replay-notes.js";
 import { loadMarkdown } from "../src/ui/chat/markdown.js";
 import { replayInto } from "../src/ui/replay.js";
 import { App, type AppInfo } from "../src/ui/screens/App.js";
@@ -127,6 +130,24 @@ describe("the replay screen", () => {
 		await press(KEYS.end);
 		expect(told).toEqual(["the replay stopped at entry x"]);
 		unmount();
+	});
+});
+
+describe("a damaged file in the app", () => {
+	it("tells the loader's warnings and where the path starts at once, and where it stopped at the end", () => {
+		const session = loadSession(join(import.meta.dirname, "fixtures", "session", "damaged.jsonl"));
+		const store = new UiStore(initialView({ provider: "", model: "" }), { intervalMs: 0 });
+		const clock = fakeTimers();
+		const told: string[] = [];
+		const notes = replayNotes(session, session.leafId);
+		const options = { session, leafId: session.leafId, speed: 1, notes, continueWith: "" };
+		const player = replayInto(store, options, { timers: clock.timers, tell: (m) => told.push(m) });
+		expect(told).toEqual([...session.warnings, notes.start]);
+		expect(notes.start).toMatch(/^this path starts at entry u3: its parent gone000000 is not in the file/);
+		player.end();
+		expect(told.at(-1)).toMatch(/^the replay stopped at entry u4 \(2026-01-02T03:04:13\.000Z\)/);
+		const users = store.view.items.flatMap((i) => (i.kind === "user" ? [i.text] : []));
+		expect(users).toEqual(["my parent was lost", "last good"]);
 	});
 });
 
