@@ -22,7 +22,7 @@ const tmp = tempDirsPerTest();
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 const KEYS = { space: " ", right: "\x1b[C", end: "\x1b[F" };
 
-function rig() {
+function rig(continueWith = "gar --session abc") {
 	const writer = writePlainSession(tmp());
 	const store = new UiStore(initialView({ provider: "", model: "" }), { intervalMs: 0 });
 	store.openScreen("replay");
@@ -33,7 +33,7 @@ function rig() {
 		leafId: writer.session.leafId,
 		speed: 1,
 		notes: { end: "the replay stopped at entry x" },
-		continueWith: "gar --session abc",
+		continueWith,
 	};
 	const player = replayInto(store, options, { timers: clock.timers, tell: (m) => told.push(m) });
 	let exits = 0;
@@ -121,6 +121,13 @@ describe("the replay screen", () => {
 		expect(exits()).toBe(0);
 		await press("q");
 		expect(exits()).toBe(1);
+		unmount();
+	});
+
+	it("shows the command that continues a session with its control characters visible", async () => {
+		const { frame, press, unmount } = rig("gar --cwd '/tmp/\x1b]0;pwned\x07' --session abc");
+		await press("x");
+		expect(frame()).toContain("to continue it: gar --cwd '/tmp/␛]0;pwned^G' --session abc");
 		unmount();
 	});
 

@@ -75,5 +75,10 @@ export async function replayCommand(target: string, options: ReplayOptions, app?
 function continueCommand(session: Session, baseDir: string): string {
 	const stored = resolve(session.file).startsWith(resolve(baseDir) + sep);
 	const which = stored ? session.header.id : resolve(session.file);
-	return `gar --cwd ${session.header.cwd} --session ${which}`;
+	return `gar --cwd ${shellWord(session.header.cwd)} --session ${shellWord(which)}`;
+}
+
+/** `word` as one shell word: as it is when plain, else in single quotes. */
+function shellWord(word: string): string {
+	return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }

@@ -7,6 +7,7 @@ import { type ReplayEvent, replayEvents } from "../session/replay.js";
 import type { ReplayNotes } from "../session/replay-notes.js";
 import { ReplayPlayer, type ReplaySink, type ReplayTimers } from "../session/replay-pace.js";
 import type { Session } from "../session/session.js";
+import { sanitizeForTerminal } from "../term/sanitize.js";
 import { tildePath } from "../text/paths.js";
 import { branchLabel } from "../view/format.js";
 import { reduce } from "../view/reducer.js";
@@ -65,7 +66,10 @@ export async function runReplayTui(options: ReplayAppOptions): Promise<number> {
 	app.close();
 	const { position, total } = player.progress;
 	process.stdout.write(`gar: replayed session ${session.header.id} (${position} of ${total} events)\n`);
-	for (const note of [options.notes.start, options.notes.end]) if (note) process.stderr.write(`gar: ${note}\n`);
+	// The notes name the file, whose path may hold anything.
+	for (const note of [options.notes.start, options.notes.end]) {
+		if (note) process.stderr.write(`gar: ${sanitizeForTerminal(note)}\n`);
+	}
 	return code;
 }
 
@@ -116,10 +120,13 @@ export function replayInto(
 /** What the status bar and the inspector say of the replayed session: its folder, id, name and branch. */
 function describeSession(app: StartedApp, { session, leafId }: ReplayAppOptions): void {
 	const { info } = app;
-	info.cwd = tildePath(session.header.cwd, homedir());
+	// A session file may come from anyone: what it names is shown with its control characters visible.
+	info.cwd = sanitizeForTerminal(tildePath(session.header.cwd, homedir()));
 	info.branch = gitBranch(session.header.cwd);
-	info.sessionId = () => session.header.id;
-	info.sessionName = () => session.name;
+	const id = sanitizeForTerminal(session.header.id);
+	const name = session.name === undefined ? undefined : sanitizeForTerminal(session.name);
+	info.sessionId = () => id;
+	info.sessionName = () => name;
 	const label = branchLabel(
 		session.leaves().map((leaf) => leaf.id),
 		leafId,

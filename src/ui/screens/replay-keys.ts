@@ -1,4 +1,5 @@
 import type { Key } from "ink";
+import { sanitizeForTerminal } from "../../term/sanitize.js";
 import { REPLAY_KEYS, type ReplayAction } from "../keys/key-table.js";
 import { type KeyActions, keyDispatcher } from "../keys/keymap.js";
 import type { UiStore } from "../state/store.js";
@@ -38,7 +39,9 @@ export function createReplayKeys(deps: ReplayKeyDeps): (text: string, key: Key) 
 	};
 	const readOnly = () => {
 		const how = store.replay?.continueWith;
-		store.flashHint(`a replay is read-only: nothing is sent · q quits${how ? ` · to continue it: ${how}` : ""}`);
+		const hint = `a replay is read-only: nothing is sent · q quits${how ? ` · to continue it: ${how}` : ""}`;
+		// The command names the session's folder and file, which may hold anything.
+		store.flashHint(sanitizeForTerminal(hint));
 		return true;
 	};
 	const dispatch = keyDispatcher(REPLAY_KEYS, [{ context: "global" }, { context: "replay", rest: readOnly }], actions);
