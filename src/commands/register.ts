@@ -174,7 +174,11 @@ function addReplay(program: Command, run: Run, app: ReplayApp | undefined): void
 			"pace events at n times the recorded speed (default: the app 1, piped or --output as fast as possible)",
 			positiveNumber,
 		)
-		.addOption(new Option("--output <format>", "output format").choices(["text", "stream-json"]).default("text"))
+		.addOption(
+			new Option("--output <format>", "print a transcript or events instead of playing in the app (piped: text)")
+				.choices(["text", "stream-json"])
+				.default("text"),
+		)
 		.action(
 			async (
 				target: string,
