@@ -108,7 +108,7 @@ async function frameWith(drawn: ReturnType<typeof render>, text: string): Promis
  * Opens the viewer as /request does in a running app: the report, the document, the screen over the chat; timed
  * until its first frame is drawn. Then back to the chat.
  */
-async function openOnce(app: App, session: ReturnType<typeof loadSession>, record: RequestEntry) {
+async function openOnce(app: RunningApp, session: ReturnType<typeof loadSession>, record: RequestEntry) {
 	const started = performance.now();
 	const report = requestReport({ session, record });
 	const doc = new DocView(requestHeader(report), requestSections(report));
@@ -123,7 +123,7 @@ async function openOnce(app: App, session: ReturnType<typeof loadSession>, recor
 	return { ms, built, report, doc };
 }
 
-type App = { store: UiStore; drawn: ReturnType<typeof render> };
+type RunningApp = { store: UiStore; drawn: ReturnType<typeof render> };
 
 export async function benchRequest(): Promise<string[]> {
 	const dir = mkdtempSync(join(tmpdir(), "gar-bench-request-"));

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { checkCwd, whyMissing } from "./commands/path-check.js";
 import { commandNames, registerCommands } from "./commands/register.js";
+import type { ReplayApp } from "./commands/replay.js";
 import { configFlags, positiveNumber, type RootOptions } from "./commands/root-options.js";
 import { nearCommand, promptIntent, typoMessage } from "./commands/words.js";
 import { isUsageError, UsageError } from "./errors.js";
@@ -79,8 +80,17 @@ function buildProgram(run: (code: number) => void, mode: ProgramMode = { promptO
 		});
 	if (mode.promptOnly) return program;
 	addDemo(program, run);
-	registerCommands(program, run);
+	registerCommands(program, run, { replay: (replay) => replayApp(program, replay) });
 	return program;
+}
+
+/** gar replay in a terminal: the app plays the loaded session (ui/replay.ts), asking the background first. */
+async function replayApp(program: Command, replay: Parameters<ReplayApp>[0]): Promise<number> {
+	const theme = program.opts<RootOptions>().theme;
+	const { earlyBackgroundQuery } = await import("./ui/terminal/background.js");
+	const asked = earlyBackgroundQuery(theme, process.env);
+	const { runReplayTui } = await import("./ui/replay.js");
+	return runReplayTui({ ...replay, ...(theme ? { theme } : {}), ...(asked ? { background: asked } : {}) });
 }
 
 /** The root command's description, prompt argument and flags (README "Flags" describes each). */
@@ -120,6 +130,7 @@ function rootOptions(program: Command): Command {
 		.option("--at <entry>", "with -c or --session: continue from this entry (a new branch)")
 		.option("--no-session", "save nothing (a throwaway run)")
 		.option("--session-dir <dir>", "where sessions are saved")
+		.option("--no-hooks", 'run without any hook (README "Hooks")')
 		.option("--no-stdin", "never read piped stdin (like < /dev/null)")
 		.option("--max-stdin <bytes>", "the most piped stdin gar reads (default 1048576, 1 MB)", positiveInt)
 		.option("--theme <name>", "colour theme of the full-screen app: dark, light, mono or your own (see [tui] theme)")
@@ -268,6 +279,7 @@ function runFlags(o: RootOptions, cwd: string) {
 		...(typeof o.session === "string" ? { session: o.session } : {}),
 		...(o.session === false ? { noSession: true } : {}),
 		...(o.at ? { at: o.at } : {}),
+		...(o.hooks === false ? { noHooks: true } : {}),
 	};
 }
 

@@ -5,22 +5,28 @@ import { resolve } from "node:path";
 import { type Command, Option } from "commander";
 import { UsageError } from "../errors.js";
 import { checkCwd } from "./path-check.js";
+import type { ReplayApp } from "./replay.js";
 import { configFlags, positiveNumber, type RootOptions } from "./root-options.js";
 import { nearCommand } from "./words.js";
 
 type Run = (code: number) => void;
 
+/** The full-screen apps a command opens in a terminal, given by cli.ts (commands/ does not import ui/). */
+export type Apps = { replay?: ReplayApp };
+
 /**
- * Adds config, show (tree), sessions, fork, label, name, compact, request, context, trust, untrust, replay, acp, mcp
- * and help, in this order.
+ * Adds config, show (tree), sessions, fork, label, name, compact, request, context, trust, untrust, hooks, replay,
+ * export, acp, mcp and help, in this order.
  */
-export function registerCommands(program: Command, run: Run): void {
+export function registerCommands(program: Command, run: Run, apps: Apps = {}): void {
 	addConfig(program, run);
 	addSessionCommands(program, run);
 	addCompact(program, run);
 	addInspect(program, run);
 	addTrustCommands(program, run);
-	addReplay(program, run);
+	addHooks(program, run);
+	addReplay(program, run, apps.replay);
+	addExport(program, run);
 	addServers(program, run);
 	addHelp(program, run);
 }
@@ -144,17 +150,98 @@ function addTrustCommands(program: Command, run: Run): void {
 		});
 }
 
-function addReplay(program: Command, run: Run): void {
-	subcommand(program, "replay <session>")
-		.description("re-emit a recorded conversation (a file, or a session id) as agent events, without a model")
-		.option("--at <entry>", "replay the path up to this entry (default: the current leaf)")
-		.option("--speed <n>", "pace events at n times the recorded speed (default: as fast as possible)", positiveNumber)
-		.addOption(new Option("--output <format>", "output format").choices(["text", "stream-json"]).default("text"))
-		.action(async (target: string, options: { at?: string; speed?: number; output: "text" | "stream-json" }) => {
-			const { replayCommand } = await import("./replay.js");
-			const ctx = await sessionsContext(program);
-			run(await replayCommand(target, { baseDir: ctx.baseDir, cwd: ctx.cwd, ...options }));
+/** gar hooks (the list) and gar hooks test EVENT. */
+function addHooks(program: Command, run: Run): void {
+	const hooks = subcommand(program, "hooks")
+		.description("list every hook: event, matcher, command, file and line, and whether it runs (project trust)")
+		.option("--json", "as JSON")
+		.action(async (options: { json?: boolean }) => {
+			const { hooksCommand } = await import("./hooks.js");
+			run(hooksCommand(await hooksContext(program), options));
 		});
+	hooks
+		.command("test <event>")
+		.description(
+			"run the hooks of EVENT on the payload a run would give them, and print each one's exit code, output, decision and time",
+		)
+		.option("--tool <name>", "PreToolUse, PostToolUse: the tool (default bash)")
+		.option(
+			"--input <json|->",
+			"the tool's arguments as JSON (tool events), the prompt (UserPromptSubmit) or the event's field; - reads stdin",
+		)
+		.option("--json", "as JSON")
+		.option("--cwd <dir>", "the project directory")
+		.action(async (event: string, options: { tool?: string; input?: string; json?: boolean; cwd?: string }) => {
+			const { hooksTestCommand } = await import("./hooks.js");
+			const input = options.input === "-" ? await readAll(process.stdin) : options.input;
+			const cwd = options.cwd ?? hooks.opts<RootOptions>().cwd;
+			const ctx = await hooksContext(program, cwd);
+			run(await hooksTestCommand(ctx, event, { ...options, ...(input === undefined ? {} : { input }) }));
+		});
+}
+
+/** All of a stream, as text (`--input -`). */
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+	return Buffer.concat(chunks).toString("utf8");
+}
+
+async function hooksContext(program: Command, cwdOption?: string) {
+	const { cwd, result } = await loadFor(program, cwdOption);
+	return { result, cwd, env: process.env, write: (text: string) => process.stdout.write(text) };
+}
+
+function addReplay(program: Command, run: Run, app: ReplayApp | undefined): void {
+	subcommand(program, "replay <session>")
+		.description(
+			"play a recorded conversation (a file, or a session id) without a model: in the app in a terminal, else as events",
+		)
+		.option("--at <entry>", "replay the path up to this entry (default: the current leaf)")
+		.option(
+			"--speed <n>",
+			"pace events at n times the recorded speed (default: the app 1, piped or --output as fast as possible)",
+			positiveNumber,
+		)
+		.addOption(
+			new Option("--output <format>", "print a transcript or events instead of playing in the app (piped: text)")
+				.choices(["text", "stream-json"])
+				.default("text"),
+		)
+		.action(
+			async (
+				target: string,
+				options: { at?: string; speed?: number; output: "text" | "stream-json" },
+				cmd: Command,
+			) => {
+				const { replayCommand } = await import("./replay.js");
+				const ctx = await sessionsContext(program);
+				// In a terminal without --output the session plays in the app; piped or with --output it stays text or events.
+				const terminal = process.stdout.isTTY && process.stdin.isTTY && cmd.getOptionValueSource("output") !== "cli";
+				run(
+					await replayCommand(target, { baseDir: ctx.baseDir, cwd: ctx.cwd, ...options }, terminal ? app : undefined),
+				);
+			},
+		);
+}
+
+function addExport(program: Command, run: Run): void {
+	subcommand(program, "export <session>")
+		.description("write a session's path as Markdown or one self-contained HTML page")
+		.option("--at <entry>", "export the path up to this entry (default: the current leaf)")
+		.addOption(
+			new Option("--format <format>", "md or html (default: from -o's extension, else md)").choices(["md", "html"]),
+		)
+		.option("-o, --output <file>", "write to this file (default: standard output)")
+		.option("--force", "overwrite the -o file when it exists")
+		.action(
+			async (target: string, options: { at?: string; format?: "md" | "html"; output?: string; force?: boolean }) => {
+				const { exportCommand } = await import("./export.js");
+				const ctx = await sessionsContext(program);
+				const io = { stdout: (t: string) => process.stdout.write(t), stderr: (t: string) => process.stderr.write(t) };
+				run(exportCommand(target, { baseDir: ctx.baseDir, cwd: ctx.cwd, ...options }, io));
+			},
+		);
 }
 
 /** gar acp and gar mcp: gar driven by an editor or another agent over stdio. */
@@ -240,12 +327,15 @@ function noCommand(program: Command, name: string): string {
 	return `no command "${name}"; the commands are ${all.join(", ")}`;
 }
 
-/** Loads the configuration with the root command's flags and the subcommand's own (which win). */
-async function loadFor(program: Command) {
+/**
+ * Loads the configuration with the root command's flags and the subcommand's own (which win); `cwdOption`: a
+ * nested command's own --cwd.
+ */
+async function loadFor(program: Command, cwdOption?: string) {
 	const { loadConfig } = await import("../config/index.js");
 	const sub = program.commands.find((c) => c.name() === program.args[0]);
 	const options = { ...program.opts<RootOptions>(), ...(sub?.opts<RootOptions>() ?? {}) };
-	const cwd = resolve(options.cwd ?? process.cwd());
+	const cwd = resolve(cwdOption ?? options.cwd ?? process.cwd());
 	checkCwd(cwd);
 	const result = loadConfig({ cwd, env: process.env, flags: configFlags(options) });
 	for (const warning of result.warnings) process.stderr.write(`gar: warning: ${warning}\n`);

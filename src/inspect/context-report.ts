@@ -44,6 +44,7 @@ function addTo(groups: Map<string, number>, label: string, tokens: number): void
 function labelOf(message: Message, source: string | undefined): string {
 	if (message.role === "tool_result") return `tool results: ${message.name}`;
 	if (summaryOf(message) !== undefined) return "compaction summary";
+	if (source === "hook") return "hook context";
 	return source === "shell" ? "shell output (!cmd)" : source === "schema_retry" ? "gar's JSON requests" : "user";
 }
 

@@ -1,4 +1,6 @@
 import type { AgentEvent } from "../agent/events.js";
+import type { SubagentTotals } from "../llm/spend.js";
+import type { Usage } from "../llm/types.js";
 import { failureLines } from "../view/failure-lines.js";
 import {
 	firstLine,
@@ -10,6 +12,7 @@ import {
 	toolSummary,
 	toolTarget,
 } from "../view/format.js";
+import { hookLine } from "../view/hook-line.js";
 import { reduce } from "../view/reducer.js";
 import { initialView, type ToolItem } from "../view/state.js";
 
@@ -21,7 +24,30 @@ export type TranscriptOptions = {
 	echoPrompts?: boolean;
 };
 
-const SOURCE_LABEL = { prompt: "", steer: "(steer) ", follow_up: "(follow-up) " } as const;
+const SOURCE_LABEL = { prompt: "", steer: "(steer) ", follow_up: "(follow-up) ", hook: "(from a hook) " } as const;
+
+/** What a run's last line says of it: the stop reason, turns, tokens, cost, time, and an error worth telling. */
+export type RunFacts = {
+	stopReason: string;
+	turns: number;
+	usage: Usage;
+	costUsd: number | null;
+	durationMs: number;
+	error?: string;
+	/** What the run's sub-agents reported, apart from its own figures. */
+	subagents?: SubagentTotals;
+};
+
+/** "done · 2 turns · ↑330 ↓30 · cache r 0 w 50 · $0.0020 · 2.0 s": a run's summary (transcripts, exports). */
+export function runLine(run: RunFacts): string {
+	const { usage } = run;
+	const tokens = `${formatUsage(usage)} · cache r ${formatTokens(usage.cacheRead)} w ${formatTokens(usage.cacheWrite)}`;
+	const turns = `${run.turns} turn${run.turns === 1 ? "" : "s"}`;
+	const error = run.error && run.stopReason !== "aborted" ? ` · ${run.error}` : "";
+	const cost = formatCost(run.costUsd, usage.estimated === true);
+	const sub = run.subagents ? ` · ${formatSubagents(run.subagents)} (as reported)` : "";
+	return `${run.stopReason} · ${turns} · ${tokens} · ${cost}${sub} · ${formatDuration(run.durationMs)}${error}`;
+}
 
 /** "· bash npm test — exit 0 · 4.1 s": the call's whole target (never cut) and how it went. */
 export function toolLine(item: ToolItem): string {
@@ -82,9 +108,6 @@ export function createTranscript(
 				if (item?.kind === "tool") line(toolLine(item));
 				break;
 			}
-			case "retry":
-				line(`[retry ${event.attempt}/${event.maxAttempts} in ${formatDuration(event.delayMs)}: ${event.reason}]`);
-				break;
 			case "message_end":
 				if (event.message.stopReason === "error" || event.message.stopReason === "aborted") {
 					line(`[${event.message.stopReason}: ${event.message.error ?? "no details"}]`);
@@ -98,30 +121,34 @@ export function createTranscript(
 						event.aborted ? "[compaction aborted: the context is unchanged]" : `[compaction failed: ${event.error}]`,
 					);
 				break;
-			case "session_error":
-				line(`[warning: could not save to ${event.file}: ${event.error}]`);
-				break;
-			case "notice":
-				line(`[${event.level}: ${event.message}]`);
-				break;
 			case "agent_end": {
 				for (const index of open) {
 					const item = view.items[index];
 					if (item?.kind === "tool" && item.status === "interrupted") line(toolLine(item));
 				}
-				const { usage } = event;
-				const tokens = `${formatUsage(usage)} · cache r ${formatTokens(usage.cacheRead)} w ${formatTokens(usage.cacheWrite)}`;
-				const turns = `${event.turns} turn${event.turns === 1 ? "" : "s"}`;
-				const error = event.error && event.stopReason !== "aborted" ? ` · ${event.error}` : "";
-				const time = formatDuration(event.durationMs);
-				const sub = event.subagents ? ` · ${formatSubagents(event.subagents)} (as reported)` : "";
-				line(
-					`[${event.stopReason} · ${turns} · ${tokens} · ${formatCost(event.costUsd, usage.estimated === true)}${sub} · ${time}${error}]`,
-				);
+				line(`[${runLine(event)}]`);
 				break;
 			}
-			default:
-				break;
+			default: {
+				const note = noteOf(event);
+				if (note !== undefined) line(`[${note}]`);
+			}
 		}
 	};
+}
+
+/** The one-line note (shown in brackets) of an event that is not part of the conversation itself, if it is one. */
+function noteOf(event: AgentEvent): string | undefined {
+	switch (event.type) {
+		case "retry":
+			return `retry ${event.attempt}/${event.maxAttempts} in ${formatDuration(event.delayMs)}: ${event.reason}`;
+		case "session_error":
+			return `warning: could not save to ${event.file}: ${event.error}`;
+		case "notice":
+			return `${event.level}: ${event.message}`;
+		case "hook":
+			return hookLine(event);
+		default:
+			return undefined;
+	}
 }

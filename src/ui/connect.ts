@@ -17,7 +17,7 @@ export type Connected = { setup: Setup; cwd: string; prompt: string | undefined;
 /** The view of a resumed session: its current path folded through the reducer, at the recorded times. */
 function resumedView(setup: Setup): ViewState {
 	const { conversation } = setup;
-	let view = initialView(conversation.model);
+	let view = initialView({ ...conversation.model, priced: conversation.priced });
 	const writer = conversation.session;
 	if (writer && writer.leafId !== null) {
 		for (const { event, ts } of replayEvents(writer.session)) view = reduce(view, event, Date.parse(ts) || 0);
@@ -60,6 +60,8 @@ export async function connect(
 	if (setup.missingKey)
 		channel.emit({ type: "notice", level: "warning", message: firstContact(setup.missingKey, setup.provider) });
 	store.changed();
+	// The SessionStart hooks run now, not at the first prompt (their lines show in the chat).
+	void setup.conversation.start();
 	return { setup, cwd: flags.cwd, prompt: flags.prompt, demo: !!demo };
 }
 

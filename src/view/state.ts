@@ -1,4 +1,12 @@
-import type { AgentEvent, PastedRange, RequestInfo, RunStopReason, ToolOutcome, UserSource } from "../agent/events.js";
+import type {
+	AgentEvent,
+	HookRun,
+	PastedRange,
+	RequestInfo,
+	RunStopReason,
+	ToolOutcome,
+	UserSource,
+} from "../agent/events.js";
 import { costUsd } from "../llm/models.js";
 import { NO_SUBAGENTS, type SubagentTotals } from "../llm/spend.js";
 import { EMPTY_USAGE, type ErrorKind, type Usage } from "../llm/types.js";
@@ -31,6 +39,8 @@ export type ToolItem = {
 	/** When the tool started running (epoch ms), and how long it ran. */
 	startedAt?: number;
 	durationMs?: number;
+	/** The hooks that ran for this call (PreToolUse, PostToolUse), in order: shown at the call. */
+	hooks?: readonly HookRun[];
 };
 
 /** One row-group of the chat. Items are immutable: a change replaces the item, so views can memo by identity. */
@@ -51,6 +61,8 @@ export type ChatItem =
 	  }
 	| { kind: "error"; key: string; message: string; errorKind?: ErrorKind }
 	| { kind: "notice"; key: string; level: "info" | "warning" | "error"; message: string }
+	/** One hook run not tied to a tool call in the view (view/hook-line.ts says it in one line). */
+	| { kind: "hook"; key: string; run: HookRun }
 	| ({ kind: "compaction"; key: string } & Pick<
 			Extract<AgentEvent, { type: "compaction_end" }>,
 			"ok" | "tokensBefore" | "tokensAfter" | "error" | "reason" | "aborted"
@@ -89,6 +101,8 @@ export type PendingQuestion = {
 	args: Record<string, unknown>;
 	preview: ToolPreview;
 	since: number;
+	/** Why gar asks when a PreToolUse hook asked it to (the hook and its words). */
+	reason?: string;
 };
 
 /**
@@ -134,6 +148,8 @@ export type ViewState = {
 	toolCounts: Readonly<Record<string, number>>;
 	/** Every model call shown, in order (the request viewer's list; the inspector's split of the latest). */
 	calls: CallFacts[];
+	/** Hook runs in this view: all of them, those that blocked or stopped something, those that failed. */
+	hooks: { runs: number; blocked: number; failed: number };
 	queue: { steers: readonly string[]; followUps: readonly string[] };
 	/** Indexes for O(1) updates: item index by content index of the reply streaming now, and by tool call id. */
 	index: {
@@ -186,6 +202,7 @@ export function initialView(model: {
 		speed: { ttftMs: null, tokensPerSec: null },
 		toolCounts: {},
 		calls: [],
+		hooks: { runs: 0, blocked: 0, failed: 0 },
 		queue: { steers: [], followUps: [] },
 		index: { blocks: new Map(), calls: new Map(), streamChars: 0, firstTokenAt: null, lastDataAt: null },
 	};

@@ -44,6 +44,8 @@ export type KeyDeps = {
 /** Two Ctrl+C within this long exit. */
 const DOUBLE_PRESS_MS = 1000;
 const WHEEL_LINES = 3;
+/** A focus report, as Ink passes it on (without its ESC): the window gained (I) or lost (O) focus. */
+const FOCUS = /^\[([IO])$/;
 /** An SGR mouse report, as Ink passes it on (without its ESC): button; column; row; press or release. */
 const WHEEL = /^\[<(\d+);\d+;\d+[Mm]$/;
 
@@ -114,6 +116,9 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 	];
 	const dispatch = keyDispatcher(CHAT_KEYS, layers, actions);
 	return (text, key) => {
+		// A focus report is not a key: it neither types nor counts as typing.
+		const focus = FOCUS.exec(text);
+		if (focus) return store.onFocus(focus[1] === "I");
 		keyPressed(input, ctx.now());
 		// The run ended while a reason was typed: the draft set aside for it comes back.
 		if (!store.approval) input.bringBack();
@@ -400,7 +405,7 @@ const NO_KEY: Key = {
 };
 
 /** Ctrl+O: expands or collapses the latest folded item: a tool call, thinking, a paste or a `!command`'s output. */
-function toggleLatest(store: UiStore): void {
+export function toggleLatest(store: UiStore): void {
 	const items = store.view.items;
 	for (let i = items.length - 1; i >= 0; i--) {
 		const item = items[i];
