@@ -103,6 +103,8 @@ export function openSession(store: UiStore, file: string): string | undefined {
 		[
 			{ text: `session ${session.header.id} · ${session.header.cwd}`, tone: "title" },
 			{ text: `${file} · read-only`, tone: "muted" },
+			// The replay screen is its own app (gar replay): it replaces the view this chat is drawn from.
+			{ text: `gar replay ${session.header.id} plays it at its recorded pace`, tone: "muted" },
 		],
 		[
 			{ id: "conversation", title: "Conversation", rows: () => text.split("\n").map((line) => ({ text: line })) },
