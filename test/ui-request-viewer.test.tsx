@@ -164,6 +164,18 @@ describe("the request viewer", () => {
 		a.unmount();
 	});
 
+	it("reads keys typed faster than they are read (one chunk) one by one: a search typed at once runs", async () => {
+		const store = new UiStore(initialView({ provider: "anthropic", model: "claude-sonnet-4-5" }));
+		opened(store);
+		const a = app(store);
+		await a.press("/needle\r");
+		expect(a.lines()).toContain("▾ 3 Messages  600 tok · 60% · 2 messages");
+		expect(a.lines().at(-1)).toContain("match 1 of 2");
+		// The sections stay as they were: the Enter ran the search, it did not fold the selected section.
+		expect(a.lines()).toContain("▸ 1 System prompt  300 tok · 30%");
+		a.unmount();
+	});
+
 	it("shows only the rows on screen of a long document, wrapped at the width", () => {
 		const rows = Array.from({ length: 50_000 }, (_, i) => ({ text: `row ${i} ${"x".repeat(i % 300)}` }));
 		const doc = new DocView([], [{ id: "raw", title: "Raw", rows: () => rows }]);

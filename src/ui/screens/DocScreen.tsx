@@ -1,4 +1,4 @@
-import { Box, Text, useInput } from "ink";
+import { Box, type Key, Text, useInput } from "ink";
 import { useMemo } from "react";
 import type { Tone } from "../../view/request-view.js";
 import { DOC_KEYS, type DocKeyAction } from "../keys/key-table.js";
@@ -9,6 +9,7 @@ import type { UiStore } from "../state/store.js";
 import { useStore } from "../state/use-store.js";
 import { useTheme } from "../theme/context.js";
 import type { Theme } from "../theme/theme.js";
+import { NO_KEY } from "./chat-keys.js";
 import type { ScreenProps } from "./screen.js";
 
 /** The rows between the title bar and the bottom line. */
@@ -102,8 +103,15 @@ function docKeys(store: UiStore, open: OpenDoc, size: ScreenProps["size"]) {
 			docToggleNth: (text) => doc.toggle(Number(text) - 1),
 		},
 	);
-	return (text: string, key: Parameters<typeof dispatch>[1]) => {
-		if (dispatch(text, key)) store.changed();
+	return (text: string, key: Key) => {
+		// A run of keys typed fast arrives as one string ("/find me\r"): each is a key of its own here.
+		const plain = !key.ctrl && !key.meta && text.length > 1 && !text.startsWith("\x1b") && !text.startsWith("[");
+		const keys: [string, Key][] = plain
+			? Array.from(text).map((char) => [char, char === "\r" ? { ...NO_KEY, return: true } : NO_KEY])
+			: [[text, key]];
+		let used = false;
+		for (const [one, pressed] of keys) used = dispatch(one, pressed) || used;
+		if (used) store.changed();
 	};
 }
 

@@ -381,7 +381,7 @@ function wheel(store: UiStore, text: string): boolean {
 }
 
 /** A key with nothing held: what a control byte inside typed text is dispatched with. */
-const NO_KEY: Key = {
+export const NO_KEY: Key = {
 	upArrow: false,
 	downArrow: false,
 	leftArrow: false,
