@@ -1,5 +1,5 @@
 import type { StepHooks } from "../hooks/types.js";
-import { costUsd, type Pricing, priceOf } from "../llm/models.js";
+import { costUsd, type Pricing } from "../llm/models.js";
 import {
 	type AssistantMessage,
 	type Message,
@@ -21,6 +21,7 @@ import {
 	failedReply,
 	type KeptRequest,
 	type ModelChoice,
+	pricedFlag,
 	RecentRequests,
 	type Reply,
 	type RequestSettings,
@@ -242,8 +243,7 @@ export class Agent {
 			subagents: (spent) => totals.spendSubagents(spent),
 		});
 		const { provider, model, contextWindow } = this.choice;
-		// Said only where gar's table cannot know it: the config prices a model the table does not.
-		const priced = priceOf(model) === undefined && this.choice.prices ? { priced: true } : {};
+		const priced = pricedFlag(this.choice);
 		channel.emit({ type: "agent_start", runId, provider: provider.name, model, maxTurns, contextWindow, ...priced });
 		return { signal, maxTurns, totals, tools, budget: new CompactionBudget(), schemaAttempts: 0, stopContinuations: 0 };
 	}

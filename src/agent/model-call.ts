@@ -1,4 +1,4 @@
-import type { Pricing } from "../llm/models.js";
+import { type Pricing, priceOf } from "../llm/models.js";
 import {
 	type AssistantMessage,
 	EMPTY_USAGE,
@@ -21,6 +21,14 @@ import type { OutputSchema } from "./structured.js";
  * price (see llm/models.ts priceOf).
  */
 export type ModelChoice = { provider: Provider; model: string; contextWindow: number | null; prices?: Pricing };
+
+/**
+ * What agent_start and model_change say of a model's price: `priced` only where gar's table cannot know it (the
+ * config prices a model the table does not).
+ */
+export function pricedFlag(choice: Pick<ModelChoice, "model" | "prices">): { priced?: true } {
+	return priceOf(choice.model) === undefined && choice.prices ? { priced: true } : {};
+}
 
 /** What every request of an agent carries besides its messages. */
 export type RequestSettings = {

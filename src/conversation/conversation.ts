@@ -8,7 +8,7 @@ import {
 	type ContextHook,
 	type RunResult,
 } from "../agent/loop.js";
-import type { KeptRequest } from "../agent/model-call.js";
+import { type KeptRequest, pricedFlag } from "../agent/model-call.js";
 import { MessageQueue } from "../agent/queue.js";
 import { describeSystem, describeTools } from "../agent/request-info.js";
 import type { OutputSchema } from "../agent/structured.js";
@@ -253,7 +253,7 @@ export class Conversation {
 	setModel(provider: Provider, model: string, contextWindow: number | null, prices?: Pricing): void {
 		if (this.controller) throw new ConversationBusyError("switch the model");
 		this.agent.setModel({ provider, model, contextWindow, ...(prices ? { prices } : {}) });
-		const priced = priceOf(model) === undefined && prices ? { priced: true } : {};
+		const priced = pricedFlag({ model, ...(prices ? { prices } : {}) });
 		this.channel.emit({ type: "model_change", provider: provider.name, model, contextWindow, ...priced });
 	}
 
@@ -264,9 +264,8 @@ export class Conversation {
 	setContextWindow(contextWindow: number): void {
 		const choice = this.agent.current;
 		this.agent.setModel({ ...choice, contextWindow });
-		const priced = priceOf(choice.model) === undefined && choice.prices ? { priced: true } : {};
 		const { provider, model } = choice;
-		this.channel.emit({ type: "model_change", provider: provider.name, model, contextWindow, ...priced });
+		this.channel.emit({ type: "model_change", provider: provider.name, model, contextWindow, ...pricedFlag(choice) });
 	}
 
 	/** Moves the leaf to an earlier entry (null: a new root): the next message starts a branch there. */

@@ -80,6 +80,21 @@ function start(shell: string, command: string, options: BashToolOptions, env: No
 }
 
 /**
+ * Spawns the command with a report file of its own: a gar it runs reports what it spent there (tools/subagents.ts);
+ * a variable a parent passed down is never handed on. `collect` reads the reports (once the command ended).
+ */
+function startReporting(shell: string, command: string, options: BashToolOptions) {
+	const inbox = openInbox(options.reportDir);
+	const { [SUBAGENT_ENV]: _inherited, ...env } = options.env ?? process.env;
+	try {
+		return { child: start(shell, command, options, { ...env, ...inbox?.env }), collect: () => inbox?.collect() };
+	} catch (error) {
+		inbox?.collect();
+		throw error;
+	}
+}
+
+/**
  * The bash tool. Runs the command in its own process group with stdin closed; resolves when the shell exits
  * (a background child holding the pipe does not block it); on timeout or abort, SIGTERM then SIGKILL to the
  * group. Never buffers more than about three times the byte limit, whatever the output size.
@@ -106,19 +121,9 @@ export function createBashTool(options: BashToolOptions): Tool<BashParams, BashD
 			const abortedEarly = ctx.signal.aborted;
 			let aborted = abortedEarly;
 			let exit: { code: number | null; signal: NodeJS.Signals | null } = { code: null, signal: null };
-			// A gar the command runs reports what it spent into this command's own file (tools/subagents.ts); a
-			// variable a parent passed down is never handed on.
-			const inbox = aborted ? null : openInbox(options.reportDir);
-			const { [SUBAGENT_ENV]: _inherited, ...env } = options.env ?? process.env;
 			let subagents: BashDetails["subagents"];
 			if (!aborted) {
-				let child: ChildProcess;
-				try {
-					child = start(shell, params.command, options, { ...env, ...inbox?.env });
-				} catch (error) {
-					inbox?.collect();
-					throw error;
-				}
+				const { child, collect } = startReporting(shell, params.command, options);
 				const run = supervise(child, output, ctx, {
 					timeoutMs,
 					graceMs,
@@ -137,7 +142,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashParams, BashD
 					child.stdout?.destroy();
 					child.stderr?.destroy();
 					output.dispose();
-					subagents = inbox?.collect();
+					subagents = collect();
 				}
 				timedOut = run.timedOut();
 				aborted = run.aborted();
