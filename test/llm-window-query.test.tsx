@@ -96,6 +96,10 @@ describe("the context window, asked of the server", () => {
 		await server?.close();
 		expect(await ask((req) => (req.path === "/props" ? { body: "{not json" } : undefined))).toBeNull();
 		await server?.close();
+		// A huge answer (here 20 MB, sent chunked) is not read past the limit: no answer.
+		const huge = JSON.stringify({ data: [{ id: "my-model", max_model_len: 4096, pad: "x".repeat(20 * 1024 * 1024) }] });
+		expect(await ask((req) => (req.path === "/v1/models" ? { body: huge } : undefined), "my-model", 5000)).toBeNull();
+		await server?.close();
 		expect(await ask((req) => (req.path === "/props" ? json({ n_ctx: 1e12 }) : undefined))).toBeNull();
 		await server?.close();
 		expect(await ask(() => undefined)).toBeNull();

@@ -271,9 +271,12 @@ export function requestReport(source: ReportSource): RequestReport {
 	const context = treeContext(session, record, live !== undefined);
 	const messages = live?.request.messages ?? context?.messages;
 	const missing: string[] = [];
-	if (!stored.prompt) missing.push("the system prompt was not recorded in the session");
-	if (!stored.tools) missing.push("the tool definitions were not recorded in the session");
-	if (!context) missing.push("the session's tree does not say which entries the call sent");
+	if (!session) missing.push("the conversation is not saved, and only its last 8 calls are kept in memory");
+	else {
+		if (!stored.prompt) missing.push("the system prompt was not recorded in the session");
+		if (!stored.tools) missing.push("the tool definitions were not recorded in the session");
+		if (!context) missing.push("the session's tree does not say which entries the call sent");
+	}
 	const params = record?.params ?? info?.params ?? { maxTokens: null, thinking: null };
 	const model = record?.requestedModel ?? info?.model ?? record?.model ?? "unknown";
 	const request: ModelRequest | undefined =

@@ -47,11 +47,24 @@ async function ask(query: WindowQuery, url: string, signal: AbortSignal, body?: 
 		if (!response.ok) return undefined;
 		const length = Number(response.headers.get("content-length") ?? 0);
 		if (length > MAX_ANSWER_BYTES) return undefined;
-		const text = await response.text();
-		return text.length > MAX_ANSWER_BYTES ? undefined : JSON.parse(text);
+		const text = await readCapped(response.body as AsyncIterable<Uint8Array> | null, MAX_ANSWER_BYTES);
+		return text === undefined ? undefined : JSON.parse(text);
 	} catch {
 		return undefined;
 	}
+}
+
+/** A body read up to `max` bytes; undefined when it is larger (reading stops there: a huge answer costs no more). */
+async function readCapped(body: AsyncIterable<Uint8Array> | null, max: number): Promise<string | undefined> {
+	if (!body) return "";
+	const chunks: Buffer[] = [];
+	let size = 0;
+	for await (const chunk of body) {
+		size += chunk.byteLength;
+		if (size > max) return undefined;
+		chunks.push(Buffer.from(chunk));
+	}
+	return Buffer.concat(chunks).toString("utf8");
 }
 
 /** The entry of `model` in a model list: its exact id, else the one whose id ends in it (OpenRouter's `vendor/`). */
