@@ -214,14 +214,16 @@ export class Conversation {
 	/** Starts over in a new session (or unsaved, when no session can be opened); forgets session-wide approvals. */
 	newSession(): void {
 		if (this.controller) throw new ConversationBusyError("start a new session");
-		this.detach?.();
-		this.detach = null;
-		this.writer?.close();
-		this.writer = this.options.openSession?.() ?? null;
-		this.record();
-		this.agent.replaceMessages([]);
-		this.compactor.reset([]);
-		this.allowed.clear();
+		this.attach(this.options.openSession?.() ?? null);
+	}
+
+	/**
+	 * Goes on in another session (a fork or clone of this one): its context is rebuilt from its current leaf, this
+	 * session's file is closed, and session-wide approvals are forgotten, as for a new session.
+	 */
+	switchSession(writer: SessionWriter): void {
+		if (this.controller) throw new ConversationBusyError("switch to another session");
+		this.attach(writer);
 	}
 
 	/** Replaces the context sent from now on (compaction); the session keeps the full history. */
@@ -326,6 +328,18 @@ export class Conversation {
 		if (decision.approved && decision.remember) this.allowed.add(request.name);
 		if (decision.stop) this.abort();
 		return decision;
+	}
+
+	/** Records to `writer` from now on, with its context (none for a new session); the old file is closed. */
+	private attach(writer: SessionWriter | null): void {
+		this.detach?.();
+		this.detach = null;
+		this.writer?.close();
+		this.writer = writer;
+		this.record();
+		this.agent.replaceMessages(writer ? buildContext(writer.session).messages : []);
+		this.compactor.reset(this.agent.messages);
+		this.allowed.clear();
 	}
 
 	private record(): void {
