@@ -17,11 +17,12 @@ import type { InputModel } from "./state/input-model.js";
  */
 export async function wire(app: StartedApp, connected: Connected): Promise<void> {
 	const { setup } = connected;
-	app.link(setup);
+	const onMoved = followBranch(app.info, setup);
+	const intents = connected.intents({ store: app.store, input: app.input, onMoved });
+	app.link(setup, intents);
 	app.terminal.setMouse(setup.config.tui.mouse);
 	app.info.cwd = tildePath(connected.cwd, homedir());
 	app.info.branch = gitBranch(connected.cwd);
-	followBranch(app.info, setup);
 	const { switchTheme, themeNames, userConfigDir } = await import("./theme/themes.js");
 	const configDir = userConfigDir();
 	await wireEditor(app.input, connected, () => themeNames(configDir));
@@ -33,6 +34,7 @@ export async function wire(app: StartedApp, connected: Connected): Promise<void>
 		columns: () => process.stdout.columns || 80,
 		writeTerminal: (data) => process.stdout.write(data),
 		setTheme: (name) => switchTheme(app.store, name, { configDir }),
+		session: intents,
 	});
 	app.store.changed();
 	const first = connected.prompt?.trim();
@@ -41,8 +43,11 @@ export async function wire(app: StartedApp, connected: Connected): Promise<void>
 	app.sendTo(submit);
 }
 
-/** Which of the session's branches the conversation is on ("2 of 3"), for the inspector. */
-function followBranch(info: AppInfo, { conversation, channel }: Setup): void {
+/**
+ * Which of the session's branches the conversation is on ("2 of 3"), for the inspector; returns what updates it
+ * (a run starts or ends, the leaf moves, another session is switched to).
+ */
+function followBranch(info: AppInfo, { conversation, channel }: Setup): () => void {
 	let label = "–";
 	const update = () => {
 		const writer = conversation.session;
@@ -59,6 +64,7 @@ function followBranch(info: AppInfo, { conversation, channel }: Setup): void {
 		// At the start too: the person's message may have started a new branch.
 		if (event.type === "agent_start" || event.type === "agent_end") update();
 	});
+	return update;
 }
 
 /** The editor: /command completion, the project's prompt history, and queued messages a run left undelivered. */

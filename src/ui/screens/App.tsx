@@ -5,11 +5,12 @@ import { frameRows, type Size } from "../state/layout.js";
 import type { UiStore } from "../state/store.js";
 import { ChatScreen } from "./ChatScreen.js";
 import type { AppActions, AppInfo, Screen } from "./screen.js";
+import { TreeScreen } from "./TreeScreen.js";
 
 export type { AppActions, AppInfo } from "./screen.js";
 
-/** The app's screens by the name the store keeps on its stack: the chat; the next ones register here. */
-export const SCREENS: Readonly<Record<string, Screen>> = { chat: ChatScreen };
+/** The app's screens by the name the store keeps on its stack: the chat, the session tree; the next ones register here. */
+export const SCREENS: Readonly<Record<string, Screen>> = { chat: ChatScreen, tree: TreeScreen };
 
 export type AppProps = {
 	store: UiStore;

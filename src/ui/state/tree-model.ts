@@ -44,6 +44,8 @@ export class TreeModel {
 	private readonly shownAt = new Map<Segment, number>();
 	private total = 0;
 	private readonly texts = new WeakMap<TreeRow, string>();
+	/** The entry selected when a filter showed nothing: the next filter selects it again. */
+	private kept: TreeRow | undefined;
 	/** The selected row, an index into the rows shown. */
 	cursor = 0;
 	/** The first row on screen; -1 until the first frame centres the current leaf. */
@@ -173,7 +175,8 @@ export class TreeModel {
 
 	/** Switches to the next filter; the selection stays on its entry, or the nearest row the filter shows. */
 	cycleFilter(): TreeFilter {
-		const row = this.selected;
+		const row = this.selected ?? this.kept;
+		this.kept = row;
 		this.filterName = TREE_FILTERS[(TREE_FILTERS.indexOf(this.filterName) + 1) % TREE_FILTERS.length] as TreeFilter;
 		this.layout();
 		this.cursor = row ? this.nearestIndex(row) : 0;
