@@ -15,17 +15,18 @@ import { fieldText, type TreeUi, treeKeyHandler } from "./tree-keys.js";
 
 const FILTER_NAMES = { all: "all entries", prompts: "your prompts only", labelled: "labelled only" } as const;
 
-const HINTS = [
-	"↑↓ move",
-	"Enter go here",
-	"e edit & resend",
-	"←→ fold",
-	"Tab branch",
-	"/ search",
-	"v filter",
-	"l label",
-	"f fork",
-	"Esc back",
+/** The keys the last row names, in their order, and which stay first when the row is narrow (lower first). */
+const HINTS: readonly [string, number][] = [
+	["↑↓ move", 0],
+	["Enter go here", 1],
+	["e edit & resend", 3],
+	["←→ fold", 5],
+	["Tab branch", 7],
+	["/ search", 4],
+	["v filter", 6],
+	["l label", 8],
+	["f fork", 9],
+	["Esc back", 2],
 ];
 
 /** The header: what this is, the session's name, its size and the filter. */
@@ -75,7 +76,12 @@ function Footer({ ui, width, onChange }: { ui: TreeUi; width: number; onChange: 
 	}
 	return (
 		<Text color={theme.muted} wrap="truncate-end">
-			{fitParts(HINTS, width, " · ").join(" · ")}
+			{fitParts(
+				HINTS.map(([hint]) => hint),
+				width,
+				" · ",
+				HINTS.map(([, rank]) => rank),
+			).join(" · ")}
 		</Text>
 	);
 }
