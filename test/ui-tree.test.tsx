@@ -238,6 +238,21 @@ describe("the session tree screen", () => {
 		app.unmount();
 	});
 
+	it("opens again at the current leaf, with the folds and the filter it was left with", async () => {
+		const app = await withThreeTurns();
+		app.intents.openTree();
+		await until(() => app.frame().includes("session tree"));
+		await app.press(KEYS.home, "v");
+		await until(() => app.frame().includes("showing your prompts only"));
+		await app.press(KEYS.esc);
+		await app.conversation.run("a fourth prompt");
+		await app.press(KEYS.esc, KEYS.esc);
+		await until(() => app.frame().includes("a fourth prompt"));
+		expect(app.frame()).toContain("showing your prompts only");
+		expect(selectedRow(app.lines())).toContain("you › a fourth prompt");
+		app.unmount();
+	});
+
 	it("draws prompts and labels from a session file inert", async () => {
 		const app = await withThreeTurns();
 		const session = app.conversation.session;

@@ -1,6 +1,7 @@
 import { Box, Text, useInput } from "ink";
 import TextInput from "ink-text-input";
 import { useMemo, useReducer, useRef } from "react";
+import type { Session } from "../../session/index.js";
 import { sanitizeForTerminal } from "../../term/sanitize.js";
 import { ChatPane } from "../chat/ChatPane.js";
 import { frameRows } from "../state/layout.js";
@@ -9,7 +10,7 @@ import { TreeModel } from "../state/tree-model.js";
 import { useStore } from "../state/use-store.js";
 import { useTheme } from "../theme/context.js";
 import { fitParts } from "../views/fit-parts.js";
-import { treeLine } from "../views/tree-line.js";
+import { TreeLines } from "../views/tree-line.js";
 import type { ScreenProps } from "./screen.js";
 import { fieldText, type TreeUi, treeKeyHandler } from "./tree-keys.js";
 
@@ -86,6 +87,20 @@ function Footer({ ui, width, onChange }: { ui: TreeUi; width: number; onChange: 
 	);
 }
 
+/** Each session's tree model, kept while the session is: opening the tree again costs no rebuild. */
+const models = new WeakMap<Session, TreeModel>();
+
+/** The tree model of `session`, brought up to date with it (a rebuild only after it changed). */
+function modelOf(session: Session): TreeModel {
+	let model = models.get(session);
+	if (model) model.sync(session);
+	else {
+		model = new TreeModel(session);
+		models.set(session, model);
+	}
+	return model;
+}
+
 /**
  * The session tree (/tree, Esc Esc): the session's prompts and replies as an indented tree, the current path in
  * full colour, branch points with their number of branches, labels, compactions. Only the rows on screen are made
@@ -98,13 +113,15 @@ export function TreeScreen({ store, actions, size }: ScreenProps) {
 	const [, redraw] = useReducer((n: number) => n + 1, 0);
 	const intents = actions.session;
 	const session = intents?.session() ?? null;
-	const modelRef = useRef<TreeModel | null>(null);
-	if (session) {
-		if (modelRef.current) modelRef.current.sync(session);
-		else modelRef.current = new TreeModel(session);
+	const opened = useRef<Session | null>(null);
+	const model = session ? modelOf(session) : null;
+	if (session && model && opened.current !== session) {
+		// Opened (or the session switched under it): at the current leaf, the folds and filter as they were left.
+		opened.current = session;
+		model.focusLeaf();
 	}
-	const model = modelRef.current;
 	const ui = useRef<TreeUi>({ field: null, query: "", message: null, page: 1 }).current;
+	const lineCache = useRef(new TreeLines()).current;
 	const height = Math.max(1, frameRows(size) - 2);
 	ui.page = height;
 	const handler = useMemo(
@@ -117,7 +134,7 @@ export function TreeScreen({ store, actions, size }: ScreenProps) {
 	}
 	const cursor = model.cursor;
 	const rows = model.window(height);
-	const lines = rows.map((view, i) => treeLine(view, model.top + i === cursor, theme, size.columns));
+	const lines = rows.map((view, i) => lineCache.line(view, model.top + i === cursor, theme, size.columns));
 	/** What the field `id` typed; a field already closed is not listened to. */
 	const onChange = (id: number, value: string) => {
 		if (ui.field?.id !== id) return;

@@ -55,8 +55,14 @@ export class TreeModel {
 		this.built = buildTree(session);
 		this.entries = session.entries.length;
 		this.layout();
+		this.focusLeaf();
+	}
+
+	/** Selects the current leaf's row (or the nearest shown), centred in the next window. */
+	focusLeaf(): void {
 		const leaf = this.built.leaf === null ? undefined : this.built.rowOf.get(this.built.leaf);
 		this.cursor = leaf ? this.nearestIndex(leaf) : Math.max(0, this.total - 1);
+		this.top = -1;
 	}
 
 	/**

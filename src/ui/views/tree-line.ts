@@ -48,3 +48,20 @@ export function treeLine(view: RowView, selected: boolean, theme: Theme, width: 
 	if (selected) for (let i = 1; i < spans.length; i++) spans[i] = { ...(spans[i] as Span), inverse: true };
 	return makeLine(`tree:${view.row.seq}:${selected ? 1 : 0}`, spans, width);
 }
+
+/**
+ * The lines of the rows on screen, kept per row while what they show is the same: a key that moves the selection
+ * makes two lines anew, and the chat pane redraws only those (its rows are memoized by line).
+ */
+export class TreeLines {
+	private readonly kept = new WeakMap<RowView["row"], { shape: string; line: Line }>();
+
+	line(view: RowView, selected: boolean, theme: Theme, width: number): Line {
+		const shape = `${selected}|${width}|${theme.name}|${view.guide}|${view.branches}|${view.hidden}`;
+		const kept = this.kept.get(view.row);
+		if (kept?.shape === shape) return kept.line;
+		const line = treeLine(view, selected, theme, width);
+		this.kept.set(view.row, { shape, line });
+		return line;
+	}
+}
