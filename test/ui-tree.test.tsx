@@ -235,6 +235,14 @@ describe("the session tree screen", () => {
 		await tick();
 		await app.press(KEYS.end, "e");
 		await until(() => app.frame().includes("e edits a prompt you sent"));
+		// A !cmd's output in the context is not a prompt to edit.
+		app.conversation.addShellContext("ls", { content: "a.txt\n", details: null, isError: false });
+		await app.press(KEYS.esc);
+		app.intents.openTree();
+		await until(() => app.frame().includes("you › $ ls"));
+		await app.press(KEYS.end, "e");
+		await until(() => app.frame().includes("this is not a prompt you typed"));
+		expect(app.store.screen).toBe("tree");
 		app.unmount();
 	});
 

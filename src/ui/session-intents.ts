@@ -68,6 +68,10 @@ export function sessionIntents({ setup, store, input, onMoved }: IntentDeps): Se
 		editPrompt: (entryId) => {
 			const node = writer().session.node(entryId);
 			if (node?.type !== "user") throw new Error("only a prompt you sent can be edited and resent");
+			// A !cmd's output and a schema retry are gar's words, not the person's.
+			if (node.source === "shell" || node.source === "schema_retry") {
+				throw new Error("this is not a prompt you typed (a !command's output or a retry): e edits your prompts");
+			}
 			moveLeaf(node.parentId);
 			input.restore(node.content);
 			notice("editing an earlier prompt: sending it starts a new branch; the old one stays in /tree");
