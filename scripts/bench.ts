@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { startWireServer } from "../test/support/wire-server.js";
 import { benchAcp } from "./bench-acp.js";
 import { benchDeltas } from "./bench-deltas.js";
+import { benchHooks } from "./bench-hooks.js";
 import { benchSessionLoad } from "./bench-session.js";
 import { benchTree } from "./bench-tree.js";
 import { benchTui } from "./bench-tui.js";
@@ -142,6 +143,8 @@ async function main() {
 	for (const line of await benchDeltas()) console.log(line);
 	console.log("");
 	for (const line of await benchSessionLoad()) console.log(line);
+	console.log("");
+	for (const line of await benchHooks()) console.log(line);
 	console.log("");
 	for (const line of await benchTree()) console.log(line);
 	console.log("");

@@ -20,6 +20,7 @@ export {
 	type CompactionReason,
 	type ConversationEntry,
 	FORMAT_VERSION,
+	type HookRecordEntry,
 	isConversation,
 	isMetadata,
 	isNode,

@@ -87,12 +87,15 @@ export function sessionIntents({ setup, store, input, onMoved }: IntentDeps): Se
 			if (at === null) throw new Error("nothing to fork yet: send a message first");
 			const from = source.session.header.id;
 			const file = forkSession(source.file, at, { dir: setup.config.session.dir });
-			conversation.switchSession(SessionWriter.open(file, { secrets: setup.secrets }));
-			redraw();
-			const id = conversation.session?.session.header.id;
-			notice(
-				`this is a new session, ${id}: a copy of ${from} up to ${at} (that one is unchanged: gar --session ${from})`,
-			);
+			const copy = SessionWriter.open(file, { secrets: setup.secrets });
+			// With session hooks the switch waits for them; the copy is made and checked already.
+			return conversation.switchSession(copy).then(() => {
+				redraw();
+				const id = copy.session.header.id;
+				notice(
+					`this is a new session, ${id}: a copy of ${from} up to ${at} (that one is unchanged: gar --session ${from})`,
+				);
+			});
 		},
 	};
 }

@@ -21,6 +21,7 @@ export async function wire(app: StartedApp, connected: Connected): Promise<void>
 	const intents = connected.intents({ store: app.store, input: app.input, onMoved });
 	app.link(setup, intents);
 	app.terminal.setMouse(setup.config.tui.mouse);
+	app.store.onFocus = (focused) => setup.conversation.setFocused(focused);
 	app.info.cwd = tildePath(connected.cwd, homedir());
 	app.info.branch = gitBranch(connected.cwd);
 	const { switchTheme, themeNames, userConfigDir } = await import("./theme/themes.js");

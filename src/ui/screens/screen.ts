@@ -39,8 +39,11 @@ export type SessionIntents = {
 	editPrompt: (entryId: string) => void;
 	/** Labels an entry (null or blank: clears its label). */
 	label: (entryId: string, text: string | null) => void;
-	/** Copies the path up to `entryId` (default: the current leaf) into a new session and switches to it. */
-	fork: (entryId?: string) => void;
+	/**
+	 * Copies the path up to `entryId` (default: the current leaf) into a new session and switches to it; what it
+	 * cannot do throws at once, and it resolves once the switch is done (after any session hooks).
+	 */
+	fork: (entryId?: string) => Promise<void>;
 };
 
 /** What the keys ask of the app beyond the store and the input: send, stop, quit, suspend, $EDITOR, the queue. */

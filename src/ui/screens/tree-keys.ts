@@ -141,7 +141,7 @@ export function treeKeyHandler(deps: TreeKeyDeps): (text: string, key: Key) => v
 		},
 		treeFork: () => {
 			const id = target();
-			if (id && attempt((intents) => intents.fork(id))) store.closeScreen();
+			if (id && attempt((intents) => void intents.fork(id))) store.closeScreen();
 		},
 		treeClose: () => store.closeScreen(),
 	};

@@ -61,6 +61,8 @@ export class UiStore {
 	idleTimeoutMs: () => number | null = () => null;
 	/** The colours everything is drawn in; `setTheme` switches them live (themes.ts `loadTheme` finds one by name). */
 	theme: Theme = darkTheme;
+	/** Told when the terminal reports a focus change (the conversation: a run that ends unseen notifies). */
+	onFocus: (focused: boolean) => void = () => {};
 	private version = 0;
 	private readonly listeners = new Set<() => void>();
 	private timer: NodeJS.Timeout | null = null;
