@@ -9,6 +9,10 @@ import type { SendMode } from "./screens/chat-keys.js";
 import { type CommandContext, commandCompleter, lineKind, runCommand, runShellLine } from "./screens/commands.js";
 import type { StartedApp, Submit } from "./start.js";
 import type { InputModel } from "./state/input-model.js";
+import { treeModelOf } from "./state/tree-model.js";
+
+/** How long after start-up a resumed session's tree is built (after the first screen and the first keys). */
+const TREE_WARM_MS = 1500;
 
 /**
  * The app's second stage, once connect.ts has built the conversation: the keys and the inspector reach it, the
@@ -42,6 +46,11 @@ export async function wire(app: StartedApp, connected: Connected): Promise<void>
 	// The demo types its task after a moment, so the empty app is seen first.
 	if (first) setTimeout(() => submit(first), connected.demo ? 800 : 0);
 	app.sendTo(submit);
+	// A resumed session's tree is built while the app is idle, so the first /tree opens as fast as the next ones.
+	setTimeout(() => {
+		const session = setup.conversation.session?.session;
+		if (session && session.entries.length > 0 && !setup.conversation.running) treeModelOf(session);
+	}, TREE_WARM_MS).unref();
 }
 
 /**

@@ -6,7 +6,7 @@ import { sanitizeForTerminal } from "../../term/sanitize.js";
 import { ChatPane } from "../chat/ChatPane.js";
 import { frameRows } from "../state/layout.js";
 import { titleOf } from "../state/session-facts.js";
-import { TreeModel } from "../state/tree-model.js";
+import { type TreeModel, treeModelOf } from "../state/tree-model.js";
 import { useStore } from "../state/use-store.js";
 import { useTheme } from "../theme/context.js";
 import { fitParts } from "../views/fit-parts.js";
@@ -87,20 +87,6 @@ function Footer({ ui, width, onChange }: { ui: TreeUi; width: number; onChange: 
 	);
 }
 
-/** Each session's tree model, kept while the session is: opening the tree again costs no rebuild. */
-const models = new WeakMap<Session, TreeModel>();
-
-/** The tree model of `session`, brought up to date with it (a rebuild only after it changed). */
-function modelOf(session: Session): TreeModel {
-	let model = models.get(session);
-	if (model) model.sync(session);
-	else {
-		model = new TreeModel(session);
-		models.set(session, model);
-	}
-	return model;
-}
-
 /**
  * The session tree (/tree, Esc Esc): the session's prompts and replies as an indented tree, the current path in
  * full colour, branch points with their number of branches, labels, compactions. Only the rows on screen are made
@@ -114,7 +100,7 @@ export function TreeScreen({ store, actions, size }: ScreenProps) {
 	const intents = actions.session;
 	const session = intents?.session() ?? null;
 	const opened = useRef<Session | null>(null);
-	const model = session ? modelOf(session) : null;
+	const model = session ? treeModelOf(session) : null;
 	if (session && model && opened.current !== session) {
 		// Opened (or the session switched under it): at the current leaf, the folds and filter as they were left.
 		opened.current = session;

@@ -306,3 +306,20 @@ export class TreeModel {
 		};
 	}
 }
+
+/** Each session's tree model, kept while the session is: opening the tree again costs no rebuild. */
+const models = new WeakMap<Session, TreeModel>();
+
+/**
+ * The tree model of `session`, brought up to date with it (a rebuild only after it changed). The app builds it once
+ * while idle after start-up, so the first /tree does not pay for a 10,000-entry session's first build.
+ */
+export function treeModelOf(session: Session): TreeModel {
+	let model = models.get(session);
+	if (model) model.sync(session);
+	else {
+		model = new TreeModel(session);
+		models.set(session, model);
+	}
+	return model;
+}
