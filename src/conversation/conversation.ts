@@ -259,11 +259,7 @@ export class Conversation {
 		return this.changeSession(() => this.attach(this.options.openSession?.() ?? null), "clear", "clear");
 	}
 
-	/**
-	 * Goes on in another session (a fork or clone of this one): its context is rebuilt from its current leaf, this
-	 * session's file is closed, and session-wide approvals are forgotten, as for a new session. The SessionEnd hooks
-	 * run with reason "other" and the SessionStart hooks with source "resume"; without hooks it is done at once.
-	 */
+	/** Goes on in another session (a fork or clone) from its leaf, as newSession does (hooks: other, resume). */
 	switchSession(writer: SessionWriter): Promise<void> {
 		if (this.controller) throw new ConversationBusyError("switch to another session");
 		return this.changeSession(() => this.attach(writer), "other", "resume");
@@ -272,10 +268,7 @@ export class Conversation {
 	/** Ends this session's hooks, switches (`attach`), and starts the next one's; only `attach` without hooks. */
 	private changeSession(attach: () => void, reason: string, source: string): Promise<void> {
 		const hooks = this.starting ? this.hooks : undefined;
-		if (!hooks) {
-			attach();
-			return Promise.resolve();
-		}
+		if (!hooks) return Promise.resolve(attach());
 		return (async () => {
 			await hooks.sessionEnd(reason, this.outside.signal);
 			attach();

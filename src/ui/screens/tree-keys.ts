@@ -55,17 +55,23 @@ export function fieldText(text: string): string {
 	return text.replace(CONTROLS, "").replace(PASTE_MARKERS, "");
 }
 
-/**
- * The tree screen's key handler: Ctrl+C and Esc leave the field, then the screen; while the field is open its keys
- * are the field's (ink-text-input edits it; Enter takes it). Actions that change the session go through the
- * session intents; what they cannot do is said in the screen's last line.
- */
-export function treeKeyHandler(deps: TreeKeyDeps): (text: string, key: Key) => void {
-	const { store, model, ui, redraw } = deps;
+/** What the groups of actions share: the deps, the news line, the selected entry, running an intent, a search. */
+type Ctx = TreeKeyDeps & {
+	say: (text: string, warning?: boolean) => void;
+	/** Runs a session intent; an error is shown, not thrown. True when it went through. */
+	attempt: (run: (intents: SessionIntents) => void) => boolean;
+	/** The entry the selected row acts on (a reply's last step). */
+	target: () => string | undefined;
+	find: (dir: 1 | -1) => void;
+};
+
+type Actions<A extends TreeAction> = Pick<KeyActions<TreeAction>, A>;
+
+function context(deps: TreeKeyDeps): Ctx {
+	const { model, ui } = deps;
 	const say = (text: string, warning = false) => {
 		ui.message = { text, warning };
 	};
-	/** Runs a session intent; an error is shown, not thrown. True when it went through. */
 	const attempt = (run: (intents: SessionIntents) => void): boolean => {
 		if (!deps.intents) {
 			say("the session is not ready yet", true);
@@ -79,33 +85,16 @@ export function treeKeyHandler(deps: TreeKeyDeps): (text: string, key: Key) => v
 			return false;
 		}
 	};
-	const target = () => model.selected?.nodes.at(-1)?.id;
 	const find = (dir: 1 | -1) => {
 		if (ui.query.trim() === "") return say("/ searches first", true);
 		if (!model.search(ui.query, dir)) say(`nothing matches “${ui.query}”`, true);
 	};
-	const submitField = () => {
-		const field = ui.field;
-		ui.field = null;
-		if (field?.kind === "search") {
-			ui.query = field.value;
-			find(1);
-		} else if (field?.kind === "label") {
-			const id = target();
-			const text = field.value.trim();
-			if (id && attempt((intents) => intents.label(id, text || null)))
-				say(text ? `labelled: ${text}` : "label cleared");
-		}
-	};
-	const actions: KeyActions<TreeAction> = {
-		interrupt: () => {
-			if (ui.field) ui.field = null;
-			else store.closeScreen();
-		},
-		treeFieldSubmit: submitField,
-		treeFieldCancel: () => {
-			ui.field = null;
-		},
+	return { ...deps, say, attempt, target: () => model.selected?.nodes.at(-1)?.id, find };
+}
+
+/** Moving, folding, branch points, the filter and search matches: the model's alone. */
+function moveActions({ model, ui, say, find }: Ctx) {
+	return {
 		treeMove: (_text, key) => model.move(key.upArrow ? -1 : 1),
 		treePage: (_text, key) => {
 			if (key.home || key.end) model.toEdge(key.end);
@@ -116,35 +105,77 @@ export function treeKeyHandler(deps: TreeKeyDeps): (text: string, key: Key) => v
 		treeBranch: (_text, key) => {
 			if (!model.jumpBranch(key.shift ? -1 : 1)) say(`no branch point ${key.shift ? "above" : "below"}`);
 		},
-		treeSearch: () => {
-			ui.field = openField("search", "");
-		},
 		treeMatch: (text, key) => find(key.shift || text === "N" ? -1 : 1),
 		treeFilter: () => {
 			const shown = model.cycleFilter();
 			if (model.count === 0) say(shown === "labelled" ? "no entry has a label: l labels one" : "nothing to show");
 		},
+	} satisfies Actions<"treeMove" | "treePage" | "treeFold" | "treeUnfold" | "treeBranch" | "treeMatch" | "treeFilter">;
+}
+
+/** The one-line field (search, label): opening, taking and leaving it; Ctrl+C leaves it, then the screen. */
+function fieldActions({ store, ui, intents, say, attempt, target, find }: Ctx) {
+	return {
+		interrupt: () => {
+			if (ui.field) ui.field = null;
+			else store.closeScreen();
+		},
+		treeSearch: () => {
+			ui.field = openField("search", "");
+		},
+		treeLabel: () => {
+			const id = target();
+			if (id) ui.field = openField("label", intents?.session()?.labels.get(id) ?? "");
+		},
+		treeFieldCancel: () => {
+			ui.field = null;
+		},
+		treeFieldSubmit: () => {
+			const field = ui.field;
+			ui.field = null;
+			if (field?.kind === "search") {
+				ui.query = field.value;
+				find(1);
+			} else if (field?.kind === "label") {
+				const id = target();
+				const text = field.value.trim();
+				if (id && attempt((i) => i.label(id, text || null))) say(text ? `labelled: ${text}` : "label cleared");
+			}
+		},
+	} satisfies Actions<"interrupt" | "treeSearch" | "treeLabel" | "treeFieldCancel" | "treeFieldSubmit">;
+}
+
+/** What changes the session (through its intents) and leaves the screen: Enter, e, f; Esc and q just leave. */
+function sessionActions({ store, model, intents, say, attempt, target }: Ctx) {
+	return {
 		treeLeaf: () => {
 			const id = target();
 			if (!id) return;
 			// Already the current leaf: nothing to write.
-			if (id === deps.intents?.session()?.leafId || attempt((intents) => intents.moveLeaf(id))) store.closeScreen();
+			if (id === intents?.session()?.leafId || attempt((i) => i.moveLeaf(id))) store.closeScreen();
 		},
 		treeEdit: () => {
 			const row = model.selected;
 			if (row?.kind !== "prompt") return say("e edits a prompt you sent (a “you ›” row)", true);
-			if (attempt((intents) => intents.editPrompt(row.nodes[0]?.id ?? ""))) store.closeScreen();
-		},
-		treeLabel: () => {
-			const id = target();
-			if (id) ui.field = openField("label", deps.intents?.session()?.labels.get(id) ?? "");
+			if (attempt((i) => i.editPrompt(row.nodes[0]?.id ?? ""))) store.closeScreen();
 		},
 		treeFork: () => {
 			const id = target();
-			if (id && attempt((intents) => void intents.fork(id))) store.closeScreen();
+			if (id && attempt((i) => void i.fork(id))) store.closeScreen();
 		},
 		treeClose: () => store.closeScreen(),
-	};
+	} satisfies Actions<"treeLeaf" | "treeEdit" | "treeFork" | "treeClose">;
+}
+
+/**
+ * The tree screen's key handler: Ctrl+C and Esc leave the field, then the screen; while the field is open its keys
+ * are the field's (ink-text-input edits it; Enter takes it). Actions that change the session go through the
+ * session intents; what they cannot do is said in the screen's last line.
+ */
+export function treeKeyHandler(deps: TreeKeyDeps): (text: string, key: Key) => void {
+	const ctx = context(deps);
+	const { store, ui, redraw } = deps;
+	const actions: KeyActions<TreeAction> = { ...moveActions(ctx), ...fieldActions(ctx), ...sessionActions(ctx) };
 	// Keys typed together with "/" in one read ("/parser") open the search with the rest typed in it.
 	const treeRest = (text: string) => {
 		if (text.length > 1 && text.startsWith("/")) ui.field = openField("search", fieldText(text.slice(1)));
