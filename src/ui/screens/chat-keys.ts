@@ -407,7 +407,7 @@ const NO_KEY: Key = {
 };
 
 /** Ctrl+O: expands or collapses the latest folded item: a tool call, thinking, a paste or a `!command`'s output. */
-function toggleLatest(store: UiStore): void {
+export function toggleLatest(store: UiStore): void {
 	const items = store.view.items;
 	for (let i = items.length - 1; i >= 0; i--) {
 		const item = items[i];
