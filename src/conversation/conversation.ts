@@ -284,28 +284,37 @@ export class Conversation {
 	 */
 	newSession(): Promise<void> {
 		if (this.controller) throw new ConversationBusyError("start a new session");
+		return this.changeSession(() => this.attach(this.options.openSession?.() ?? null), "clear", "clear");
+	}
+
+	/** Goes on in another session (a fork or clone) from its leaf, as newSession does (hooks: other, resume). */
+	switchSession(writer: SessionWriter): Promise<void> {
+		if (this.controller) throw new ConversationBusyError("switch to another session");
+		return this.changeSession(() => this.attach(writer), "other", "resume");
+	}
+
+	/** Ends this session's hooks, switches (`attach`), and starts the next one's; only `attach` without hooks. */
+	private changeSession(attach: () => void, reason: string, source: string): Promise<void> {
 		const hooks = this.starting ? this.hooks : undefined;
-		if (!hooks) {
-			this.openNewSession();
-			return Promise.resolve();
-		}
+		if (!hooks) return Promise.resolve(attach());
 		return (async () => {
-			await hooks.sessionEnd("clear", this.outside.signal);
-			this.openNewSession();
+			await hooks.sessionEnd(reason, this.outside.signal);
+			attach();
 			hooks.takeContext();
-			this.starting = hooks.sessionStart("clear", this.outside.signal);
+			this.starting = hooks.sessionStart(source, this.outside.signal);
 			await this.starting;
 		})();
 	}
 
-	private openNewSession(): void {
+	/** Records to `writer` from now on, with its context (none for a new session); the old file is closed. */
+	private attach(writer: SessionWriter | null): void {
 		this.detach?.();
 		this.detach = null;
 		this.writer?.close();
-		this.writer = this.options.openSession?.() ?? null;
+		this.writer = writer;
 		this.record();
-		this.agent.replaceMessages([]);
-		this.compactor.reset([]);
+		this.agent.replaceMessages(writer ? buildContext(writer.session).messages : []);
+		this.compactor.reset(this.agent.messages);
 		this.allowed.clear();
 	}
 

@@ -62,7 +62,12 @@ export const KEY_TABLE = [
 	{ context: "editor", keys: ["Ctrl+K"], action: "deleteToLineEnd", help: DELETE_TO_EDGE, label: "Ctrl+U / Ctrl+K" },
 	{ context: "editor", keys: ["Ctrl+_"], action: "undo", help: UNDO, label: "Ctrl+_ / Ctrl+Y" },
 	{ context: "editor", keys: ["Ctrl+Y"], action: "redo", help: UNDO, label: "Ctrl+_ / Ctrl+Y" },
-	{ context: "chat", keys: ["Esc"], action: "stop", help: "stop the run" },
+	{
+		context: "chat",
+		keys: ["Esc"],
+		action: "stop",
+		help: "stop the run; idle, on an empty input, twice: the session tree",
+	},
 	{ context: "global", keys: ["Ctrl+C"], action: "interrupt", help: "clear the input, stop the run; twice to quit" },
 	{
 		context: "chat",
@@ -114,6 +119,51 @@ export const KEY_TABLE = [
 	{ context: "search", keys: ["Enter"], action: "searchAccept", help: "take the match" },
 	{ context: "search", keys: ["Backspace"], action: "searchBackspace", help: "delete from the query" },
 
+	// The session tree (/tree, Esc Esc on an empty input), a screen of its own: README's tree table names these keys.
+	{ context: "tree", keys: ["↑", "↓"], action: "treeMove", help: "move", label: "↑ / ↓" },
+	{
+		context: "tree",
+		keys: ["PgUp", "PgDn", "Home", "End"],
+		action: "treePage",
+		help: "a page up or down / the first or last row",
+		label: "PgUp/PgDn, Home/End",
+	},
+	{ context: "tree", keys: ["←"], action: "treeFold", help: "fold the branch (folded: go to its branch point)" },
+	{ context: "tree", keys: ["→"], action: "treeUnfold", help: "unfold (on a branch point: into its first branch)" },
+	{
+		context: "tree",
+		keys: ["Tab", "Shift+Tab"],
+		action: "treeBranch",
+		help: "the next / previous branch point",
+		label: "Tab / Shift+Tab",
+	},
+	{ context: "tree", keys: ["/"], action: "treeSearch", help: "search prompts and replies (Enter finds)" },
+	{
+		context: "tree",
+		keys: ["n", "Shift+N"],
+		action: "treeMatch",
+		help: "the next / previous match",
+		label: "n / Shift+N",
+	},
+	{ context: "tree", keys: ["v"], action: "treeFilter", help: "show all entries / user prompts only / labelled only" },
+	{
+		context: "tree",
+		keys: ["Enter"],
+		action: "treeLeaf",
+		help: "make it the current leaf: the chat continues from it",
+	},
+	{
+		context: "tree",
+		keys: ["e"],
+		action: "treeEdit",
+		help: "on a prompt: edit and resend it (a new branch from its parent)",
+	},
+	{ context: "tree", keys: ["l"], action: "treeLabel", help: "label it (an empty label clears it)" },
+	{ context: "tree", keys: ["f"], action: "treeFork", help: "fork: a new session of the path up to it" },
+	{ context: "tree", keys: ["Esc", "q"], action: "treeClose", help: "back to the chat" },
+	{ context: "treeField", keys: ["Enter"], action: "treeFieldSubmit", help: "search / set the label" },
+	{ context: "treeField", keys: ["Esc"], action: "treeFieldCancel", help: "leave the field" },
+
 	// The doc screen: the request viewer and a sub-agent's session (keys on its bottom line).
 	{ context: "doc", keys: ["Esc", "q"], action: "docClose", help: "back to the chat" },
 	{ context: "doc", keys: ["↑", "↓"], action: "docLine", help: "scroll a line" },
@@ -145,20 +195,17 @@ type Binding = (typeof KEY_TABLE)[number];
 type DocBinding = Extract<Binding, { context: DocContext }>;
 /** The doc screen's keys (the request viewer, a sub-agent's session), with the table's global ones. */
 export type DocKeyAction = DocBinding["action"] | "interrupt";
-/** The chat screen's keys: every context but the doc screen's. */
-export type ChatKeyAction = Exclude<KeyAction, DocBinding["action"]>;
-
-const isDoc = (binding: Binding): binding is DocBinding => binding.context === "doc" || binding.context === "find";
-/** The bindings the chat screen reads. */
-export const CHAT_KEYS = KEY_TABLE.filter((binding): binding is Exclude<Binding, DocBinding> => !isDoc(binding));
 /** The bindings the doc screen reads: its own and the global ones. */
 export const DOC_KEYS = KEY_TABLE.filter(
 	(binding): binding is DocBinding | Extract<Binding, { context: "global" }> =>
-		isDoc(binding) || binding.context === "global",
+		binding.context === "doc" || binding.context === "find" || binding.context === "global",
 );
 
 /** The contexts /help lists (the approval panel and the search line show their own keys). */
 export const HELP_CONTEXTS: readonly KeyContext[] = ["global", "chat", "editor"];
+
+/** The session tree's keys, which /help lists in a section of their own. */
+export const TREE_CONTEXTS: readonly KeyContext[] = ["tree"];
 
 /** A context of the replay screen's own (`gar replay` in a terminal): the replay's keys, over the global ones. */
 export type ReplayContext = "global" | "replay";

@@ -7,11 +7,18 @@ import { ChatScreen } from "./ChatScreen.js";
 import { DocScreen } from "./DocScreen.js";
 import { ReplayScreen } from "./ReplayScreen.js";
 import type { AppActions, AppInfo, Screen } from "./screen.js";
+import { TreeScreen } from "./TreeScreen.js";
 
 export type { AppActions, AppInfo } from "./screen.js";
 
-/** The app's screens by the name the store keeps on its stack: the chat; the next ones register here. */
-export const SCREENS: Readonly<Record<string, Screen>> = { chat: ChatScreen, replay: ReplayScreen, doc: DocScreen };
+/** The app's screens by the name the store keeps on its stack: the chat, the session tree, the replay, the doc screen (the request viewer); the next ones
+ * register here. */
+export const SCREENS: Readonly<Record<string, Screen>> = {
+	chat: ChatScreen,
+	tree: TreeScreen,
+	replay: ReplayScreen,
+	doc: DocScreen,
+};
 
 export type AppProps = {
 	store: UiStore;

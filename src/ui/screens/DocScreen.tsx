@@ -145,7 +145,10 @@ export function DocScreen({ store, size }: ScreenProps) {
 	const theme = useTheme();
 	const open = store.doc;
 	const handler = useMemo(() => (open ? docKeys(store, open, size) : null), [store, open, size]);
-	useInput((text, key) => handler?.(text, key));
+	// Ink drops an unmounted screen's listener a frame late: a key pressed meanwhile is not this screen's.
+	useInput((text, key) => {
+		if (store.screen === "doc") handler?.(text, key);
+	});
 	if (!open) return <Text color={theme.muted}>nothing open: Esc goes back</Text>;
 	const { doc } = open;
 	const height = bodyRows(size);

@@ -1,8 +1,8 @@
 import type { Key } from "ink";
 import type { PastedRange } from "../../agent/events.js";
 import type { ApprovalDecision } from "../../agent/loop.js";
-import { CHAT_KEYS, type ChatKeyAction as KeyAction } from "../keys/key-table.js";
-import { byteActions, type KeyActions, type KeyLayer, keyDispatcher } from "../keys/keymap.js";
+import { KEY_TABLE } from "../keys/key-table.js";
+import { byteActions, type DocContext, type KeyActions, type KeyLayer, keyDispatcher } from "../keys/keymap.js";
 import { mustReadAll, type PreviewFit, readAll, seenBefore } from "../state/approval-layout.js";
 import type { InputModel } from "../state/input-model.js";
 import type { UiStore } from "../state/store.js";
@@ -32,6 +32,8 @@ export type KeyDeps = {
 	openRequest?: (requestId: string) => void;
 	/** Alt+S: open the session a sub-agent wrote (a session file), read-only. */
 	openSubagent?: (file: string) => void;
+	/** Esc twice on an empty input while idle: the session tree (what it opens is the app's to say). */
+	doubleEscape?: () => void;
 	/** Rows of the chat pane, for PgUp/PgDn. */
 	page: () => number;
 	/** The approval preview's rows on screen and in all, as last drawn (absent or null: not drawn). */
@@ -43,6 +45,8 @@ export type KeyDeps = {
 
 /** Two Ctrl+C within this long exit. */
 const DOUBLE_PRESS_MS = 1000;
+/** Two Esc within this long (on an empty input, while idle) open the session tree. */
+const DOUBLE_ESCAPE_MS = 600;
 const WHEEL_LINES = 3;
 /** A focus report, as Ink passes it on (without its ESC): the window gained (I) or lost (O) focus. */
 const FOCUS = /^\[([IO])$/;
@@ -64,6 +68,13 @@ type Ctx = {
 	tab: () => void;
 	now: () => number;
 };
+
+/** The chat screen's bindings: every context but those of other screens (the session tree's). */
+/** The chat's keys: every binding but the other screens' (the tree's, the doc screen's). */
+type ChatBinding = Exclude<(typeof KEY_TABLE)[number], { context: "tree" | "treeField" | DocContext }>;
+const OTHER_SCREENS = new Set<string>(["tree", "treeField", "doc", "find"]);
+const CHAT_KEYS = KEY_TABLE.filter((binding): binding is ChatBinding => !OTHER_SCREENS.has(binding.context));
+type KeyAction = ChatBinding["action"];
 
 type Actions<A extends KeyAction> = Pick<KeyActions<KeyAction>, A>;
 
@@ -293,11 +304,18 @@ type ChatAction =
 	| "scrollEdge";
 
 /** The chat screen: stop, quit, fold, suspend, search, $EDITOR, and scrolling. */
-function chatActions({ deps, store, input, pressToQuit }: Ctx): Actions<ChatAction> {
+function chatActions({ deps, store, input, pressToQuit, now }: Ctx): Actions<ChatAction> {
 	return {
 		stop: () => {
-			if (deps.running()) deps.abort();
-			else if (!input.dismiss()) store.toBottom();
+			if (deps.running()) return deps.abort();
+			if (input.dismiss()) return;
+			store.toBottom();
+			if (!input.empty || !deps.doubleEscape) return;
+			const at = now();
+			if (at - input.keys.escapeAt < DOUBLE_ESCAPE_MS) {
+				input.keys.escapeAt = Number.NEGATIVE_INFINITY;
+				deps.doubleEscape();
+			} else input.keys.escapeAt = at;
 		},
 		quit: () => {
 			if (!input.empty) return input.deleteForward();
