@@ -8,7 +8,7 @@ import {
 	type ContextHook,
 	type RunResult,
 } from "../agent/loop.js";
-import { type KeptRequest, pricedFlag } from "../agent/model-call.js";
+import { type KeptRequest, type ModelChoice, pricedFlag } from "../agent/model-call.js";
 import { MessageQueue } from "../agent/queue.js";
 import { describeSystem, describeTools } from "../agent/request-info.js";
 import type { OutputSchema } from "../agent/structured.js";
@@ -166,8 +166,7 @@ export class Conversation {
 
 	/** Whether the price of the model in use is known (gar's table, or the config's prices). */
 	get priced(): boolean {
-		const { model, prices } = this.agent.current;
-		return priceOf(model, prices) !== undefined;
+		return priceOf(this.agent.current.model, this.agent.current.prices) !== undefined;
 	}
 
 	get messages(): readonly Message[] {
@@ -252,19 +251,17 @@ export class Conversation {
 	/** Switches the model (and provider) for the next run; recorded as model_change. `prices`: the config's. */
 	setModel(provider: Provider, model: string, contextWindow: number | null, prices?: Pricing): void {
 		if (this.controller) throw new ConversationBusyError("switch the model");
-		this.agent.setModel({ provider, model, contextWindow, ...(prices ? { prices } : {}) });
-		const priced = pricedFlag({ model, ...(prices ? { prices } : {}) });
-		this.channel.emit({ type: "model_change", provider: provider.name, model, contextWindow, ...priced });
+		this.choose({ provider, model, contextWindow, ...(prices ? { prices } : {}) });
 	}
 
-	/**
-	 * The model's context window, learnt after the start (a server asked for it): compaction and the tool result
-	 * share use it from the next request on. Said as a model_change with the same model; the session records nothing.
-	 */
+	/** A window learnt after the start (its server told it), from the next request on: a model_change, same model. */
 	setContextWindow(contextWindow: number): void {
-		const choice = this.agent.current;
-		this.agent.setModel({ ...choice, contextWindow });
-		const { provider, model } = choice;
+		this.choose({ ...this.agent.current, contextWindow });
+	}
+
+	private choose(choice: ModelChoice): void {
+		this.agent.setModel(choice);
+		const { provider, model, contextWindow } = choice;
 		this.channel.emit({ type: "model_change", provider: provider.name, model, contextWindow, ...pricedFlag(choice) });
 	}
 
