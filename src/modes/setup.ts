@@ -16,6 +16,7 @@ import {
 	runnableHooks,
 } from "../config/index.js";
 import type { RunSettings } from "../config/resolve.js";
+import { saveRule } from "../config/rule-writer.js";
 import { type AskFn, Conversation } from "../conversation/conversation.js";
 import { UsageError } from "../errors.js";
 import { userinfoOf } from "../llm/errors.js";
@@ -259,6 +260,10 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, options:
 		approval: {
 			required: config.agent.approve,
 			autoApprove: config.agent.autoApprove,
+			rules: loaded.rules,
+			// "Commands starting with …" goes to the user's own file, never a project's.
+			saveRule: (rule) => saveRule(configPaths(loaded.home, env).configFile, rule, loaded.home),
+			home: loaded.home,
 			...(options.ask ? { ask: options.ask } : {}),
 		},
 		...(hooks ? { hooks } : {}),

@@ -178,10 +178,19 @@ function messageEnd(state: ViewState, event: EventOf<"message_end">, at: number)
 
 /** The question opens: the view holds it, and the call's item shows the same preview (one object, not a copy). */
 function approvalRequest(state: ViewState, event: EventOf<"approval_request">, at: number): void {
-	const { callId, name, args, preview, reason } = event;
+	const { callId, name, args, preview, reason, prefixes, ruleNote } = event;
 	const index = toolIndex(state, callId, name);
 	update<ToolItem>(state, index, () => ({ status: "awaiting_approval", preview, args }));
-	state.pending = { callId, name, args, preview, since: at, ...(reason === undefined ? {} : { reason }) };
+	state.pending = {
+		callId,
+		name,
+		args,
+		preview,
+		since: at,
+		...(reason === undefined ? {} : { reason }),
+		...(prefixes === undefined ? {} : { prefixes }),
+		...(ruleNote === undefined ? {} : { ruleNote }),
+	};
 	state.activity = { kind: "approval", since: at, callId, name };
 }
 
@@ -194,7 +203,8 @@ function approvalResult(state: ViewState, event: EventOf<"approval_result">, at:
 
 function toolStart(state: ViewState, event: EventOf<"tool_start">, at: number): void {
 	const index = toolIndex(state, event.callId, event.name);
-	update<ToolItem>(state, index, () => ({ status: "running", args: event.args, startedAt: at }));
+	const rule = event.rule === undefined ? {} : { rule: event.rule };
+	update<ToolItem>(state, index, () => ({ status: "running", args: event.args, startedAt: at, ...rule }));
 	state.activity = { kind: "tool", since: at, callId: event.callId, name: event.name };
 }
 

@@ -31,6 +31,8 @@ export type ToolItem = {
 	durationMs?: number;
 	/** The hooks that ran for this call (PreToolUse, PostToolUse), in order: shown at the call. */
 	hooks?: readonly HookRun[];
+	/** The permission rule that allowed the call without asking, in words. */
+	rule?: string;
 };
 
 /** One row-group of the chat. Items are immutable: a change replaces the item, so views can memo by identity. */
@@ -91,6 +93,10 @@ export type PendingQuestion = {
 	since: number;
 	/** Why gar asks when a PreToolUse hook asked it to (the hook and its words). */
 	reason?: string;
+	/** What "commands starting with …" would save as allow rules (absent: not offered). */
+	prefixes?: string[];
+	/** What the permission rules said of the call. */
+	ruleNote?: string;
 };
 
 /** Tokens and cost, for the session, the current (or last) run, and the last model call. */

@@ -94,6 +94,12 @@ export const KEY_TABLE = [
 	{ context: "approval", keys: ["↑", "↓", "PgUp", "PgDn"], action: "approvalScroll", help: "scroll the preview" },
 	{ context: "approval", keys: ["y"], action: "allowOnce", help: "allow once" },
 	{ context: "approval", keys: ["a"], action: "allowAlways", help: "allow this tool for the session" },
+	{
+		context: "approval",
+		keys: ["p"],
+		action: "allowPrefix",
+		help: "allow commands starting with the prefix shown, from now on (a rule saved to the config)",
+	},
 	{ context: "approval", keys: ["n"], action: "deny", help: "deny, then say why (optional)" },
 
 	// Ctrl+R's history search (other keys: ↑ ↓ ← → Home End take the match, text filters).
