@@ -21,6 +21,7 @@ import { type AskFn, Conversation } from "../conversation/conversation.js";
 import { UsageError } from "../errors.js";
 import { userinfoOf } from "../llm/errors.js";
 import { createProvider } from "../llm/index.js";
+import { type ListedModel, listServerModels } from "../llm/model-list.js";
 import { defaultModel, findModel } from "../llm/models.js";
 import type { Provider } from "../llm/types.js";
 import { unconfiguredProvider } from "../llm/unconfigured.js";
@@ -31,10 +32,13 @@ import { createTools, defaultOutputDir, type FileAccess, reapOutputs, TOOL_NAMES
 import { toolEnv, userNodeEnv } from "../tools/tool-env.js";
 import {
 	isProviderName,
+	type ModelRow,
 	modelChoices,
+	modelRows,
 	parseModelSpec,
 	type Reach,
 	refuseSwitch,
+	servesAnyId,
 	unknownModelNote,
 } from "./model-switch.js";
 import { openRunSession, type SessionFlags } from "./run-session.js";
@@ -70,6 +74,13 @@ export type Setup = {
 	providerFor(spec: string): Promise<ModelSwitch>;
 	/** What `/model` completes for the provider in use now (model_switch.ts modelChoices). */
 	modelChoices(): string[];
+	/** The model picker's rows (model-switch.ts modelRows), with what the servers listed so far. */
+	modelRows(): ModelRow[];
+	/**
+	 * Asks each OpenAI-compatible server for its models (at most a short timeout; once listed, not again); resolves
+	 * with a line saying which could not be listed (their rows stay gar's table), or null.
+	 */
+	listModels(): Promise<string | null>;
 	/**
 	 * Set when hooks run in this conversation (some are configured, may run, and --no-hooks was not given): a hook
 	 * run's line for a person, when it is worth one (it blocked, failed or said something); else undefined.
@@ -390,12 +401,17 @@ function modelSwitching(
 	run: RunSettings,
 	reaches: Reaches,
 	override: SetupOptions["override"],
-): Pick<Setup, "idleTimeoutMs" | "providerFor" | "modelChoices"> {
+): Pick<Setup, "idleTimeoutMs" | "providerFor" | "modelChoices" | "modelRows" | "listModels"> {
 	// The provider in use now (a `/model` switch may have changed it).
 	const currentProvider = (): ProviderName => {
 		const name = conversation.model.provider;
 		return isProviderName(name) ? name : run.provider;
 	};
+	// What the OpenAI-compatible servers listed (null: they could not be asked), and all their ids.
+	const listed: Partial<Record<ProviderName, ListedModel[] | null>> = {};
+	const listedIds = new Set<string>();
+	const current = () => ({ provider: currentProvider(), model: conversation.model.model });
+	const reachOf = { anthropic: reaches.anthropic.reach, openai: reaches.openai.reach };
 	return {
 		idleTimeoutMs: () => reaches[currentProvider()].settings?.idleTimeoutMs ?? run.idleTimeoutMs,
 		async providerFor(spec: string): Promise<ModelSwitch> {
@@ -407,15 +423,21 @@ function modelSwitching(
 			if (error || !settings) return { error: error ?? `${target.provider} is not set up` };
 			const next = await createProvider(target.provider, providerOptions(settings));
 			const contextWindow = settings.contextWindow ?? findModel(target.model)?.contextWindow ?? null;
-			return { provider: next, model: target.model, contextWindow, note: unknownModelNote(target.model, reach) };
+			const note = unknownModelNote(target.model, reach, listedIds);
+			return { provider: next, model: target.model, contextWindow, note };
 		},
-		modelChoices: () =>
-			modelChoices(
-				{ provider: currentProvider(), model: conversation.model.model },
-				{
-					anthropic: reaches.anthropic.reach,
-					openai: reaches.openai.reach,
-				},
-			),
+		modelChoices: () => modelChoices(current(), reachOf),
+		modelRows: () => modelRows(current(), reachOf, listed),
+		async listModels() {
+			const failed: string[] = [];
+			for (const { reach, settings } of Object.values(reaches)) {
+				if (!settings?.baseUrl || !servesAnyId(reach) || listed[reach.name]) continue;
+				const got = await listServerModels(settings.baseUrl, settings.apiKey ? { apiKey: settings.apiKey } : {});
+				listed[reach.name] = "models" in got ? got.models : null;
+				if ("error" in got) failed.push(`${reach.name} (${got.error})`);
+				else for (const model of got.models) listedIds.add(model.id);
+			}
+			return failed.length > 0 ? `could not list the models of ${failed.join(", ")}: showing gar's table` : null;
+		},
 	};
 }

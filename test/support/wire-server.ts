@@ -294,17 +294,28 @@ async function recordingServer(
 	};
 }
 
+/** What `GET /v1/models` answers (an OpenAI-compatible server's model list); absent: 404 like any other path. */
+export type ModelListOptions = { models?: { data: unknown[]; status?: number; delayMs?: number } };
+
 /**
  * Starts a server on 127.0.0.1 (port 0). Each request to `/v1/messages` (Anthropic) or `/v1/chat/completions`
  * (OpenAI; `/chat/completions` too) consumes the next turn; an `http` fault answers with its status `times`
  * times (default 1) before the turn is served. `url` has no `/v1` suffix.
  */
-export async function startWireServer(script: Script): Promise<WireServer> {
+export async function startWireServer(script: Script, options: ModelListOptions = {}): Promise<WireServer> {
 	const turns = new Map<number, WireTurn | undefined>();
 	const httpFaults = new Map<number, number>();
 	let served = 0;
 	return recordingServer(async (recorded, res) => {
 		const { path, method, body } = recorded;
+		if (method === "GET" && (path === "/v1/models" || path === "/models") && options.models) {
+			await new Promise((resolve) => setTimeout(resolve, options.models?.delayMs ?? 0));
+			if (res.destroyed) return;
+			const status = options.models.status ?? 200;
+			res.writeHead(status, { "content-type": "application/json" });
+			res.end(status === 200 ? JSON.stringify({ object: "list", data: options.models.data }) : '{"error":"no"}');
+			return;
+		}
 		const format = formatOf(path);
 		if (!format || method !== "POST") {
 			res.writeHead(404, { "content-type": "application/json" }).end('{"error":"not found"}');

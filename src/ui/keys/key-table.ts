@@ -114,3 +114,12 @@ export type KeyAction = (typeof KEY_TABLE)[number]["action"];
 
 /** The contexts /help lists (the approval panel and the search line show their own keys). */
 export const HELP_CONTEXTS: readonly KeyContext[] = ["global", "chat", "editor"];
+
+/** The model picker's keys (/model with no name): its own context; other keys type into its filter. */
+export const PICKER_KEYS = [
+	{ context: "picker", keys: ["↑", "↓"], action: "pickerMove", help: "the row above / below", label: "↑ / ↓" },
+	{ context: "picker", keys: ["PgUp", "PgDn"], action: "pickerPage", help: "a page up / down", label: "PgUp / PgDn" },
+	{ context: "picker", keys: ["Enter"], action: "pickerChoose", help: "use this model (switches the provider too)" },
+	{ context: "picker", keys: ["Esc"], action: "pickerClose", help: "back to the chat, the model unchanged" },
+	{ context: "picker", keys: ["Backspace"], action: "pickerBackspace", help: "delete from the filter" },
+] as const satisfies readonly KeyBinding<string, "picker">[];

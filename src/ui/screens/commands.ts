@@ -4,13 +4,14 @@ import { initialView } from "../../view/state.js";
 import { HELP_CONTEXTS, KEY_TABLE } from "../keys/key-table.js";
 import { keyHelp } from "../keys/keymap.js";
 import type { Completer, CompletionItem, InputModel } from "../state/input-model.js";
+import { ModelPicker, openModelPicker } from "../state/model-picker.js";
 import type { UiStore } from "../state/store.js";
 
 type Level = "info" | "warning" | "error";
 
 /** What a command may touch. Everything is injected, so tests drive commands without a terminal. */
 export type CommandContext = {
-	setup: Pick<Setup, "conversation" | "channel" | "providerFor">;
+	setup: Pick<Setup, "conversation" | "channel" | "providerFor"> & Partial<Pick<Setup, "modelRows" | "listModels">>;
 	store: UiStore;
 	input: InputModel;
 	exit: () => void;
@@ -59,24 +60,13 @@ export const COMMANDS: readonly CommandSpec[] = [
 	},
 	{
 		name: "model",
-		args: "NAME",
-		description: "switch the model from the next message on (PROVIDER/NAME switches the provider)",
+		args: "[NAME]",
+		description: "switch the model from the next message on (PROVIDER/NAME switches the provider; no name: a list)",
 		idle: true,
 		// `gpt` finds `openai/gpt-5.4` too: the part after a provider prefix counts.
 		complete: (arg, source) =>
 			source.models().filter((m) => m.startsWith(arg) || m.slice(m.indexOf("/") + 1).startsWith(arg)),
-		run: async (arg, ctx) => {
-			const { conversation } = ctx.setup;
-			if (!arg.trim()) {
-				const { provider, model } = conversation.model;
-				return notice(ctx, `the model is ${provider}/${model}; /model NAME switches (Tab lists the choices)`);
-			}
-			const next = await ctx.setup.providerFor(arg);
-			if ("error" in next) return notice(ctx, next.error, "warning");
-			conversation.setModel(next.provider, next.model, next.contextWindow);
-			const note = next.note ? `\n${next.note}` : "";
-			notice(ctx, `model: ${next.provider.name}/${next.model} from the next message on${note}`);
-		},
+		run: (arg, ctx) => (arg.trim() ? switchModel(arg, ctx) : pickModel(ctx)),
 	},
 	{
 		name: "theme",
@@ -238,6 +228,46 @@ export async function runShellLine(text: string, ctx: CommandContext): Promise<v
 		return notice(ctx, `$ ${command}\n${body}`, result.isError ? "warning" : "info");
 	}
 	conversation.addShellContext(command, result);
+}
+
+/** `/model NAME`: switches to the model (and its provider), recorded as a model_change; or says why not. */
+async function switchModel(spec: string, ctx: CommandContext): Promise<void> {
+	const { conversation } = ctx.setup;
+	const next = await ctx.setup.providerFor(spec);
+	if ("error" in next) return notice(ctx, next.error, "warning");
+	conversation.setModel(next.provider, next.model, next.contextWindow);
+	const note = next.note ? `\n${next.note}` : "";
+	notice(ctx, `model: ${next.provider.name}/${next.model} from the next message on${note}`);
+}
+
+/** How long the list waits for the servers' models before it says it is asking. */
+const LISTING_NOTE_MS = 150;
+
+/** `/model` alone: the model picker, gar's table at once and an OpenAI-compatible server's models when they come. */
+function pickModel(ctx: CommandContext): void {
+	const { setup, store } = ctx;
+	if (!setup.modelRows || !setup.listModels) {
+		const { provider, model } = setup.conversation.model;
+		notice(ctx, `the model is ${provider}/${model}; /model NAME switches (Tab lists the choices)`);
+		return;
+	}
+	const rows = setup.modelRows;
+	const picker = new ModelPicker(rows(), (row) => {
+		switchModel(`${row.provider}/${row.id}`, ctx).catch((error) => notice(ctx, String(error), "error"));
+	});
+	openModelPicker(store, picker);
+	let listed = false;
+	setTimeout(() => {
+		if (listed) return;
+		picker.note = "asking the server for its models…";
+		store.changed();
+	}, LISTING_NOTE_MS).unref();
+	void setup.listModels().then((note) => {
+		listed = true;
+		picker.setRows(rows());
+		picker.note = note;
+		store.changed();
+	});
 }
 
 function sessionInfo(ctx: CommandContext) {
