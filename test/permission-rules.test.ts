@@ -257,6 +257,9 @@ describe("the prefix the dialog offers", () => {
 		expect(offer("docker compose up -d")).toEqual(["docker compose up"]);
 		expect(offer("./scripts/check.sh --fast")).toEqual(["./scripts/check.sh"]);
 		expect(offer("'my tool' x")).toEqual(["'my tool' x"]);
+		// The command alone where its arguments are data.
+		expect(offer("grep x src")).toEqual(["grep"]);
+		expect(offer("echo approved")).toEqual(["echo"]);
 	});
 
 	it("covers every part no rule allows yet, and says which parts a rule allows", () => {

@@ -49,6 +49,12 @@ const WRAPPERS = new Set([
 	"strace",
 	"parallel",
 ]);
+/** Commands whose arguments are data, never subcommands: their prefix is the command alone (`grep`, not `grep x`). */
+const PLAIN = new Set(
+	"grep rg ag cat head tail less wc ls echo printf pwd which sort uniq cut tr diff stat file du df tree date basename dirname realpath readlink".split(
+		" ",
+	),
+);
 /** Second words after which a third word still names what runs: `npm run build`, `docker compose up`. */
 const RUNNERS = new Set(["run", "exec", "x", "dlx", "compose"]);
 /** A word that reads as a subcommand (`test`, `commit`, `run:all`), not a path, an option or a value. */
@@ -141,7 +147,7 @@ function reviewParts(parts: readonly ShellPart[], allows: readonly PermissionRul
 /**
  * The prefix the dialog offers for a part: its command and the words after it that read as subcommands (two words,
  * three after `run`, `exec`, `compose`…), stopping at the first option, path or value: `npm test`, `git commit`,
- * `npm run build`. None for a part that writes a file, sets variables, runs other commands or is not plain text.
+ * `npm run build`; the command alone for those whose arguments are data (`grep`, `ls`, `cat`). None for a part that writes a file, sets variables, runs other commands or is not plain text.
  */
 export function suggestPrefix(part: ShellPart): { prefix: string } | { why: string } {
 	const [first, ...rest] = part.words;
@@ -153,7 +159,7 @@ export function suggestPrefix(part: ShellPart): { prefix: string } | { why: stri
 	const base = first.text.slice(first.text.lastIndexOf("/") + 1);
 	if (WRAPPERS.has(base)) return { why: `${base} runs other commands: no rule is offered for it` };
 	const words: ShellWord[] = [first];
-	for (const word of rest) {
+	for (const word of PLAIN.has(base) ? [] : rest) {
 		const room = words.length === 1 || (words.length === 2 && RUNNERS.has(words[1]?.text ?? ""));
 		if (!room || !word.literal || !SUBCOMMAND.test(word.text)) break;
 		words.push(word);

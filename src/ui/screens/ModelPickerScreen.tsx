@@ -36,9 +36,20 @@ export function ModelPickerScreen({ store, size }: ScreenProps) {
 			change(open);
 			store.changed();
 		};
-		// Keys no binding took type into the filter (Ctrl and Alt keys do nothing).
+		const choose = () => {
+			if (modelPickerOf(store)?.pick() !== false) close();
+		};
+		// Keys no binding took type into the filter (Ctrl and Alt keys do nothing). Keys typed fast arrive as one
+		// string: the Backspaces and an Enter inside it act in order.
 		const typed = (text: string, key: Key) => {
-			if (!key.ctrl && !key.meta && text !== "") act((open) => open.type(text));
+			if (key.ctrl || key.meta) return true;
+			for (const char of text) {
+				if (char === "\r") {
+					choose();
+					break;
+				}
+				act((open) => (char === "\x7f" || char === "\b" ? open.backspace() : open.type(char)));
+			}
 			return true;
 		};
 		return keyDispatcher(KEYS, [{ context: "global" }, { context: "picker", rest: typed }], {
@@ -47,9 +58,7 @@ export function ModelPickerScreen({ store, size }: ScreenProps) {
 			pickerMove: (_text, key) => act((open) => open.move(key.upArrow ? -1 : 1)),
 			pickerPage: (_text, key) => act((open) => open.move(key.pageUp ? -page : page)),
 			pickerBackspace: () => act((open) => open.backspace()),
-			pickerChoose: () => {
-				if (modelPickerOf(store)?.pick() !== false) close();
-			},
+			pickerChoose: choose,
 		});
 	}, [store, page]);
 	useInput((text, key) => {
@@ -65,7 +74,7 @@ export function ModelPickerScreen({ store, size }: ScreenProps) {
 	return (
 		<Box flexDirection="column" width={size.columns} height={frameRows(size)}>
 			<Text bold color={theme.accent}>
-				Models · {shown.length} of the configured providers
+				Models the configured providers serve · {shown.length}
 			</Text>
 			<Text>
 				<Text color={theme.muted}>filter › </Text>

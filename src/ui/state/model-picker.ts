@@ -74,7 +74,7 @@ export class ModelPicker {
 
 /** A row's columns: `provider/id`, the window ("1M"), the price per million tokens in and out. */
 export function rowColumns(row: ModelRow): { name: string; window: string; price: string } {
-	const window = row.contextWindow === null ? "window ?" : formatTokens(row.contextWindow);
+	const window = row.contextWindow === null ? "?" : formatTokens(row.contextWindow);
 	const money = (usd: number) => `$${usd < 1 ? usd.toFixed(3).replace(/0$/, "") : usd.toFixed(2)}`;
 	const price = row.pricing ? `${money(row.pricing.input)} in · ${money(row.pricing.output)} out` : "price unknown";
 	return { name: `${row.provider}/${row.id}`, window, price };
