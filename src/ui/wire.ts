@@ -47,6 +47,7 @@ export async function wire(app: StartedApp, connected: Connected): Promise<void>
 		writeTerminal: (data) => process.stdout.write(data),
 		setTheme: (name) => switchTheme(app.store, name, { configDir }),
 		templates: templates.list,
+		cwd: connected.cwd,
 	});
 	app.store.changed();
 	const first = connected.prompt?.trim();

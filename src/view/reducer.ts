@@ -213,6 +213,15 @@ function toolUpdate(state: ViewState, event: EventOf<"tool_update">): void {
 	update<ToolItem>(state, index, () => ({ progress: event.progress }));
 }
 
+/** One more write or edit in the inspector's "files changed" line: O(1). */
+function countChange(state: ViewState, change: { path: string; added: number; removed: number }): void {
+	state.index.changedPaths ??= new Set();
+	const paths = state.index.changedPaths;
+	paths.add(change.path);
+	const { added, removed } = state.changes;
+	state.changes = { files: paths.size, added: added + change.added, removed: removed + change.removed };
+}
+
 function toolEnd(state: ViewState, event: EventOf<"tool_end">, at: number): void {
 	const index = toolIndex(state, event.callId, event.name);
 	const { outcome, content, details, isError, durationMs } = event;
@@ -220,6 +229,7 @@ function toolEnd(state: ViewState, event: EventOf<"tool_end">, at: number): void
 	if (outcome === "done" || outcome === "error") {
 		state.toolCounts = { ...state.toolCounts, [event.name]: (state.toolCounts[event.name] ?? 0) + 1 };
 	}
+	if (outcome === "done" && (details?.kind === "write" || details?.kind === "edit")) countChange(state, details);
 	state.activity = { kind: "waiting", since: at };
 }
 

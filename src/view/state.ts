@@ -126,6 +126,8 @@ export type ViewState = {
 	speed: { ttftMs: number | null; tokensPerSec: number | null };
 	/** Tool calls that ran, by tool name. */
 	toolCounts: Readonly<Record<string, number>>;
+	/** Files the writes and edits in this view changed, and the lines they added and removed (summed per change). */
+	changes: { files: number; added: number; removed: number };
 	/** Hook runs in this view: all of them, those that blocked or stopped something, those that failed. */
 	hooks: { runs: number; blocked: number; failed: number };
 	queue: { steers: readonly string[]; followUps: readonly string[] };
@@ -139,6 +141,8 @@ export type ViewState = {
 		lastDataAt: number | null;
 		/** What the agent was doing when a compaction started (restored, as waiting or idle, when it ends). */
 		beforeCompaction?: Activity | null;
+		/** The files `changes` counts (made with the first change). */
+		changedPaths?: Set<string>;
 	};
 };
 
@@ -169,6 +173,7 @@ export function initialView(model: { provider: string; model: string; contextWin
 		context: { tokens: 0, window: model.contextWindow ?? null },
 		speed: { ttftMs: null, tokensPerSec: null },
 		toolCounts: {},
+		changes: { files: 0, added: 0, removed: 0 },
 		hooks: { runs: 0, blocked: 0, failed: 0 },
 		queue: { steers: [], followUps: [] },
 		index: { blocks: new Map(), calls: new Map(), streamChars: 0, firstTokenAt: null, lastDataAt: null },

@@ -123,3 +123,27 @@ export const PICKER_KEYS = [
 	{ context: "picker", keys: ["Esc"], action: "pickerClose", help: "back to the chat, the model unchanged" },
 	{ context: "picker", keys: ["Backspace"], action: "pickerBackspace", help: "delete from the filter" },
 ] as const satisfies readonly KeyBinding<string, "picker">[];
+
+/** The /changes screen's keys: the list of changed files, and a file's diff. */
+export const CHANGES_KEYS = [
+	{
+		context: "changes",
+		keys: ["↑", "↓"],
+		action: "changesMove",
+		help: "the file above / below; in a diff, scroll",
+		label: "↑ / ↓",
+	},
+	{ context: "changes", keys: ["PgUp", "PgDn"], action: "changesPage", help: "a page up / down", label: "PgUp / PgDn" },
+	{
+		context: "changes",
+		keys: ["Enter"],
+		action: "changesOpen",
+		help: "the file's diff from before the session to now",
+	},
+	{
+		context: "changes",
+		keys: ["Esc", "q"],
+		action: "changesBack",
+		help: "from a diff to the list; from the list to the chat",
+	},
+] as const satisfies readonly KeyBinding<string, "changes">[];

@@ -3,14 +3,19 @@ import { useEffect, useState, useSyncExternalStore } from "react";
 import type { InputModel } from "../state/input-model.js";
 import { frameRows, type Size } from "../state/layout.js";
 import type { UiStore } from "../state/store.js";
+import { ChangesScreen } from "./ChangesScreen.js";
 import { ChatScreen } from "./ChatScreen.js";
 import { ModelPickerScreen } from "./ModelPickerScreen.js";
 import type { AppActions, AppInfo, Screen } from "./screen.js";
 
 export type { AppActions, AppInfo } from "./screen.js";
 
-/** The app's screens by the name the store keeps on its stack: the chat, the model picker; the next ones register here. */
-export const SCREENS: Readonly<Record<string, Screen>> = { chat: ChatScreen, models: ModelPickerScreen };
+/** The app's screens by the name the store keeps on its stack: the chat, the model picker, /changes; more register here. */
+export const SCREENS: Readonly<Record<string, Screen>> = {
+	chat: ChatScreen,
+	models: ModelPickerScreen,
+	changes: ChangesScreen,
+};
 
 export type AppProps = {
 	store: UiStore;

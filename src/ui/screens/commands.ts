@@ -4,8 +4,8 @@ import { initialView } from "../../view/state.js";
 import { HELP_CONTEXTS, KEY_TABLE } from "../keys/key-table.js";
 import { keyHelp } from "../keys/keymap.js";
 import type { Completer, CompletionItem, InputModel } from "../state/input-model.js";
-import { ModelPicker, openModelPicker } from "../state/model-picker.js";
 import type { UiStore } from "../state/store.js";
+import { pickModel, showChanges } from "./screen-commands.js";
 
 type Level = "info" | "warning" | "error";
 
@@ -25,6 +25,8 @@ export type CommandContext = {
 	templates?: () => readonly TemplateCommand[];
 	/** Sends a text as the person's message (a template's): a new run, or a steer while one goes on. */
 	send?: (text: string) => void;
+	/** Where gar works (paths in /changes are shown relative to it); default the process's. */
+	cwd?: string;
 };
 
 /**
@@ -61,7 +63,7 @@ export type CommandSpec = {
 	run: (arg: string, ctx: CommandContext) => void | Promise<void>;
 };
 
-const notice = (ctx: CommandContext, message: string, level: Level = "info") =>
+export const notice = (ctx: CommandContext, message: string, level: Level = "info") =>
 	ctx.setup.channel.emit({ type: "notice", level, message });
 
 /** The slash commands of the full-screen app, in the order /help lists them. */
@@ -138,6 +140,11 @@ export const COMMANDS: readonly CommandSpec[] = [
 		},
 	},
 	{ name: "session", description: "this session's file, id, entries and cost", run: (_arg, ctx) => sessionInfo(ctx) },
+	{
+		name: "changes",
+		description: "the files this session's writes and edits changed (+/−); Enter shows a file's diff",
+		run: (_arg, ctx) => showChanges(ctx),
+	},
 	{
 		name: "compact",
 		args: "[focus]",
@@ -296,43 +303,13 @@ export async function runShellLine(text: string, ctx: CommandContext): Promise<v
 }
 
 /** `/model NAME`: switches to the model (and its provider), recorded as a model_change; or says why not. */
-async function switchModel(spec: string, ctx: CommandContext): Promise<void> {
+export async function switchModel(spec: string, ctx: CommandContext): Promise<void> {
 	const { conversation } = ctx.setup;
 	const next = await ctx.setup.providerFor(spec);
 	if ("error" in next) return notice(ctx, next.error, "warning");
 	conversation.setModel(next.provider, next.model, next.contextWindow);
 	const note = next.note ? `\n${next.note}` : "";
 	notice(ctx, `model: ${next.provider.name}/${next.model} from the next message on${note}`);
-}
-
-/** How long the list waits for the servers' models before it says it is asking. */
-const LISTING_NOTE_MS = 150;
-
-/** `/model` alone: the model picker, gar's table at once and an OpenAI-compatible server's models when they come. */
-function pickModel(ctx: CommandContext): void {
-	const { setup, store } = ctx;
-	if (!setup.modelRows || !setup.listModels) {
-		const { provider, model } = setup.conversation.model;
-		notice(ctx, `the model is ${provider}/${model}; /model NAME switches (Tab lists the choices)`);
-		return;
-	}
-	const rows = setup.modelRows;
-	const picker = new ModelPicker(rows(), (row) => {
-		switchModel(`${row.provider}/${row.id}`, ctx).catch((error) => notice(ctx, String(error), "error"));
-	});
-	openModelPicker(store, picker);
-	let listed = false;
-	setTimeout(() => {
-		if (listed) return;
-		picker.note = "asking the server for its models…";
-		store.changed();
-	}, LISTING_NOTE_MS).unref();
-	void setup.listModels().then((note) => {
-		listed = true;
-		picker.setRows(rows());
-		picker.note = note;
-		store.changed();
-	});
 }
 
 function sessionInfo(ctx: CommandContext) {
