@@ -5,6 +5,7 @@ import { KEY_TABLE, PICKER_KEYS } from "../keys/key-table.js";
 import { type KeyBinding, keyDispatcher } from "../keys/keymap.js";
 import { frameRows } from "../state/layout.js";
 import { type ModelPicker, modelPickerOf, rowColumns, visibleRange } from "../state/model-picker.js";
+import type { UiStore } from "../state/store.js";
 import { useStore } from "../state/use-store.js";
 import { useTheme } from "../theme/context.js";
 import type { ScreenProps } from "./screen.js";
@@ -18,15 +19,8 @@ const KEYS: readonly KeyBinding<Action, "global" | "picker">[] = [...GLOBAL, ...
 /** Rows above and below the list: title, filter, note, column heads; the keys' line. */
 const CHROME_ROWS = 6;
 
-/**
- * The model picker (`/model` with no name): every model the configured providers can serve, with its window and
- * price; typing filters, ↑/↓ move, Enter switches to the model (and its provider), Esc or Ctrl+C go back.
- */
-export function ModelPickerScreen({ store, size }: ScreenProps) {
-	useStore(store);
-	const theme = useTheme();
-	const picker = modelPickerOf(store);
-	const page = Math.max(1, frameRows(size) - CHROME_ROWS);
+/** The picker's keys: its context of the key table, Ctrl+C (global), and typing into the filter. */
+function usePickerKeys(store: UiStore, page: number): void {
 	const dispatch = useMemo(() => {
 		const close = () => store.closeScreen();
 		/** Changes the open picker and redraws; with none open (it cannot be), goes back. */
@@ -64,6 +58,18 @@ export function ModelPickerScreen({ store, size }: ScreenProps) {
 	useInput((text, key) => {
 		dispatch(text, key);
 	});
+}
+
+/**
+ * The model picker (`/model` with no name): every model the configured providers can serve, with its window and
+ * price; typing filters, ↑/↓ move, Enter switches to the model (and its provider), Esc or Ctrl+C go back.
+ */
+export function ModelPickerScreen({ store, size }: ScreenProps) {
+	useStore(store);
+	const theme = useTheme();
+	const picker = modelPickerOf(store);
+	const page = Math.max(1, frameRows(size) - CHROME_ROWS);
+	usePickerKeys(store, page);
 	if (!picker) return <Text>no model list is open (Esc goes back)</Text>;
 	const shown = picker.shown();
 	const { start, end } = visibleRange(shown.length, picker.selected, page);
