@@ -113,3 +113,22 @@ export class ApprovalPolicy {
 		}
 	}
 }
+
+/** The decision, or a denial as soon as `signal` aborts (an approval question must never hold up an abort). */
+export function untilAborted(decision: Promise<ApprovalDecision>, signal: AbortSignal): Promise<ApprovalDecision> {
+	if (signal.aborted) return Promise.resolve({ approved: false, reason: "aborted" });
+	return new Promise((resolve, reject) => {
+		const onAbort = () => resolve({ approved: false, reason: "aborted" });
+		signal.addEventListener("abort", onAbort, { once: true });
+		decision.then(
+			(value) => {
+				signal.removeEventListener("abort", onAbort);
+				resolve(value);
+			},
+			(error: unknown) => {
+				signal.removeEventListener("abort", onAbort);
+				reject(error);
+			},
+		);
+	});
+}

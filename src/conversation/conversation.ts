@@ -20,7 +20,7 @@ import type { SystemPrompt } from "../prompt/system-prompt.js";
 import { buildContext, SessionRecorder, type SessionWriter } from "../session/index.js";
 import { runTool, toToolSpec } from "../tools/index.js";
 import type { AnyTool, ToolResult } from "../tools/types.js";
-import { ApprovalPolicy, type PolicyOptions } from "./approval-policy.js";
+import { ApprovalPolicy, type PolicyOptions, untilAborted } from "./approval-policy.js";
 
 /** Asks the person about one mutating call; should settle when `signal` aborts. */
 export type AskFn = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision>;
@@ -266,28 +266,37 @@ export class Conversation {
 	 */
 	newSession(): Promise<void> {
 		if (this.controller) throw new ConversationBusyError("start a new session");
+		return this.changeSession(() => this.attach(this.options.openSession?.() ?? null), "clear", "clear");
+	}
+
+	/** Goes on in another session (a fork or clone) from its leaf, as newSession does (hooks: other, resume). */
+	switchSession(writer: SessionWriter): Promise<void> {
+		if (this.controller) throw new ConversationBusyError("switch to another session");
+		return this.changeSession(() => this.attach(writer), "other", "resume");
+	}
+
+	/** Ends this session's hooks, switches (`attach`), and starts the next one's; only `attach` without hooks. */
+	private changeSession(attach: () => void, reason: string, source: string): Promise<void> {
 		const hooks = this.starting ? this.hooks : undefined;
-		if (!hooks) {
-			this.openNewSession();
-			return Promise.resolve();
-		}
+		if (!hooks) return Promise.resolve(attach());
 		return (async () => {
-			await hooks.sessionEnd("clear", this.outside.signal);
-			this.openNewSession();
+			await hooks.sessionEnd(reason, this.outside.signal);
+			attach();
 			hooks.takeContext();
-			this.starting = hooks.sessionStart("clear", this.outside.signal);
+			this.starting = hooks.sessionStart(source, this.outside.signal);
 			await this.starting;
 		})();
 	}
 
-	private openNewSession(): void {
+	/** Records to `writer` from now on, with its context (none for a new session); the old file is closed. */
+	private attach(writer: SessionWriter | null): void {
 		this.detach?.();
 		this.detach = null;
 		this.writer?.close();
-		this.writer = this.options.openSession?.() ?? null;
+		this.writer = writer;
 		this.record();
-		this.agent.replaceMessages([]);
-		this.compactor.reset([]);
+		this.agent.replaceMessages(writer ? buildContext(writer.session).messages : []);
+		this.compactor.reset(this.agent.messages);
 		this.policy.forgetSession();
 	}
 
@@ -450,25 +459,6 @@ export class Conversation {
 			});
 		}
 	}
-}
-
-/** The decision, or a denial as soon as `signal` aborts (an approval question must never hold up an abort). */
-function untilAborted(decision: Promise<ApprovalDecision>, signal: AbortSignal): Promise<ApprovalDecision> {
-	if (signal.aborted) return Promise.resolve({ approved: false, reason: "aborted" });
-	return new Promise((resolve, reject) => {
-		const onAbort = () => resolve({ approved: false, reason: "aborted" });
-		signal.addEventListener("abort", onAbort, { once: true });
-		decision.then(
-			(value) => {
-				signal.removeEventListener("abort", onAbort);
-				resolve(value);
-			},
-			(error: unknown) => {
-				signal.removeEventListener("abort", onAbort);
-				reject(error);
-			},
-		);
-	});
 }
 
 function resultOf(outcome: CompactOutcome): CompactionResult {

@@ -6,13 +6,20 @@ import type { UiStore } from "../state/store.js";
 import { ChangesScreen } from "./ChangesScreen.js";
 import { ChatScreen } from "./ChatScreen.js";
 import { ModelPickerScreen } from "./ModelPickerScreen.js";
+import { ReplayScreen } from "./ReplayScreen.js";
 import type { AppActions, AppInfo, Screen } from "./screen.js";
+import { TreeScreen } from "./TreeScreen.js";
 
 export type { AppActions, AppInfo } from "./screen.js";
 
-/** The app's screens by the name the store keeps on its stack: the chat, the model picker, /changes; more register here. */
+/**
+ * The app's screens by the name the store keeps on its stack: the chat, the session tree, the replay, the model
+ * picker, /changes; the next ones register here.
+ */
 export const SCREENS: Readonly<Record<string, Screen>> = {
 	chat: ChatScreen,
+	tree: TreeScreen,
+	replay: ReplayScreen,
 	models: ModelPickerScreen,
 	changes: ChangesScreen,
 };

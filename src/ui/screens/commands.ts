@@ -1,10 +1,12 @@
 import type { Setup } from "../../modes/setup.js";
 import { formatTotalsCost, formatUsage } from "../../view/format.js";
 import { initialView } from "../../view/state.js";
-import { HELP_CONTEXTS, KEY_TABLE } from "../keys/key-table.js";
+import { HELP_CONTEXTS, KEY_TABLE, TREE_CONTEXTS } from "../keys/key-table.js";
 import { keyHelp } from "../keys/keymap.js";
 import type { Completer, CompletionItem, InputModel } from "../state/input-model.js";
 import type { UiStore } from "../state/store.js";
+import { exportConversation } from "./export-command.js";
+import type { SessionIntents } from "./screen.js";
 import { pickModel, showChanges } from "./screen-commands.js";
 
 type Level = "info" | "warning" | "error";
@@ -27,6 +29,8 @@ export type CommandContext = {
 	send?: (text: string) => void;
 	/** Where gar works (paths in /changes are shown relative to it); default the process's. */
 	cwd?: string;
+	/** The session's tree, fork and clone (absent: not wired, as in tests that need none). */
+	session?: SessionIntents;
 };
 
 /**
@@ -141,6 +145,27 @@ export const COMMANDS: readonly CommandSpec[] = [
 	},
 	{ name: "session", description: "this session's file, id, entries and cost", run: (_arg, ctx) => sessionInfo(ctx) },
 	{
+		name: "tree",
+		description: "the session as a tree: go back, edit and resend, label, fork (also Esc Esc)",
+		run: (_arg, ctx) => {
+			const why = intents(ctx).openTree();
+			if (why) notice(ctx, why, "warning");
+		},
+	},
+	{
+		name: "fork",
+		args: "[ENTRY]",
+		description: "a new session of the path up to ENTRY (default: the current entry), switched to",
+		idle: true,
+		run: (arg, ctx) => intents(ctx).fork(arg.trim() || undefined),
+	},
+	{
+		name: "clone",
+		description: "a new session of the whole current path, switched to",
+		idle: true,
+		run: (_arg, ctx) => intents(ctx).fork(),
+	},
+	{
 		name: "changes",
 		description: "the files this session's writes and edits changed (+/−); Enter shows a file's diff",
 		run: (_arg, ctx) => showChanges(ctx),
@@ -157,10 +182,22 @@ export const COMMANDS: readonly CommandSpec[] = [
 		},
 	},
 	{ name: "copy", description: "copy the last answer to the clipboard (OSC 52)", run: (_arg, ctx) => copyLast(ctx) },
+	{
+		name: "export",
+		args: "[FILE]",
+		description: "write this conversation to FILE as Markdown or HTML (.html); default gar-ID.md",
+		run: (arg, ctx) => exportConversation(arg, ctx),
+	},
 	{ name: "quit", description: "leave gar (also Ctrl+D on an empty input)", run: (_arg, ctx) => ctx.exit() },
 ];
 
 const ALIASES: Readonly<Record<string, string>> = { exit: "quit", q: "quit", clear: "new" };
+
+/** The session intents, or an error a person can read (they exist once the conversation does). */
+function intents(ctx: CommandContext): SessionIntents {
+	if (!ctx.session) throw new Error("the session is not ready yet: try again in a moment");
+	return ctx.session;
+}
 
 /** Every name a built-in command answers to (aliases too): no prompt template may take one. */
 export function commandNames(): string[] {
@@ -352,6 +389,8 @@ export function helpText(templates: readonly TemplateCommand[] = []): string {
 	return [
 		"Keys",
 		...keyHelp(KEY_TABLE, HELP_CONTEXTS).map(([keys, what]) => `  ${keys.padEnd(22)}${what}`),
+		"Keys in the session tree (/tree, Esc Esc)",
+		...keyHelp(KEY_TABLE, TREE_CONTEXTS).map(([keys, what]) => `  ${keys.padEnd(22)}${what}`),
 		"Commands",
 		...commands,
 		`  ${"!cmd".padEnd(width)}  run a shell command; its output goes into the next message's context`,
