@@ -47,7 +47,8 @@ describe.skipIf(!HAS_TMUX)("permission rules in the full-screen app", () => {
 		const file = join(env.XDG_CONFIG_HOME as string, "gar", "config.toml");
 		expect(readFileSync(file, "utf8")).toBe('[[permissions.allow]]\ntool = "bash"\nprefix = "ls"\n');
 
-		// Quit, and the second gar starts.
+		// Once the run has ended, quit (Ctrl+C twice), and the second gar starts.
+		await tmux.waitFor(/done · 2 turns/);
 		tmux.send(["C-c"]);
 		tmux.send(["C-c"]);
 		await tmux.waitFor(/Type a task and press Enter\./);
