@@ -60,4 +60,29 @@ describe.skipIf(!HAS_TMUX)("permission rules in the full-screen app", () => {
 		const header = lines.findIndex((line) => line.startsWith("▸ bash ls -a"));
 		expect(lines[header + 1]).toMatch(/^ {2}↪ allowed by the rule bash "ls" \(~\/config\/gar\/config\.toml:1\)/);
 	}, 30_000);
+
+	it("in the line mode (--plain), p saves the rule and the next command it covers runs without a question", async () => {
+		server = await startWireServer([
+			{ toolCalls: [{ id: "b1", name: "bash", args: { command: "ls -la" } }] },
+			{ toolCalls: [{ id: "b2", name: "bash", args: { command: "ls -a | ls" } }] },
+			{ text: "Listed twice." },
+		]);
+		const { project, env } = tempHome();
+		const vars = Object.entries({ ...env, OPENAI_API_KEY: "test-key" })
+			.map(([k, v]) => `${k}='${v}'`)
+			.join(" ");
+		const gar = `env -i ${vars} TERM=xterm-256color '${process.execPath}' '${GAR_BIN}' --plain --provider openai --model gpt-5 --base-url ${server.url} --approve`;
+		tmux = TmuxSession.start(`cd '${project}' && ${gar}; sleep 5`, { columns: 120, rows: 40 });
+		await tmux.waitFor(/Ctrl\+D quits/);
+		tmux.type("list the files");
+		tmux.send(["Enter"]);
+		await tmux.waitFor(/\$ ls -la[\s\S]*Esc[\s\S]*›/);
+		tmux.type("p");
+		const screen = await tmux.waitFor(/Listed twice\./);
+		// One question only: the second command was answered by the saved rule.
+		expect(screen.match(/allow once/g)).toHaveLength(1);
+		expect(screen).toContain('allowed by the rule bash "ls" (~/config/gar/config.toml:1)');
+		const file = join(env.XDG_CONFIG_HOME as string, "gar", "config.toml");
+		expect(readFileSync(file, "utf8")).toBe('[[permissions.allow]]\ntool = "bash"\nprefix = "ls"\n');
+	}, 30_000);
 });
