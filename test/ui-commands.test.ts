@@ -83,6 +83,7 @@ describe("slash command completion", () => {
 			"/tree",
 			"/fork ",
 			"/clone",
+			"/changes",
 			"/compact ",
 			"/copy",
 			"/export ",
@@ -92,7 +93,7 @@ describe("slash command completion", () => {
 		expect(complete("/se")?.items).toEqual([
 			{ value: "/session", label: "/session", description: "this session's file, id, entries and cost" },
 		]);
-		expect(complete("/mo")?.items[0]?.label).toBe("/model NAME");
+		expect(complete("/mo")?.items[0]?.label).toBe("/model [NAME]");
 		expect(values("/session")).toBeNull();
 		expect(values("/zzz")).toBeNull();
 		expect(values("hello")).toBeNull();
@@ -142,7 +143,7 @@ describe("slash commands", () => {
 		const text = h.notices()[0] ?? "";
 		for (const name of [
 			"/new",
-			"/model NAME",
+			"/model [NAME]",
 			"/theme NAME",
 			"/inspector",
 			"/name TEXT",

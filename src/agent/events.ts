@@ -145,6 +145,10 @@ export type AgentEvent =
 			args: Record<string, unknown>;
 			preview: ToolPreview;
 			reason?: string;
+			/** The prefixes "commands starting with …" would save as allow rules; absent: not offered for this call. */
+			prefixes?: string[];
+			/** What the permission rules said of the call: which parts they allow, or why no prefix is offered. */
+			ruleNote?: string;
 	  }
 	| {
 			type: "approval_result";
@@ -153,11 +157,16 @@ export type AgentEvent =
 			reason?: string;
 			/** The person allowed this tool for the rest of the session. */
 			remember?: boolean;
+			/** The person allowed commands starting with these, saved as allow rules in the user config. */
+			prefixes?: string[];
 			/** The person also stopped the run (Esc or Ctrl+C at the question). */
 			stop?: boolean;
 	  }
-	/** The tool really starts (after approval, if any). */
-	| { type: "tool_start"; callId: string; name: string; args: Record<string, unknown> }
+	/**
+	 * The tool really starts (after approval, if any). `rule`: the permission rule that allowed it without asking
+	 * (README "Permission rules"), in words.
+	 */
+	| { type: "tool_start"; callId: string; name: string; args: Record<string, unknown>; rule?: string }
 	| { type: "tool_update"; callId: string; name: string; progress: ToolProgress }
 	/** The one terminal event of every tool call; `content` is what the model reads (carried once). */
 	| {

@@ -36,7 +36,7 @@ import { type Approval, ToolRunner } from "./tool-runner.js";
 
 export type { ModelChoice } from "./model-call.js";
 export type { RunResult } from "./run-state.js";
-export type { Approval, ApprovalDecision, ApprovalRequest } from "./tool-runner.js";
+export type { Approval, ApprovalDecision, ApprovalRequest, RuleCheck } from "./tool-runner.js";
 
 /**
  * Transforms the context before each request (compaction's seam): gets the history and returns the messages to

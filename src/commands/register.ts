@@ -15,8 +15,8 @@ type Run = (code: number) => void;
 export type Apps = { replay?: ReplayApp };
 
 /**
- * Adds config, show (tree), sessions, fork, label, name, compact, request, context, trust, untrust, hooks, replay,
- * export, acp, mcp and help, in this order.
+ * Adds config, show (tree), changes, sessions, fork, label, name, compact, request, context, trust, untrust, hooks,
+ * replay, export, acp, mcp and help, in this order.
  */
 export function registerCommands(program: Command, run: Run, apps: Apps = {}): void {
 	addConfig(program, run);
@@ -45,7 +45,7 @@ function addConfig(program: Command, run: Run): void {
 		});
 }
 
-/** show (tree), sessions, fork, label and name. */
+/** show (tree), changes, sessions, fork, label and name. */
 function addSessionCommands(program: Command, run: Run): void {
 	subcommand(program, "show <session>")
 		.alias("tree")
@@ -54,6 +54,17 @@ function addSessionCommands(program: Command, run: Run): void {
 		.action(async (id: string, options: { json?: boolean }) => {
 			const { showCommand } = await import("./show.js");
 			run(showCommand(await sessionsContext(program), id, options));
+		});
+
+	subcommand(program, "changes <session>")
+		.description(
+			"list the files a session's writes and edits changed (+/− lines), then each one's diff since before it",
+		)
+		.option("--json", "as JSON")
+		.option("--stat", "the list alone, no diffs")
+		.action(async (id: string, options: { json?: boolean; stat?: boolean }) => {
+			const { changesCommand } = await import("./changes.js");
+			run(changesCommand(await sessionsContext(program), id, options));
 		});
 
 	subcommand(program, "sessions")

@@ -118,6 +118,8 @@ export function loadConfig(options: LoadOptions): LoadResult {
 		secretVars: secretVars(files),
 		profileModels: profileModels(files),
 		hooks,
+		// Every file's rules, the user's first; an untrusted project's allow rules were dropped above.
+		rules: files.flatMap((file) => file.rules),
 	};
 }
 

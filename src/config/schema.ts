@@ -77,6 +77,8 @@ export const leaves = {
 	command: z.string().refine((value) => value.trim() !== ""),
 	timeout: z.number().gt(0),
 	type: z.literal("command"),
+	tool: z.enum(APPROVABLE_TOOLS),
+	prefix: z.string(),
 };
 export type LeafName = keyof typeof leaves;
 
@@ -116,6 +118,8 @@ export const EXPECTED: Record<LeafName, string> = {
 	command: "a shell command (a non-empty string)",
 	timeout: "a number of seconds > 0",
 	type: '"command" (gar runs command hooks only)',
+	tool: 'one of "read", "write", "edit", "bash"',
+	prefix: 'the first words of a command, such as "npm test"',
 };
 
 const opt = <K extends LeafName>(key: K) => leaves[key].optional();
@@ -189,6 +193,11 @@ const hooksTable = z.strictObject(
 	>,
 );
 
+/** One `[[permissions.allow]]` or `[[permissions.deny]]` table (the prefix is checked by config/permissions.ts). */
+const ruleTable = z.strictObject({ tool: leaves.tool, prefix: leaves.prefix.optional() });
+export const RULE_KEYS = ["tool", "prefix"] as const;
+const permissionsTable = z.strictObject({ allow: z.array(ruleTable).optional(), deny: z.array(ruleTable).optional() });
+
 /** A whole config file. Unknown keys fail `strictObject`; the loader turns those issues into warnings. */
 export const fileSchema = z.strictObject({
 	provider: opt("provider"),
@@ -203,6 +212,7 @@ export const fileSchema = z.strictObject({
 	tools: toolsTable.optional(),
 	context: contextTable.optional(),
 	hooks: hooksTable.optional(),
+	permissions: permissionsTable.optional(),
 });
 export type FileConfig = z.infer<typeof fileSchema>;
 
@@ -218,6 +228,8 @@ export function knownKeys(path: readonly PropertyKey[]): string[] {
 	}
 	if (head === "hooks" && path.length === 1) return [...HOOK_EVENTS];
 	if (head === "hooks" && path.length === 3) return [...HOOK_KEYS];
+	if (head === "permissions" && path.length === 1) return ["allow", "deny"];
+	if (head === "permissions" && path.length === 3) return [...RULE_KEYS];
 	if (path.length !== 1) return [];
 	if (head === "agent") return Object.keys(agentTable.shape);
 	if (head === "session") return Object.keys(sessionTable.shape);
@@ -241,6 +253,10 @@ export function expectedAt(path: readonly PropertyKey[]): string {
 	if (path[0] === "hooks") {
 		if (path.length === 2) return `an array of tables [[hooks.${String(last)}]]`;
 		if (path.length === 3) return `a table [[hooks.${String(path[1])}]] with command = "…"`;
+	}
+	if (path[0] === "permissions") {
+		if (path.length === 2) return `an array of tables [[permissions.${String(last)}]]`;
+		if (path.length === 3) return `a table [[permissions.${String(path[1])}]] with tool = "…"`;
 	}
 	if (typeof last === "number") {
 		return path[path.length - 2] === "pass_env"

@@ -1,5 +1,6 @@
 import type { Pricing } from "../llm/models.js";
 import type { ThinkingLevel } from "../llm/types.js";
+import type { PermissionRule } from "./permissions.js";
 import type { HookEventName } from "./schema.js";
 
 export type ProviderName = "anthropic" | "openai";
@@ -100,6 +101,8 @@ export type LoadResult = {
 	profileModels: { model: string; provider?: string }[];
 	/** Every configured hook, user file first, each with whether it may run (see `runnableHooks`). */
 	hooks: ConfiguredHook[];
+	/** The permission rules in force: the user file's, then the project's (its allow rules only when trusted). */
+	rules: PermissionRule[];
 };
 
 /** One `[[hooks.EVENT]]` table: its matcher, command and timeout (seconds), and the file and line it is on. */

@@ -22,6 +22,7 @@ import type { SystemPrompt } from "../prompt/system-prompt.js";
 import { buildContext, SessionRecorder, type SessionWriter } from "../session/index.js";
 import { runTool, toToolSpec } from "../tools/index.js";
 import type { AnyTool, ToolResult } from "../tools/types.js";
+import { ApprovalPolicy, type PolicyOptions, untilAborted } from "./approval-policy.js";
 
 /** Asks the person about one mutating call; should settle when `signal` aborts. */
 export type AskFn = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision>;
@@ -56,8 +57,11 @@ export type ConversationOptions = {
 	transformContext?: ContextHook;
 	/** `[context]`: automatic compaction, reserve, recent part kept, tool result share (defaults when absent). */
 	context?: ContextSettings;
-	/** The approval policy: whether mutating calls must ask, which tools never ask, and how to ask. */
-	approval: { required: boolean; autoApprove: readonly string[]; ask?: AskFn };
+	/**
+	 * The approval policy: whether mutating calls must ask, which tools never ask, the permission rules (and how to
+	 * save one the person allows), and how to ask.
+	 */
+	approval: Omit<PolicyOptions, "notice"> & { ask?: AskFn };
 	/** The configured hooks (README "Hooks"); absent when there are none (or with --no-hooks). */
 	hooks?: Hooks;
 	now?: () => number;
@@ -93,9 +97,8 @@ export class Conversation {
 	private writer: SessionWriter | null;
 	private detach: (() => void) | null = null;
 	private controller: AbortController | null = null;
-	private readonly allowed = new Set<string>();
+	private readonly policy: ApprovalPolicy;
 	private readonly compactor: Compactor;
-	private approvalRequired: boolean;
 	private readonly hooks: Hooks | undefined;
 	/** SessionStart, once: started by start() or the first run. */
 	private starting: Promise<void> | null = null;
@@ -106,7 +109,10 @@ export class Conversation {
 
 	constructor(private readonly options: ConversationOptions) {
 		this.channel = options.channel;
-		this.approvalRequired = options.approval.required;
+		this.policy = new ApprovalPolicy({
+			...options.approval,
+			notice: (level, message) => this.channel.emit({ type: "notice", level, message }),
+		});
 		this.hooks = options.hooks;
 		this.queue = new MessageQueue((steers, followUps) =>
 			this.channel.emit({ type: "queue", steers: [...steers], followUps: [...followUps] }),
@@ -130,7 +136,11 @@ export class Conversation {
 				queue: this.queue,
 				contextWindow: options.contextWindow,
 				...(options.prices ? { prices: options.prices } : {}),
-				approval: { needed: (tool) => this.mustAsk(tool), ask: (request, signal) => this.ask(request, signal) },
+				approval: {
+					needed: (tool) => this.policy.needed(tool),
+					rules: (call) => this.policy.check(call),
+					ask: (request, signal) => this.ask(request, signal),
+				},
 				compact: (history, info) => this.compactStep(history, info),
 				...(options.hooks ? { hooks: options.hooks } : {}),
 				limitToolResult: (content, tool) =>
@@ -189,7 +199,7 @@ export class Conversation {
 
 	/** Tools the person allowed for the rest of this session. */
 	get allowedTools(): ReadonlySet<string> {
-		return this.allowed;
+		return this.policy.allowedTools;
 	}
 
 	/**
@@ -312,7 +322,7 @@ export class Conversation {
 		this.record();
 		this.agent.replaceMessages(writer ? buildContext(writer.session).messages : []);
 		this.compactor.reset(this.agent.messages);
-		this.allowed.clear();
+		this.policy.forgetSession();
 	}
 
 	/** Replaces the context sent from now on (compaction); the session keeps the full history. */
@@ -369,12 +379,12 @@ export class Conversation {
 
 	/** Whether mutating calls must ask from now on (ACP's session modes); the calls of a running reply follow at once. */
 	setApprovalRequired(required: boolean): void {
-		this.approvalRequired = required;
+		this.policy.required = required;
 	}
 
 	/** Lets `tool` run without asking for the rest of this session. */
 	allowForSession(tool: string): void {
-		this.allowed.add(tool);
+		this.policy.allowForSession(tool);
 	}
 
 	/** The exact body of a recent model request (for the request viewer); undefined when no longer kept. */
@@ -423,14 +433,9 @@ export class Conversation {
 		return { ok: false, error: outcome.error, usage, costUsd };
 	}
 
-	private mustAsk(tool: string): boolean {
-		const { autoApprove } = this.options.approval;
-		return this.approvalRequired && !autoApprove.includes(tool) && !this.allowed.has(tool);
-	}
-
 	/** Claude Code's `permission_mode` for hooks: asks (default), denies what would ask (dontAsk), or never asks. */
 	private permissionMode(): PermissionMode {
-		if (!this.approvalRequired) return "bypassPermissions";
+		if (!this.policy.required) return "bypassPermissions";
 		return this.options.approval.ask ? "default" : "dontAsk";
 	}
 
@@ -449,7 +454,7 @@ export class Conversation {
 		}
 		this.notify("permission_prompt", `gar needs your permission to use ${request.name}`);
 		const decision = await untilAborted(ask(request, signal), signal);
-		if (decision.approved && decision.remember) this.allowed.add(request.name);
+		this.policy.answered(request, decision);
 		if (decision.stop) this.abort();
 		return decision;
 	}
@@ -484,25 +489,6 @@ export class Conversation {
 			});
 		}
 	}
-}
-
-/** The decision, or a denial as soon as `signal` aborts (an approval question must never hold up an abort). */
-function untilAborted(decision: Promise<ApprovalDecision>, signal: AbortSignal): Promise<ApprovalDecision> {
-	if (signal.aborted) return Promise.resolve({ approved: false, reason: "aborted" });
-	return new Promise((resolve, reject) => {
-		const onAbort = () => resolve({ approved: false, reason: "aborted" });
-		signal.addEventListener("abort", onAbort, { once: true });
-		decision.then(
-			(value) => {
-				signal.removeEventListener("abort", onAbort);
-				resolve(value);
-			},
-			(error: unknown) => {
-				signal.removeEventListener("abort", onAbort);
-				reject(error);
-			},
-		);
-	});
 }
 
 function resultOf(outcome: CompactOutcome): CompactionResult {

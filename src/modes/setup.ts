@@ -16,12 +16,14 @@ import {
 	runnableHooks,
 } from "../config/index.js";
 import type { RunSettings } from "../config/resolve.js";
+import { saveRule } from "../config/rule-writer.js";
 import { type AskFn, Conversation } from "../conversation/conversation.js";
 import { reportToParent } from "../conversation/parent-report.js";
 import { UsageError } from "../errors.js";
 import { userinfoOf } from "../llm/errors.js";
 import { createNodeFetch } from "../llm/http-fetch.js";
 import { createProvider } from "../llm/index.js";
+import { type ListedModel, listServerModels } from "../llm/model-list.js";
 import { defaultModel, findModel, type Pricing } from "../llm/models.js";
 import type { Provider } from "../llm/types.js";
 import { unconfiguredProvider } from "../llm/unconfigured.js";
@@ -33,10 +35,13 @@ import { createTools, defaultOutputDir, type FileAccess, reapOutputs, TOOL_NAMES
 import { toolEnv, userNodeEnv } from "../tools/tool-env.js";
 import {
 	isProviderName,
+	type ModelRow,
 	modelChoices,
+	modelRows,
 	parseModelSpec,
 	type Reach,
 	refuseSwitch,
+	servesAnyId,
 	unknownModelNote,
 } from "./model-switch.js";
 import { openRunSession, type SessionFlags } from "./run-session.js";
@@ -72,6 +77,13 @@ export type Setup = {
 	providerFor(spec: string): Promise<ModelSwitch>;
 	/** What `/model` completes for the provider in use now (model_switch.ts modelChoices). */
 	modelChoices(): string[];
+	/** The model picker's rows (model-switch.ts modelRows), with what the servers listed so far. */
+	modelRows(): ModelRow[];
+	/**
+	 * Asks each OpenAI-compatible server for its models (at most a short timeout; once listed, not again); resolves
+	 * with a line saying which could not be listed (their rows stay gar's table), or null.
+	 */
+	listModels(): Promise<string | null>;
 	/**
 	 * Settles once the window of a model neither gar nor the config knows has been asked of its server (at most
 	 * WINDOW_QUERY_MS; at once when nothing is asked). Headless runs wait for it; the app does not.
@@ -269,6 +281,10 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, options:
 		approval: {
 			required: config.agent.approve,
 			autoApprove: config.agent.autoApprove,
+			rules: loaded.rules,
+			// "Commands starting with …" goes to the user's own file, never a project's.
+			saveRule: (rule) => saveRule(configPaths(loaded.home, env).configFile, rule, loaded.home),
+			home: loaded.home,
 			...(options.ask ? { ask: options.ask } : {}),
 		},
 		...(hooks ? { hooks } : {}),
@@ -419,12 +435,17 @@ function modelSwitching(
 	run: RunSettings,
 	reaches: Reaches,
 	override: SetupOptions["override"],
-): Pick<Setup, "idleTimeoutMs" | "providerFor" | "modelChoices"> {
+): Pick<Setup, "idleTimeoutMs" | "providerFor" | "modelChoices" | "modelRows" | "listModels"> {
 	// The provider in use now (a `/model` switch may have changed it).
 	const currentProvider = (): ProviderName => {
 		const name = conversation.model.provider;
 		return isProviderName(name) ? name : run.provider;
 	};
+	// What the OpenAI-compatible servers listed (null: they could not be asked), and all their ids.
+	const listed: Partial<Record<ProviderName, ListedModel[] | null>> = {};
+	const listedIds = new Set<string>();
+	const current = () => ({ provider: currentProvider(), model: conversation.model.model });
+	const reachOf = { anthropic: reaches.anthropic.reach, openai: reaches.openai.reach };
 	return {
 		idleTimeoutMs: () => reaches[currentProvider()].settings?.idleTimeoutMs ?? run.idleTimeoutMs,
 		async providerFor(spec: string): Promise<ModelSwitch> {
@@ -446,17 +467,22 @@ function modelSwitching(
 				model: target.model,
 				contextWindow,
 				// A window the server told is known, too.
-				note: unknownModelNote(target.model, contextWindow === null ? reach : { ...reach, contextWindow }),
+				note: unknownModelNote(target.model, contextWindow === null ? reach : { ...reach, contextWindow }, listedIds),
 				...prices,
 			};
 		},
-		modelChoices: () =>
-			modelChoices(
-				{ provider: currentProvider(), model: conversation.model.model },
-				{
-					anthropic: reaches.anthropic.reach,
-					openai: reaches.openai.reach,
-				},
-			),
+		modelChoices: () => modelChoices(current(), reachOf),
+		modelRows: () => modelRows(current(), reachOf, listed),
+		async listModels() {
+			const failed: string[] = [];
+			for (const { reach, settings } of Object.values(reaches)) {
+				if (!settings?.baseUrl || !servesAnyId(reach) || listed[reach.name]) continue;
+				const got = await listServerModels(settings.baseUrl, settings.apiKey ? { apiKey: settings.apiKey } : {});
+				listed[reach.name] = "models" in got ? got.models : null;
+				if ("error" in got) failed.push(`${reach.name} (${got.error})`);
+				else for (const model of got.models) listedIds.add(model.id);
+			}
+			return failed.length > 0 ? `could not list the models of ${failed.join(", ")}: showing gar's table` : null;
+		},
 	};
 }

@@ -54,6 +54,7 @@ export function toolLine(item: ToolItem): string {
 	const mark = item.status === "done" ? "·" : "✗";
 	const target = toolTarget(item).replaceAll("\n", "\n    ");
 	let line = `${mark} ${item.name} ${target} — ${toolSummary(item)}`;
+	if (item.rule) line += `\n  allowed by the rule ${item.rule}`;
 	if (item.status === "error" && item.details?.kind === "bash") {
 		// The lines that say what went wrong, numbered, as the app shows them folded.
 		const { lines, more } = failureLines(item.content ?? "");

@@ -259,6 +259,8 @@ function recordSchemas(shared: Shared) {
 			callId: z.string(),
 			name: z.string(),
 			runId: z.string().optional(),
+			/** The permission rule that let the call run without asking, in words. */
+			rule: z.string().optional(),
 		}),
 		hook: hookSchema(shared),
 	};

@@ -76,6 +76,7 @@ export class SessionRecorder {
 					callId: event.callId,
 					name: event.name,
 					...(runId ? { runId } : {}),
+					...(event.rule === undefined ? {} : { rule: event.rule }),
 				});
 				break;
 			case "tool_end":

@@ -1,4 +1,5 @@
 import { homedir } from "node:os";
+import type { PastedRange } from "../agent/events.js";
 import type { Setup } from "../modes/setup.js";
 import { gitBranch } from "../prompt/system-prompt.js";
 import { tildePath } from "../text/paths.js";
@@ -6,7 +7,15 @@ import { branchLabel } from "../view/format.js";
 import type { Connected } from "./connect.js";
 import type { AppInfo } from "./screens/App.js";
 import type { SendMode } from "./screens/chat-keys.js";
-import { type CommandContext, commandCompleter, lineKind, runCommand, runShellLine } from "./screens/commands.js";
+import {
+	type CommandContext,
+	commandCompleter,
+	commandNames,
+	lineKind,
+	runCommand,
+	runShellLine,
+	type TemplateCommand,
+} from "./screens/commands.js";
 import type { StartedApp, Submit } from "./start.js";
 import type { InputModel } from "./state/input-model.js";
 import { treeModelOf } from "./state/tree-model.js";
@@ -30,7 +39,10 @@ export async function wire(app: StartedApp, connected: Connected): Promise<void>
 	app.info.branch = gitBranch(connected.cwd);
 	const { switchTheme, themeNames, userConfigDir } = await import("./theme/themes.js");
 	const configDir = userConfigDir();
-	await wireEditor(app.input, connected, () => themeNames(configDir));
+	const { promptTemplates } = await import("./prompt-templates.js");
+	const templates = promptTemplates(connected.cwd, process.env, homedir(), commandNames());
+	if (templates.skipped) setup.channel.emit({ type: "notice", level: "warning", message: templates.skipped });
+	await wireEditor(app.input, connected, () => themeNames(configDir), templates.list);
 	const submit = submitter(setup, {
 		setup,
 		store: app.store,
@@ -39,6 +51,8 @@ export async function wire(app: StartedApp, connected: Connected): Promise<void>
 		columns: () => process.stdout.columns || 80,
 		writeTerminal: (data) => process.stdout.write(data),
 		setTheme: (name) => switchTheme(app.store, name, { configDir }),
+		templates: templates.list,
+		cwd: connected.cwd,
 		session: intents,
 	});
 	app.store.changed();
@@ -78,9 +92,14 @@ function followBranch(info: AppInfo, { conversation, channel }: Setup): () => vo
 }
 
 /** The editor: /command completion, the project's prompt history, and queued messages a run left undelivered. */
-async function wireEditor(input: InputModel, { setup, cwd }: Connected, themes: () => string[]): Promise<void> {
+async function wireEditor(
+	input: InputModel,
+	{ setup, cwd }: Connected,
+	themes: () => string[],
+	templates: () => readonly TemplateCommand[],
+): Promise<void> {
 	const { conversation, channel } = setup;
-	input.completer = commandCompleter({ models: () => setup.modelChoices(), themes });
+	input.completer = commandCompleter({ models: () => setup.modelChoices(), themes, templates });
 	const [{ configPaths }, { historyFile, openHistory }] = await Promise.all([
 		import("../config/paths.js"),
 		import("./editor/history-file.js"),
@@ -97,12 +116,27 @@ async function wireEditor(input: InputModel, { setup, cwd }: Connected, themes: 
  * What to do with a line the person sent: a /command, a !shell line, a steer (Enter) or follow-up (Alt+Enter)
  * while a run goes on, or a new run.
  */
-function submitter(setup: Setup, ctx: CommandContext): Submit {
+function submitter(setup: Setup, context: CommandContext): Submit {
 	const { conversation, channel } = setup;
-	const { store, input } = ctx;
+	const { store, input } = context;
+	const fail = (error: unknown) =>
+		channel.emit({ type: "notice", level: "error", message: error instanceof Error ? error.message : String(error) });
+	/** A message: a steer (Enter) or follow-up (Alt+Enter) while a run goes on, else a new run. */
+	const send = (message: { text: string; pastes?: PastedRange[] }, mode: SendMode) => {
+		if (conversation.running) {
+			if (mode === "follow_up") conversation.followUp(message);
+			else conversation.steer(message);
+			return;
+		}
+		// Redraw once the run is over: the input's hint changes from "steer" back to "send".
+		conversation
+			.run(message)
+			.catch(fail)
+			.finally(() => store.changed());
+	};
+	// A prompt template's text goes as the person's message, as typed.
+	const ctx: CommandContext = { ...context, send: (text) => send({ text }, "send") };
 	return (line: string, mode: SendMode = "send", pastes) => {
-		const fail = (error: unknown) =>
-			channel.emit({ type: "notice", level: "error", message: error instanceof Error ? error.message : String(error) });
 		const sorted = lineKind(line, input.offered);
 		input.offered = null;
 		if (sorted.kind === "command") {
@@ -118,16 +152,6 @@ function submitter(setup: Setup, ctx: CommandContext): Submit {
 		// `//text` lost a character at the start: the pasted blocks moved with it.
 		const shift = line.length - sorted.text.length;
 		const moved = pastes?.map((p) => ({ start: p.start - shift, end: p.end - shift })).filter((p) => p.start >= 0);
-		const message = moved?.length ? { text: sorted.text, pastes: moved } : { text: sorted.text };
-		if (conversation.running) {
-			if (mode === "follow_up") conversation.followUp(message);
-			else conversation.steer(message);
-			return;
-		}
-		// Redraw once the run is over: the input's hint changes from "steer" back to "send".
-		conversation
-			.run(message)
-			.catch(fail)
-			.finally(() => store.changed());
+		send(moved?.length ? { text: sorted.text, pastes: moved } : { text: sorted.text }, mode);
 	};
 }

@@ -203,9 +203,18 @@ export function previewBody(preview: ToolPreview): string[] {
 	}
 }
 
-/** The keys of an approval question, as the app and the line mode both say them. */
-export function approvalKeys(name: string): string[] {
-	return ["y allow once", `a allow ${name} for this session`, "n deny", "Esc deny and stop"];
+/**
+ * The keys of an approval question, as the app and the line mode both say them; `prefixes`: what p allows from now
+ * on (saved as rules), each shown exactly, hidden characters made visible.
+ */
+export function approvalKeys(name: string, prefixes?: readonly string[]): string[] {
+	const always = prefixes?.length ? [`p allow commands starting with ${prefixLabel(prefixes)} (saved)`] : [];
+	return ["y allow once", `a allow ${name} for this session`, ...always, "n deny", "Esc deny and stop"];
+}
+
+/** Prefixes as the dialog shows them: `npm test`, `grep` (backticks; hidden characters made visible). */
+export function prefixLabel(prefixes: readonly string[]): string {
+	return prefixes.map((prefix) => `\`${revealHidden(prefix)}\``).join(", ");
 }
 
 /** What an approval question warns about when `approvalFlagged` says so. */

@@ -207,10 +207,19 @@ function messageEnd(state: ViewState, event: EventOf<"message_end">, at: number)
 
 /** The question opens: the view holds it, and the call's item shows the same preview (one object, not a copy). */
 function approvalRequest(state: ViewState, event: EventOf<"approval_request">, at: number): void {
-	const { callId, name, args, preview, reason } = event;
+	const { callId, name, args, preview, reason, prefixes, ruleNote } = event;
 	const index = toolIndex(state, callId, name);
 	update<ToolItem>(state, index, () => ({ status: "awaiting_approval", preview, args }));
-	state.pending = { callId, name, args, preview, since: at, ...(reason === undefined ? {} : { reason }) };
+	state.pending = {
+		callId,
+		name,
+		args,
+		preview,
+		since: at,
+		...(reason === undefined ? {} : { reason }),
+		...(prefixes === undefined ? {} : { prefixes }),
+		...(ruleNote === undefined ? {} : { ruleNote }),
+	};
 	state.activity = { kind: "approval", since: at, callId, name };
 }
 
@@ -223,13 +232,23 @@ function approvalResult(state: ViewState, event: EventOf<"approval_result">, at:
 
 function toolStart(state: ViewState, event: EventOf<"tool_start">, at: number): void {
 	const index = toolIndex(state, event.callId, event.name);
-	update<ToolItem>(state, index, () => ({ status: "running", args: event.args, startedAt: at }));
+	const rule = event.rule === undefined ? {} : { rule: event.rule };
+	update<ToolItem>(state, index, () => ({ status: "running", args: event.args, startedAt: at, ...rule }));
 	state.activity = { kind: "tool", since: at, callId: event.callId, name: event.name };
 }
 
 function toolUpdate(state: ViewState, event: EventOf<"tool_update">): void {
 	const index = toolIndex(state, event.callId, event.name);
 	update<ToolItem>(state, index, () => ({ progress: event.progress }));
+}
+
+/** One more write or edit in the inspector's "files changed" line: O(1). */
+function countChange(state: ViewState, change: { path: string; added: number; removed: number }): void {
+	state.index.changedPaths ??= new Set();
+	const paths = state.index.changedPaths;
+	paths.add(change.path);
+	const { added, removed } = state.changes;
+	state.changes = { files: paths.size, added: added + change.added, removed: removed + change.removed };
 }
 
 function toolEnd(state: ViewState, event: EventOf<"tool_end">, at: number): void {
@@ -246,6 +265,7 @@ function toolEnd(state: ViewState, event: EventOf<"tool_end">, at: number): void
 	if (outcome === "done" || outcome === "error") {
 		state.toolCounts = { ...state.toolCounts, [event.name]: (state.toolCounts[event.name] ?? 0) + 1 };
 	}
+	if (outcome === "done" && (details?.kind === "write" || details?.kind === "edit")) countChange(state, details);
 	state.activity = { kind: "waiting", since: at };
 }
 

@@ -41,6 +41,8 @@ export type ToolItem = {
 	durationMs?: number;
 	/** The hooks that ran for this call (PreToolUse, PostToolUse), in order: shown at the call. */
 	hooks?: readonly HookRun[];
+	/** The permission rule that allowed the call without asking, in words. */
+	rule?: string;
 };
 
 /** One row-group of the chat. Items are immutable: a change replaces the item, so views can memo by identity. */
@@ -103,6 +105,10 @@ export type PendingQuestion = {
 	since: number;
 	/** Why gar asks when a PreToolUse hook asked it to (the hook and its words). */
 	reason?: string;
+	/** What "commands starting with …" would save as allow rules (absent: not offered). */
+	prefixes?: string[];
+	/** What the permission rules said of the call. */
+	ruleNote?: string;
 };
 
 /**
@@ -148,6 +154,8 @@ export type ViewState = {
 	toolCounts: Readonly<Record<string, number>>;
 	/** Every model call shown, in order (the request viewer's list; the inspector's split of the latest). */
 	calls: CallFacts[];
+	/** Files the writes and edits in this view changed, and the lines they added and removed (summed per change). */
+	changes: { files: number; added: number; removed: number };
 	/** Hook runs in this view: all of them, those that blocked or stopped something, those that failed. */
 	hooks: { runs: number; blocked: number; failed: number };
 	queue: { steers: readonly string[]; followUps: readonly string[] };
@@ -161,6 +169,8 @@ export type ViewState = {
 		lastDataAt: number | null;
 		/** What the agent was doing when a compaction started (restored, as waiting or idle, when it ends). */
 		beforeCompaction?: Activity | null;
+		/** The files `changes` counts (made with the first change). */
+		changedPaths?: Set<string>;
 	};
 };
 
@@ -202,6 +212,7 @@ export function initialView(model: {
 		speed: { ttftMs: null, tokensPerSec: null },
 		toolCounts: {},
 		calls: [],
+		changes: { files: 0, added: 0, removed: 0 },
 		hooks: { runs: 0, blocked: 0, failed: 0 },
 		queue: { steers: [], followUps: [] },
 		index: { blocks: new Map(), calls: new Map(), streamChars: 0, firstTokenAt: null, lastDataAt: null },

@@ -302,6 +302,16 @@ async function recordingServer(
 /** A server's answer to a request that is not a model call (a model list, llama.cpp's /props, Ollama's /api/show). */
 export type OtherAnswer = { status?: number; body: string; delayMs?: number };
 
+/** An `other` answering `GET /v1/models` (an OpenAI-compatible server's model list) with `data`, or with `status`. */
+export function modelList(models: { data: unknown[]; status?: number; delayMs?: number }) {
+	return ({ method, path }: RecordedRequest): OtherAnswer | undefined => {
+		if (method !== "GET" || (path !== "/v1/models" && path !== "/models")) return undefined;
+		const status = models.status ?? 200;
+		const body = status === 200 ? JSON.stringify({ object: "list", data: models.data }) : '{"error":"no"}';
+		return { status, body, ...(models.delayMs ? { delayMs: models.delayMs } : {}) };
+	};
+}
+
 /**
  * Starts a server on 127.0.0.1 (port 0). Each request to `/v1/messages` (Anthropic) or `/v1/chat/completions`
  * (OpenAI; `/chat/completions` too) consumes the next turn; an `http` fault answers with its status `times`

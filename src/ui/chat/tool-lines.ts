@@ -191,12 +191,26 @@ function subagentRows(details: BashDetails, width: number, theme: Theme): Rows {
 	return rows;
 }
 
+/** The permission rule that let the call run without asking, under its header: "↪ allowed by the rule …". */
+function ruleRows(rule: string, width: number, theme: Theme): Rows {
+	const lead = "  ↪ ";
+	const rows = wrapSpans([{ text: clean(`allowed by the rule ${rule}`), color: theme.muted }], Math.max(1, width - 4));
+	return prefixRows(rows, [{ text: lead, color: theme.muted }], [{ text: " ".repeat(lead.length) }]);
+}
+
 /** A tool call: a header "▸ name target  summary" coloured by status, then its diff, command or output. */
 export function toolLines(item: ToolItem, width: number, theme: Theme, expanded: boolean): Line[] {
 	const command = item.name === "bash" && typeof item.args?.command === "string" ? item.args.command.split("\n") : [];
 	// The call's hooks come right under its header: what they did is why the call ran (or did not) as it did.
 	const hooks = (item.hooks ?? []).flatMap((run) => hookRows(run, width, theme, "  "));
 	const sub = item.details?.kind === "bash" ? subagentRows(item.details, width, theme) : [];
-	const rows = [...header(item, command, width, theme), ...hooks, ...sub, ...body(item, width, theme, expanded)];
+	const rule = item.rule ? ruleRows(item.rule, width, theme) : [];
+	const rows = [
+		...header(item, command, width, theme),
+		...hooks,
+		...rule,
+		...sub,
+		...body(item, width, theme, expanded),
+	];
 	return rows.map((row, i) => makeLine(`${item.key}:${i}`, row, width));
 }

@@ -111,6 +111,12 @@ export const KEY_TABLE = [
 	{ context: "approval", keys: ["↑", "↓", "PgUp", "PgDn"], action: "approvalScroll", help: "scroll the preview" },
 	{ context: "approval", keys: ["y"], action: "allowOnce", help: "allow once" },
 	{ context: "approval", keys: ["a"], action: "allowAlways", help: "allow this tool for the session" },
+	{
+		context: "approval",
+		keys: ["p"],
+		action: "allowPrefix",
+		help: "allow commands starting with the prefix shown, from now on (a rule saved to the config)",
+	},
 	{ context: "approval", keys: ["n"], action: "deny", help: "deny, then say why (optional)" },
 
 	// Ctrl+R's history search (other keys: ↑ ↓ ← → Home End take the match, text filters).
@@ -242,3 +248,36 @@ export const REPLAY_KEYS = [
 
 /** What a key of the replay screen can do. */
 export type ReplayAction = (typeof REPLAY_KEYS)[number]["action"];
+
+/** The model picker's keys (/model with no name): its own context; other keys type into its filter. */
+export const PICKER_KEYS = [
+	{ context: "picker", keys: ["↑", "↓"], action: "pickerMove", help: "the row above / below", label: "↑ / ↓" },
+	{ context: "picker", keys: ["PgUp", "PgDn"], action: "pickerPage", help: "a page up / down", label: "PgUp / PgDn" },
+	{ context: "picker", keys: ["Enter"], action: "pickerChoose", help: "use this model (switches the provider too)" },
+	{ context: "picker", keys: ["Esc"], action: "pickerClose", help: "back to the chat, the model unchanged" },
+	{ context: "picker", keys: ["Backspace"], action: "pickerBackspace", help: "delete from the filter" },
+] as const satisfies readonly KeyBinding<string, "picker">[];
+
+/** The /changes screen's keys: the list of changed files, and a file's diff. */
+export const CHANGES_KEYS = [
+	{
+		context: "changes",
+		keys: ["↑", "↓"],
+		action: "changesMove",
+		help: "the file above / below; in a diff, scroll",
+		label: "↑ / ↓",
+	},
+	{ context: "changes", keys: ["PgUp", "PgDn"], action: "changesPage", help: "a page up / down", label: "PgUp / PgDn" },
+	{
+		context: "changes",
+		keys: ["Enter"],
+		action: "changesOpen",
+		help: "the file's diff from before the session to now",
+	},
+	{
+		context: "changes",
+		keys: ["Esc", "q"],
+		action: "changesBack",
+		help: "from a diff to the list; from the list to the chat",
+	},
+] as const satisfies readonly KeyBinding<string, "changes">[];

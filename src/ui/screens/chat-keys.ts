@@ -214,12 +214,15 @@ function globalActions({ deps, store, input, answer, pressToQuit }: Ctx): Action
 	};
 }
 
-type ApprovalAction = "approvalStop" | "approvalScroll" | "allowOnce" | "allowAlways" | "deny";
+type ApprovalAction = "approvalStop" | "approvalScroll" | "allowOnce" | "allowAlways" | "allowPrefix" | "deny";
 
-/** The approval question: y once, a always, n no (then a reason), Esc stops; ↑/↓/PgUp/PgDn scroll the preview. */
+/**
+ * The approval question: y once, a always, p commands starting with the prefix shown, n no (then a reason), Esc
+ * stops; ↑/↓/PgUp/PgDn scroll the preview.
+ */
 function approvalActions({ deps, store, input, answer, submit }: Ctx): Actions<ApprovalAction> {
-	/** y or a: allowed at once, except a command not yet read to its end (it runs as the person). */
-	const allow = (remember: boolean) => {
+	/** y, a or p: allowed at once, except a command not yet read to its end (it runs as the person). */
+	const allow = (decision: ApprovalDecision) => {
 		const pending = store.approval;
 		if (pending?.stage !== "ask") return false;
 		if (typingThrough(input, store.view.pending?.since ?? Number.NEGATIVE_INFINITY)) {
@@ -229,7 +232,7 @@ function approvalActions({ deps, store, input, answer, submit }: Ctx): Actions<A
 		if (mustReadAll(pending) && !readAll(pending, deps.approvalFit?.() ?? null)) {
 			pending.early = true;
 			store.changed();
-		} else answer(remember ? { approved: true, remember: true } : { approved: true });
+		} else answer(decision);
 	};
 	return {
 		approvalStop: () => {
@@ -249,8 +252,18 @@ function approvalActions({ deps, store, input, answer, submit }: Ctx): Actions<A
 			if (readAll(pending, fit)) pending.early = false;
 			store.changed();
 		},
-		allowOnce: () => allow(false),
-		allowAlways: () => allow(true),
+		allowOnce: () => allow({ approved: true }),
+		allowAlways: () => allow({ approved: true, remember: true }),
+		allowPrefix: () => {
+			const request = store.approval?.request;
+			if (!request) return false;
+			// Only what the panel shows is saved: the prefixes of this question, never one typed.
+			if (!request.prefixes?.length) {
+				const why = request.ruleNote ? `: ${request.ruleNote}` : "";
+				return store.flashHint(`no "commands starting with" rule is offered for this call${why}`);
+			}
+			allow({ approved: true, prefixes: [...request.prefixes] });
+		},
 		deny: (text) => {
 			const pending = store.approval;
 			if (pending?.stage !== "ask") return false;

@@ -140,6 +140,12 @@ export const Inspector = memo(function Inspector(props: InspectorProps) {
 				TTFT {ttft} · {speed === null ? "–" : `${Math.round(speed)} tok/s`}
 			</Row>
 			<Row label="tools">{tools || "none yet"}</Row>
+			{/* What writes and edits changed (/changes lists the files and their diffs). */}
+			{view.changes.files > 0 ? (
+				<Row label="files">
+					changed {view.changes.files} · +{view.changes.added} −{view.changes.removed}
+				</Row>
+			) : null}
 			{/* Only where hooks ran: a conversation without hooks shows no row for them. */}
 			{view.hooks.runs > 0 ? (
 				<Row label="hooks">
