@@ -74,6 +74,7 @@ describe("slash command completion", () => {
 			"/name ",
 			"/label ",
 			"/session",
+			"/resume ",
 			"/compact ",
 			"/copy",
 			"/quit",

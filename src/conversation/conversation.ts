@@ -224,6 +224,23 @@ export class Conversation {
 		this.allowed.clear();
 	}
 
+	/**
+	 * Continues another saved session (the picker's Enter): this one's file is closed, the context is rebuilt from
+	 * `writer`'s current leaf, session-wide approvals are forgotten. The model stays as it is.
+	 */
+	switchSession(writer: SessionWriter): void {
+		if (this.controller) throw new ConversationBusyError("switch to another session");
+		this.detach?.();
+		this.detach = null;
+		this.writer?.close();
+		this.writer = writer;
+		this.record();
+		const { messages } = buildContext(writer.session, writer.leafId);
+		this.agent.replaceMessages(messages);
+		this.compactor.reset(messages);
+		this.allowed.clear();
+	}
+
 	/** Replaces the context sent from now on (compaction); the session keeps the full history. */
 	replaceContext(messages: Message[]): void {
 		if (this.controller) throw new ConversationBusyError("replace the context");

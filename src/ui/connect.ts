@@ -15,7 +15,7 @@ import { configuredTheme } from "./theme/start.js";
 export type Connected = { setup: Setup; cwd: string; prompt: string | undefined; demo: boolean };
 
 /** The view of a resumed session: its current path folded through the reducer, at the recorded times. */
-function resumedView(setup: Setup): ViewState {
+export function resumedView(setup: Pick<Setup, "conversation">): ViewState {
 	const { conversation } = setup;
 	let view = initialView(conversation.model);
 	const writer = conversation.session;

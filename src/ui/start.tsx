@@ -11,6 +11,7 @@ import { initialView } from "../view/state.js";
 import { App, type AppActions, type AppInfo } from "./screens/App.js";
 import type { SendMode } from "./screens/chat-keys.js";
 import { InputModel } from "./state/input-model.js";
+import { PickerModel } from "./state/picker.js";
 import { UiStore } from "./state/store.js";
 import type { Background } from "./terminal/background.js";
 import { Screen } from "./terminal/screen.js";
@@ -30,6 +31,8 @@ export type StartOptions = {
 	theme?: string;
 	/** The terminal's background, asked before this module loaded (terminal/background.ts earlyBackgroundQuery). */
 	background?: Promise<Background | undefined>;
+	/** gar -r [SEARCH]: the first screen is the resume picker, filtered by SEARCH. */
+	resume?: string;
 };
 
 /** Sends a line the person typed: a task, a steer or follow-up, a /command or a !shell line. */
@@ -102,6 +105,11 @@ export async function startApp(options: StartOptions): Promise<StartedApp> {
 		signals: installInterrupts(),
 		warn: notices.warn,
 	});
+	// gar -r: the picker is the first screen (its rows come once the sessions are read, after the first frame).
+	if (options.resume !== undefined) {
+		store.picker = new PickerModel(options.resume, () => store.changed());
+		store.openScreen("picker");
+	}
 	const input = new InputModel();
 	const linked: { setup?: Setup } = {};
 	const lines = new Lines();

@@ -33,6 +33,17 @@ export async function wire(app: StartedApp, connected: Connected): Promise<void>
 		columns: () => process.stdout.columns || 80,
 		writeTerminal: (data) => process.stdout.write(data),
 		setTheme: (name) => switchTheme(app.store, name, { configDir }),
+		openPicker: (query) => {
+			import("./resume.js")
+				.then(({ resumeInApp }) => resumeInApp(app.store, setup, connected.cwd, query))
+				.catch((error: unknown) =>
+					setup.channel.emit({
+						type: "notice",
+						level: "error",
+						message: error instanceof Error ? error.message : String(error),
+					}),
+				);
+		},
 	});
 	app.store.changed();
 	const first = connected.prompt?.trim();
@@ -54,7 +65,15 @@ function followBranch(info: AppInfo, { conversation, channel }: Setup): void {
 			: "–";
 	};
 	update();
-	info.sessionBranch = () => label;
+	let shown = conversation.session;
+	info.sessionBranch = () => {
+		// The picker may have switched the conversation to another session.
+		if (conversation.session !== shown) {
+			shown = conversation.session;
+			update();
+		}
+		return label;
+	};
 	channel.subscribe((event) => {
 		// At the start too: the person's message may have started a new branch.
 		if (event.type === "agent_start" || event.type === "agent_end") update();

@@ -5,7 +5,9 @@ import type { Key } from "ink";
  * every screen and dialog), then the open dialog (`approval`), the history `search`, the screen's own (`chat`; a
  * screen to come brings its own context and bindings, and its layers), and the `editor`.
  */
-export type KeyContext = "global" | "approval" | "search" | "chat" | "editor";
+export type KeyContext = "global" | "approval" | "search" | "chat" | "editor" | PickerContext;
+/** The resume picker's contexts: its list (typing filters) and its delete question. */
+type PickerContext = "picker" | "picker_delete";
 
 /**
  * One binding: in `context`, any of `keys` runs `action`. Keys are named as /help and README write them ("Ctrl+C",

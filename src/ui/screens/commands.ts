@@ -20,6 +20,8 @@ export type CommandContext = {
 	writeTerminal: (data: string) => void;
 	/** Switches the theme live; returns an error text, or null when done. Absent: themes cannot switch yet. */
 	setTheme?: (name: string) => string | null;
+	/** Opens the resume picker, filtered by `query`. Absent: it cannot open yet. */
+	openPicker?: (query: string) => void;
 };
 
 /** Where completions come from (filled in once the conversation exists). */
@@ -122,6 +124,14 @@ export const COMMANDS: readonly CommandSpec[] = [
 		},
 	},
 	{ name: "session", description: "this session's file, id, entries and cost", run: (_arg, ctx) => sessionInfo(ctx) },
+	{
+		name: "resume",
+		args: "[SEARCH]",
+		description: "pick a session to continue (filtered by SEARCH; Tab in the picker: every project's)",
+		idle: true,
+		run: (arg, ctx) =>
+			ctx.openPicker ? ctx.openPicker(arg.trim()) : notice(ctx, "the picker cannot open yet", "warning"),
+	},
 	{
 		name: "compact",
 		args: "[focus]",

@@ -4,6 +4,7 @@ import { reduce } from "../../view/reducer.js";
 import type { PendingQuestion, ViewState } from "../../view/state.js";
 import type { ChatPosition } from "../chat/window.js";
 import { darkTheme, type Theme } from "../theme/theme.js";
+import type { PickerModel } from "./picker.js";
 
 /**
  * The open approval question as this screen shows it: the view's question (`request`, the same object as
@@ -61,6 +62,8 @@ export class UiStore {
 	idleTimeoutMs: () => number | null = () => null;
 	/** The colours everything is drawn in; `setTheme` switches them live (themes.ts `loadTheme` finds one by name). */
 	theme: Theme = darkTheme;
+	/** The resume picker's state while its screen ("picker") is open. */
+	picker: PickerModel | null = null;
 	private version = 0;
 	private readonly listeners = new Set<() => void>();
 	private timer: NodeJS.Timeout | null = null;

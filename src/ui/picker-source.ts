@@ -1,0 +1,121 @@
+import { basename } from "node:path";
+import {
+	type Catalog,
+	idFromFileName,
+	infoOf,
+	moveToTrash,
+	readCatalog,
+	readLastExchange,
+	SessionWriter,
+} from "../session/index.js";
+import { FuzzyRows } from "../text/fuzzy.js";
+import type { PickerHit, PickerRow, PickerSource } from "./state/picker.js";
+
+/** What the picker's source needs of the app: where sessions are, and what opening one and going back do. */
+export type PickerSetup = {
+	/** The sessions' base folder (`session.dir`) and the trash folder. */
+	baseDir: string;
+	trashDir: string;
+	/** This project's directory (the default scope). */
+	cwd: string;
+	/** The session open in the app now, if any: never moved to the trash from here; renamed through its writer. */
+	current: () => SessionWriter | null;
+	open: (row: PickerRow) => Promise<string | null>;
+	back: () => void;
+};
+
+/** The rows of a listing: sessions newest first, then the files that cannot be listed (each saying why). */
+function rowsOf(catalog: Catalog): { rows: PickerRow[]; texts: Map<string, string[]> } {
+	const texts = new Map<string, string[]>();
+	const rows: PickerRow[] = catalog.sessions.map(({ file, mtimeMs, summary }) => {
+		const info = infoOf(file, mtimeMs, summary);
+		const title = info.name ?? info.firstPrompt ?? "";
+		texts.set(file, [title, ...info.labels, ...summary.prompts]);
+		return {
+			file,
+			id: info.id,
+			title,
+			named: info.name !== undefined,
+			latestPrompt: info.latestPrompt ?? "",
+			modifiedMs: mtimeMs,
+			entries: info.entries,
+			branches: info.branches,
+			model: info.model ?? "",
+			costUsd: info.costUsd,
+			cwd: info.cwd,
+			labels: info.labels,
+			...(info.forkOf ? { forkOf: info.forkOf.session } : {}),
+			damaged: info.damaged,
+		};
+	});
+	for (const { file, mtimeMs, reason } of catalog.unreadable) {
+		rows.push({
+			file,
+			id: idFromFileName(file) ?? basename(file),
+			title: "",
+			named: false,
+			latestPrompt: "",
+			modifiedMs: mtimeMs,
+			entries: 0,
+			branches: 0,
+			model: "",
+			costUsd: null,
+			cwd: "",
+			labels: [],
+			damaged: 0,
+			problem: reason,
+		});
+	}
+	return { rows, texts };
+}
+
+/**
+ * The resume picker's source over the session store: listings through each project's index, the fuzzy filter over
+ * name, labels and prompts (fzf), the last exchange read from the latest prompt on, rename by appending a name, and
+ * delete by moving the file to the trash.
+ */
+export function pickerSource(setup: PickerSetup): PickerSource {
+	let texts = new Map<string, string[]>();
+	let offsets = new Map<string, number | undefined>();
+	const matchers = new WeakMap<readonly PickerRow[], FuzzyRows<PickerRow>>();
+	const isCurrent = (row: PickerRow) => setup.current()?.file === row.file;
+	return {
+		list(all) {
+			const catalog = readCatalog(setup.baseDir, all ? undefined : setup.cwd);
+			const listed = rowsOf(catalog);
+			texts = listed.texts;
+			offsets = new Map(catalog.sessions.map((s) => [s.file, s.summary.latestUserOffset]));
+			return listed.rows;
+		},
+		filter(rows, query): PickerHit[] {
+			if (query.trim() === "") return rows.map((row) => ({ row, matched: "" }));
+			let matcher = matchers.get(rows);
+			if (!matcher) {
+				matcher = new FuzzyRows(rows, (row) => texts.get(row.file) ?? [row.id]);
+				matchers.set(rows, matcher);
+			}
+			return matcher.find(query).map(({ row, text }) => ({ row, matched: text }));
+		},
+		preview: (row) => readLastExchange(row.file, offsets.get(row.file)),
+		rename(row, name) {
+			const current = setup.current();
+			if (current && isCurrent(row)) current.setName(name);
+			else {
+				const writer = SessionWriter.open(row.file);
+				try {
+					writer.setName(name);
+				} finally {
+					writer.close();
+				}
+			}
+			return `named ${row.id}: ${name}`;
+		},
+		trash(row) {
+			if (isCurrent(row)) throw new Error("this is the session open here: it cannot go to the trash while it is open");
+			moveToTrash(row.file, setup.trashDir);
+			return `moved ${row.id} to the trash (${setup.trashDir}); gar sessions restore ${row.id} brings it back`;
+		},
+		open: setup.open,
+		back: setup.back,
+	};
+}

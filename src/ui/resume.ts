@@ -1,0 +1,120 @@
+import { existsSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { configPaths, loadConfig } from "../config/index.js";
+import type { RunFlags, Setup } from "../modes/setup.js";
+import { SessionError, SessionWriter, trashDirOf } from "../session/index.js";
+import { resumedView } from "./connect.js";
+import { pickerSource } from "./picker-source.js";
+import { PickerModel, type PickerRow } from "./state/picker.js";
+import type { UiStore } from "./state/store.js";
+
+const trashDir = () => trashDirOf(configPaths(homedir(), process.env).dataDir);
+
+/** Opens the picker's screen over the one on top, with `picker` as its state. */
+export function showPicker(store: UiStore, picker: PickerModel): void {
+	store.picker = picker;
+	store.openScreen("picker");
+}
+
+/** Closes the picker's screen (when it is on top). */
+function closePicker(store: UiStore): void {
+	if (store.screen === "picker") store.closeScreen();
+	store.picker = null;
+	store.changed();
+}
+
+/** What the session's folder is now: there, or why it cannot be worked in. */
+function folderProblem(cwd: string): string | null {
+	try {
+		if (statSync(cwd).isDirectory()) return null;
+		return `its folder ${cwd} is not a directory now`;
+	} catch {
+		return `its folder ${cwd} is gone: it cannot be continued there`;
+	}
+}
+
+/**
+ * `gar -r`: the picker the app opened before its first frame, now listing (the configuration says where the sessions
+ * are). Resolves with the chosen session's file and the folder it was recorded in (the app then works there, as
+ * with `--cwd DIR --session ID`), or null when the person leaves the picker for a new session here.
+ */
+export function pickAtStart(store: UiStore, flags: RunFlags): Promise<{ file: string; cwd: string } | null> {
+	const { config } = loadConfig({ cwd: flags.cwd, env: process.env, flags });
+	const picker = store.picker ?? new PickerModel("", () => store.changed());
+	if (!store.picker) showPicker(store, picker);
+	return new Promise((done) => {
+		const finish = (picked: { file: string; cwd: string } | null) => {
+			closePicker(store);
+			done(picked);
+		};
+		picker.attach(
+			pickerSource({
+				baseDir: config.session.dir,
+				trashDir: trashDir(),
+				cwd: flags.cwd,
+				current: () => null,
+				back: () => finish(null),
+				open: async (row) => {
+					const problem = folderProblem(row.cwd);
+					if (problem) return problem;
+					finish({ file: row.file, cwd: resolve(row.cwd) });
+					return null;
+				},
+			}),
+		);
+	});
+}
+
+/**
+ * `/resume [SEARCH]`: the picker over the running app. Enter switches the conversation to the chosen session at its
+ * current leaf; a session recorded in another folder is not opened here (its history speaks of files there, its tools
+ * would run here): the picker says how to open it there.
+ */
+export function resumeInApp(store: UiStore, setup: Setup, cwd: string, query: string): void {
+	const picker = new PickerModel(query, () => store.changed());
+	showPicker(store, picker);
+	picker.attach(
+		pickerSource({
+			baseDir: setup.config.session.dir,
+			trashDir: trashDir(),
+			cwd,
+			current: () => setup.conversation.session,
+			back: () => closePicker(store),
+			open: async (row) => switchTo(row, store, setup, cwd),
+		}),
+	);
+}
+
+/** Switches the conversation to `row`'s session; null once done, else why not. */
+function switchTo(row: PickerRow, store: UiStore, setup: Setup, cwd: string): string | null {
+	const { conversation, channel } = setup;
+	if (conversation.running) return "a run is going: leave the picker (Esc) and stop it first, or wait for it to end";
+	if (resolve(row.cwd) !== resolve(cwd)) {
+		return `it was recorded in ${row.cwd}, not here: quit, then run gar --cwd ${row.cwd} --session ${row.id}`;
+	}
+	if (conversation.session?.file === row.file) {
+		closePicker(store);
+		return null;
+	}
+	if (!existsSync(row.file)) return `its file is gone: ${row.file}`;
+	let writer: SessionWriter;
+	try {
+		writer = SessionWriter.open(row.file, { secrets: setup.secrets });
+	} catch (error) {
+		if (error instanceof SessionError) return error.message;
+		throw error;
+	}
+	conversation.switchSession(writer);
+	store.view = resumedView(setup);
+	store.toBottom();
+	closePicker(store);
+	const { session } = writer;
+	const name = session.name ? ` "${session.name}"` : "";
+	const { model } = conversation.model;
+	const other =
+		row.model && row.model !== model ? `; it last used ${row.model}, the model stays ${model} (/model switches)` : "";
+	channel.emit({ type: "notice", level: "info", message: `resumed session ${session.header.id}${name}${other}` });
+	for (const warning of session.warnings) channel.emit({ type: "notice", level: "warning", message: warning });
+	return null;
+}
