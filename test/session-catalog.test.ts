@@ -16,9 +16,9 @@ import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EventChannel } from "../src/agent/channel.js";
 import type { AgentEvent } from "../src/agent/events.js";
-import { INDEX_FILE, listFolder } from "../src/session/catalog.js";
+import { folderPrompts, INDEX_FILE, listFolder } from "../src/session/catalog.js";
 import { loadSession } from "../src/session/load.js";
-import { infoOf, listSessions, readCatalog } from "../src/session/ops.js";
+import { infoOf, listSessions, readCatalog, readPrompts } from "../src/session/ops.js";
 import { sessionDirFor } from "../src/session/paths.js";
 import { readLastExchange } from "../src/session/preview.js";
 import { SessionRecorder } from "../src/session/recorder.js";
@@ -157,7 +157,10 @@ describe("the index of a project's sessions", () => {
 		expect(afterGrowth.reads).toEqual([{ file: basename(grown), from: before }]);
 		const named = afterGrowth.sessions.find((s) => s.file === grown);
 		expect(named?.summary).toMatchObject({ name: "Found by name", entries: 6, messages: 5 });
-		expect(named?.summary).toEqual(summarize(grown).summary);
+		// The prompts are kept apart (a search reads them), carried on from before the growth.
+		const prompts = folderPrompts(dir).get(grown);
+		expect({ ...named?.summary, prompts }).toEqual(summarize(grown).summary);
+		expect(prompts).toHaveLength(3);
 
 		// Renamed: read again under its new name; removed: gone from the listing.
 		const renamed = join(dir, basename(files[20] as string).replace(/_[0-9a-z]+\.jsonl$/, "_renamed00001.jsonl"));
@@ -239,10 +242,11 @@ describe("filtering 1,000 sessions", () => {
 		named.label(named.leafId ?? "", "shipped-it");
 		named.close();
 		const rows = readCatalog(base, CWD).sessions;
+		const prompts = readPrompts(base, CWD);
 		const fuzzy = new FuzzyRows(rows, (r) => [
 			r.summary.name ?? "",
 			...Object.values(r.summary.labels),
-			...r.summary.prompts,
+			...(prompts.get(r.file) ?? []),
 		]);
 		const file = (hit: { row: (typeof rows)[number] }) => hit.row.file;
 		expect(fuzzy.find("m123x").map(file)).toEqual([files[123]]);

@@ -19,10 +19,13 @@ import { type SessionSummary, summarize } from "./summary.js";
  * The index of one project's session folder: a summary per file with the size, modification time and inode it was
  * read at, and where its last whole line ends. Rebuilt from the files, never trusted over them: a file whose stat
  * differs is read again, from where the index stopped when it only grew (the bytes there still match), else whole.
- * A name or label appended far from the end is found so, however long the file. Kept beside the sessions; a folder
- * that cannot be written only costs the next listing the same work again.
+ * A name or label appended far from the end is found so, however long the file. Kept beside the sessions, in two
+ * files: the summaries (`.index.json`, all a listing reads) and the prompts' text a filter searches (`.search.json`,
+ * read only by a search, or when something changed). A folder that cannot be written only costs the next listing the
+ * same work again.
  */
 export const INDEX_FILE = ".index.json";
+export const SEARCH_FILE = ".search.json";
 const INDEX_VERSION = 1;
 /** Bytes compared at the start of a file and before where the index stopped, to tell growth from a new file. */
 const CHECK_BYTES = 48;
@@ -35,39 +38,39 @@ type IndexRecord = {
 	offset: number;
 	/** The file's first bytes and those before `offset` (base64), as read. */
 	check: string;
+	/** Without its prompts (they are in the search file). */
 	summary?: SessionSummary;
 	/** Why the file cannot be listed (not a session, a newer format, unreadable). */
 	error?: { code: string; message: string };
 };
 type IndexData = { version: number; sessions: Record<string, IndexRecord> };
+type SearchData = { version: number; prompts: Record<string, string[]> };
 
-/** A session file of the folder, with what the index knows of it. */
+/**
+ * A session file of the folder, with what the index knows of it. `summary.prompts` is empty: the prompts' text is
+ * read by `folderPrompts`, when a search needs it.
+ */
 export type ListedSession = { file: string; mtimeMs: number; summary: SessionSummary };
 /** A file of the folder that cannot be listed, and why (a row says so; it is never skipped in silence). */
 export type UnreadableSession = { file: string; mtimeMs: number; code: string; reason: string };
 export type FolderListing = { sessions: ListedSession[]; unreadable: UnreadableSession[] };
 
-function loadIndex(dir: string): Record<string, IndexRecord> {
+/** A JSON file of the folder with the right version, or undefined (missing, damaged or being replaced: rebuilt). */
+function loadData<T extends { version: number }>(file: string): T | undefined {
 	try {
-		const data = JSON.parse(readFileSync(join(dir, INDEX_FILE), "utf8")) as IndexData;
-		if (data?.version === INDEX_VERSION && typeof data.sessions === "object" && data.sessions !== null) {
-			return data.sessions;
-		}
+		const data = JSON.parse(readFileSync(file, "utf8")) as T;
+		return data?.version === INDEX_VERSION ? data : undefined;
 	} catch {
-		// Missing, damaged or being replaced: rebuilt from the files.
+		return undefined;
 	}
-	return {};
 }
 
-/** Written whole under a temporary name, then renamed: a reader sees the old index or the new one. */
-function saveIndex(dir: string, sessions: Record<string, IndexRecord>): void {
-	const target = join(dir, INDEX_FILE);
-	const temporary = `${target}.${process.pid}.tmp`;
+/** Written whole under a temporary name, then renamed: a reader sees the old file or the new one. */
+function saveData(file: string, data: object): void {
+	const temporary = `${file}.${process.pid}.tmp`;
 	try {
-		writeFileSync(temporary, JSON.stringify({ version: INDEX_VERSION, sessions } satisfies IndexData), {
-			mode: 0o600,
-		});
-		renameSync(temporary, target);
+		writeFileSync(temporary, JSON.stringify(data), { mode: 0o600 });
+		renameSync(temporary, file);
 	} catch {
 		// A folder that cannot be written (read-only, full): the next listing reads the files again.
 		try {
@@ -76,6 +79,12 @@ function saveIndex(dir: string, sessions: Record<string, IndexRecord>): void {
 			// Never made.
 		}
 	}
+}
+
+/** The prompts' text of each session file of `dir` (by path), as the last listing stored it. */
+export function folderPrompts(dir: string): Map<string, string[]> {
+	const prompts = loadData<SearchData>(join(dir, SEARCH_FILE))?.prompts ?? {};
+	return new Map(Object.entries(prompts).map(([name, texts]) => [join(dir, name), texts]));
 }
 
 function readAt(fd: number, position: number, length: number): Buffer {
@@ -137,8 +146,14 @@ export function sessionFiles(dir: string): string[] {
  */
 export function listFolder(dir: string, observe?: ReadObserver): FolderListing {
 	const names = sessionFiles(dir);
-	const index = loadIndex(dir);
+	const index = loadData<IndexData>(join(dir, INDEX_FILE))?.sessions ?? {};
+	let stored: Record<string, string[]> | undefined;
+	const promptsOf = (name: string) => {
+		stored ??= loadData<SearchData>(join(dir, SEARCH_FILE))?.prompts ?? {};
+		return Object.hasOwn(stored, name) ? (stored[name] ?? []) : [];
+	};
 	const next: Record<string, IndexRecord> = {};
+	const scanned = new Map<string, string[]>();
 	let changed = Object.keys(index).length !== names.length;
 	const listing: FolderListing = { sessions: [], unreadable: [] };
 	for (const name of names) {
@@ -150,10 +165,16 @@ export function listFolder(dir: string, observe?: ReadObserver): FolderListing {
 			changed = true;
 			continue; // removed meanwhile
 		}
-		const known = Object.hasOwn(index, name) ? index[name] : undefined;
-		const same = known && known.size === stat.size && known.mtimeMs === stat.mtimeMs && known.ino === stat.ino;
-		const entry = same ? known : indexFile(file, stat, known, observe);
-		if (!same) changed = true;
+		let entry = Object.hasOwn(index, name) ? index[name] : undefined;
+		if (!entry || entry.size !== stat.size || entry.mtimeMs !== stat.mtimeMs || entry.ino !== stat.ino) {
+			const known = entry?.summary ? { ...entry, summary: { ...entry.summary, prompts: promptsOf(name) } } : entry;
+			entry = indexFile(file, stat, known, observe);
+			if (entry.summary) {
+				scanned.set(name, entry.summary.prompts);
+				entry.summary = { ...entry.summary, prompts: [] };
+			}
+			changed = true;
+		}
 		next[name] = entry;
 		if (entry.summary) listing.sessions.push({ file, mtimeMs: stat.mtimeMs, summary: entry.summary });
 		else {
@@ -161,6 +182,15 @@ export function listFolder(dir: string, observe?: ReadObserver): FolderListing {
 			listing.unreadable.push({ file, mtimeMs: stat.mtimeMs, code, reason: message });
 		}
 	}
-	if (changed) saveIndex(dir, next);
+	if (changed) {
+		const prompts = Object.fromEntries(
+			Object.keys(next)
+				.filter((name) => next[name]?.summary)
+				.map((name) => [name, scanned.get(name) ?? promptsOf(name)] as const),
+		);
+		// The prompts first: an index never names a file whose prompts were not saved with it.
+		saveData(join(dir, SEARCH_FILE), { version: INDEX_VERSION, prompts } satisfies SearchData);
+		saveData(join(dir, INDEX_FILE), { version: INDEX_VERSION, sessions: next } satisfies IndexData);
+	}
 	return listing;
 }

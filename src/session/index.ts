@@ -52,6 +52,8 @@ export {
 	listSessions,
 	type ResolvedSession,
 	readCatalog,
+	readHeader,
+	readPrompts,
 	readSessionInfo,
 	resolveSession,
 	type SessionInfo,

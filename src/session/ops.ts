@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { danglingLink } from "../text/paths.js";
-import { type FolderListing, listFolder, sessionFiles as sessionNames } from "./catalog.js";
+import { type FolderListing, folderPrompts, listFolder, sessionFiles as sessionNames } from "./catalog.js";
 import { SessionError, type SessionHeader } from "./format.js";
 import { forEachLine, parseHeader, parseJson } from "./lines.js";
 import { idFromFileName, sessionDirFor } from "./paths.js";
@@ -120,7 +120,7 @@ export type Catalog = FolderListing;
 /**
  * The session files of one project (`cwd` given) or of all projects under `baseDir`, through each folder's index
  * (catalog.ts): newest (by modification) first, with the files that cannot be listed and why. Never reads a file
- * whose size and modification time the index already knows.
+ * whose size and modification time the index already knows. The summaries come without their prompts (readPrompts).
  */
 export function readCatalog(baseDir: string, cwd?: string): Catalog {
 	const dirs = cwd === undefined ? projectDirs(baseDir) : [sessionDirFor(baseDir, cwd)];
@@ -133,6 +133,15 @@ export function readCatalog(baseDir: string, cwd?: string): Catalog {
 	all.sessions.sort(byNewest);
 	all.unreadable.sort(byNewest);
 	return all;
+}
+
+/**
+ * The prompts' text of the sessions of one project (`cwd` given) or of all, by file, as the last listing stored it
+ * (readCatalog leaves it out: only a search needs it).
+ */
+export function readPrompts(baseDir: string, cwd?: string): Map<string, string[]> {
+	const dirs = cwd === undefined ? projectDirs(baseDir) : [sessionDirFor(baseDir, cwd)];
+	return new Map(dirs.flatMap((dir) => [...folderPrompts(dir)]));
 }
 
 /**

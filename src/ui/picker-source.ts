@@ -1,13 +1,9 @@
 import { basename } from "node:path";
-import {
-	type Catalog,
-	idFromFileName,
-	infoOf,
-	moveToTrash,
-	readCatalog,
-	readLastExchange,
-	SessionWriter,
-} from "../session/index.js";
+import { type Catalog, infoOf, readCatalog, readPrompts } from "../session/ops.js";
+import { idFromFileName } from "../session/paths.js";
+import { readLastExchange } from "../session/preview.js";
+import { moveToTrash } from "../session/trash.js";
+import { SessionWriter } from "../session/writer.js";
 import { FuzzyRows } from "../text/fuzzy.js";
 import type { PickerHit, PickerRow, PickerSource } from "./state/picker.js";
 
@@ -26,11 +22,12 @@ export type PickerSetup = {
 
 /** The rows of a listing: sessions newest first, then the files that cannot be listed (each saying why). */
 function rowsOf(catalog: Catalog): { rows: PickerRow[]; texts: Map<string, string[]> } {
+	// The name (or first prompt) and the labels; the prompts are added when a search first needs them.
 	const texts = new Map<string, string[]>();
 	const rows: PickerRow[] = catalog.sessions.map(({ file, mtimeMs, summary }) => {
 		const info = infoOf(file, mtimeMs, summary);
 		const title = info.name ?? info.firstPrompt ?? "";
-		texts.set(file, [title, ...info.labels, ...summary.prompts]);
+		texts.set(file, [title, ...info.labels]);
 		return {
 			file,
 			id: info.id,
@@ -76,14 +73,18 @@ function rowsOf(catalog: Catalog): { rows: PickerRow[]; texts: Map<string, strin
  */
 export function pickerSource(setup: PickerSetup): PickerSource {
 	let texts = new Map<string, string[]>();
+	let prompts: Map<string, string[]> | undefined;
+	let scope: string | undefined;
 	let offsets = new Map<string, number | undefined>();
 	const matchers = new WeakMap<readonly PickerRow[], FuzzyRows<PickerRow>>();
 	const isCurrent = (row: PickerRow) => setup.current()?.file === row.file;
 	return {
 		list(all) {
-			const catalog = readCatalog(setup.baseDir, all ? undefined : setup.cwd);
+			scope = all ? undefined : setup.cwd;
+			const catalog = readCatalog(setup.baseDir, scope);
 			const listed = rowsOf(catalog);
 			texts = listed.texts;
+			prompts = undefined;
 			offsets = new Map(catalog.sessions.map((s) => [s.file, s.summary.latestUserOffset]));
 			return listed.rows;
 		},
@@ -91,7 +92,12 @@ export function pickerSource(setup: PickerSetup): PickerSource {
 			if (query.trim() === "") return rows.map((row) => ({ row, matched: "" }));
 			let matcher = matchers.get(rows);
 			if (!matcher) {
-				matcher = new FuzzyRows(rows, (row) => texts.get(row.file) ?? [row.id]);
+				prompts ??= readPrompts(setup.baseDir, scope);
+				const searched = prompts;
+				matcher = new FuzzyRows(rows, (row) => [
+					...(texts.get(row.file) ?? [row.id]),
+					...(searched.get(row.file) ?? []),
+				]);
 				matchers.set(rows, matcher);
 			}
 			return matcher.find(query).map(({ row, text }) => ({ row, matched: text }));

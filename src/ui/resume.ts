@@ -3,8 +3,9 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { configPaths, loadConfig } from "../config/index.js";
 import type { RunFlags, Setup } from "../modes/setup.js";
-import { SessionError, SessionWriter, trashDirOf } from "../session/index.js";
-import { resumedView } from "./connect.js";
+import { SessionError } from "../session/format.js";
+import { trashDirOf } from "../session/trash.js";
+import { SessionWriter } from "../session/writer.js";
 import { pickerSource } from "./picker-source.js";
 import { PickerModel, type PickerRow } from "./state/picker.js";
 import type { UiStore } from "./state/store.js";
@@ -87,7 +88,7 @@ export function resumeInApp(store: UiStore, setup: Setup, cwd: string, query: st
 }
 
 /** Switches the conversation to `row`'s session; null once done, else why not. */
-function switchTo(row: PickerRow, store: UiStore, setup: Setup, cwd: string): string | null {
+async function switchTo(row: PickerRow, store: UiStore, setup: Setup, cwd: string): Promise<string | null> {
 	const { conversation, channel } = setup;
 	if (conversation.running) return "a run is going: leave the picker (Esc) and stop it first, or wait for it to end";
 	if (resolve(row.cwd) !== resolve(cwd)) {
@@ -105,6 +106,8 @@ function switchTo(row: PickerRow, store: UiStore, setup: Setup, cwd: string): st
 		if (error instanceof SessionError) return error.message;
 		throw error;
 	}
+	// Loaded by now (the app is connected); kept out of this module so `gar -r` lists before it loads.
+	const { resumedView } = await import("./connect.js");
 	conversation.switchSession(writer);
 	store.view = resumedView(setup);
 	store.toBottom();
