@@ -20,6 +20,18 @@ export type PickerSetup = {
 	back: () => void;
 };
 
+/** Why a file cannot be listed, in a few words (the row is one line; the path is beside it). */
+function shortReason(code: string, reason: string, file: string): string {
+	if (code === "newer_format") {
+		const format = /\(format (\d+)\)/.exec(reason)?.[1] ?? "?";
+		return `written by a newer gar (format ${format}): upgrade gar to open it`;
+	}
+	if (code === "bad_header") {
+		return reason.includes("is empty") ? "empty: not a gar session" : "not a gar session: line 1 is no session header";
+	}
+	return `cannot be read: ${reason.replaceAll(file, "").trim()}`;
+}
+
 /** The rows of a listing: sessions newest first, then the files that cannot be listed (each saying why). */
 function rowsOf(catalog: Catalog): { rows: PickerRow[]; texts: Map<string, string[]> } {
 	// The name (or first prompt) and the labels; the prompts are added when a search first needs them.
@@ -45,7 +57,7 @@ function rowsOf(catalog: Catalog): { rows: PickerRow[]; texts: Map<string, strin
 			damaged: info.damaged,
 		};
 	});
-	for (const { file, mtimeMs, reason } of catalog.unreadable) {
+	for (const { file, mtimeMs, code, reason } of catalog.unreadable) {
 		rows.push({
 			file,
 			id: idFromFileName(file) ?? basename(file),
@@ -60,7 +72,7 @@ function rowsOf(catalog: Catalog): { rows: PickerRow[]; texts: Map<string, strin
 			cwd: "",
 			labels: [],
 			damaged: 0,
-			problem: reason,
+			problem: shortReason(code, reason, file),
 		});
 	}
 	return { rows, texts };

@@ -12,6 +12,11 @@ import type { UiStore } from "./state/store.js";
 
 const trashDir = () => trashDirOf(configPaths(homedir(), process.env).dataDir);
 
+/** What the in-app picker uses of the app's setup. */
+export type ResumeSetup = Pick<Setup, "conversation" | "channel" | "secrets"> & {
+	config: { session: { dir: string } };
+};
+
 /** Opens the picker's screen over the one on top, with `picker` as its state. */
 export function showPicker(store: UiStore, picker: PickerModel): void {
 	store.picker = picker;
@@ -40,7 +45,11 @@ function folderProblem(cwd: string): string | null {
  * are). Resolves with the chosen session's file and the folder it was recorded in (the app then works there, as
  * with `--cwd DIR --session ID`), or null when the person leaves the picker for a new session here.
  */
-export function pickAtStart(store: UiStore, flags: RunFlags): Promise<{ file: string; cwd: string } | null> {
+export function pickAtStart(
+	store: UiStore,
+	flags: RunFlags,
+	trash: string = trashDir(),
+): Promise<{ file: string; cwd: string } | null> {
 	const { config } = loadConfig({ cwd: flags.cwd, env: process.env, flags });
 	const picker = store.picker ?? new PickerModel("", () => store.changed());
 	if (!store.picker) showPicker(store, picker);
@@ -52,7 +61,7 @@ export function pickAtStart(store: UiStore, flags: RunFlags): Promise<{ file: st
 		picker.attach(
 			pickerSource({
 				baseDir: config.session.dir,
-				trashDir: trashDir(),
+				trashDir: trash,
 				cwd: flags.cwd,
 				current: () => null,
 				back: () => finish(null),
@@ -72,13 +81,19 @@ export function pickAtStart(store: UiStore, flags: RunFlags): Promise<{ file: st
  * current leaf; a session recorded in another folder is not opened here (its history speaks of files there, its tools
  * would run here): the picker says how to open it there.
  */
-export function resumeInApp(store: UiStore, setup: Setup, cwd: string, query: string): void {
+export function resumeInApp(
+	store: UiStore,
+	setup: ResumeSetup,
+	cwd: string,
+	query: string,
+	trash: string = trashDir(),
+): void {
 	const picker = new PickerModel(query, () => store.changed());
 	showPicker(store, picker);
 	picker.attach(
 		pickerSource({
 			baseDir: setup.config.session.dir,
-			trashDir: trashDir(),
+			trashDir: trash,
 			cwd,
 			current: () => setup.conversation.session,
 			back: () => closePicker(store),
@@ -88,7 +103,7 @@ export function resumeInApp(store: UiStore, setup: Setup, cwd: string, query: st
 }
 
 /** Switches the conversation to `row`'s session; null once done, else why not. */
-async function switchTo(row: PickerRow, store: UiStore, setup: Setup, cwd: string): Promise<string | null> {
+async function switchTo(row: PickerRow, store: UiStore, setup: ResumeSetup, cwd: string): Promise<string | null> {
 	const { conversation, channel } = setup;
 	if (conversation.running) return "a run is going: leave the picker (Esc) and stop it first, or wait for it to end";
 	if (resolve(row.cwd) !== resolve(cwd)) {

@@ -2,6 +2,7 @@ import { homedir } from "node:os";
 import { Box, type Key, Text, useInput } from "ink";
 import TextInput from "ink-text-input";
 import { useLayoutEffect, useMemo, useRef, useState } from "react";
+import stringWidth from "../../term/string-width.js";
 import { KEY_TABLE, PICKER_KEYS, type PickerAction } from "../keys/key-table.js";
 import { type KeyActions, type KeyBinding, type KeyContext, keyDispatcher } from "../keys/keymap.js";
 import { frameRows } from "../state/layout.js";
@@ -170,14 +171,16 @@ function Picker({ picker, cwd, size }: { picker: PickerModel; cwd: string; size:
 	);
 	usePickerKeys(picker, guard.current);
 	const rows = frameRows(size);
-	const previewRows = rows >= 18 ? Math.min(9, Math.floor((rows - 4) / 3)) : 0;
-	const listRows = Math.max(1, rows - 4 - previewRows);
+	const width = size.columns;
+	const message = picker.message;
+	const hint = message ? flat(message.text) : fitParts(hintParts(picker), width - 1, " · ").join(" · ");
+	// A message is shown whole (up to 3 rows, taken from the preview); the keys' hint is one row.
+	const hintRows = message ? Math.max(1, Math.min(3, Math.ceil(stringWidth(hint) / width))) : 1;
+	const previewRows = rows >= 18 ? Math.min(9, Math.floor((rows - 4) / 3)) - (hintRows - 1) : 0;
+	const listRows = Math.max(1, rows - 3 - hintRows - previewRows);
 	useLayoutEffect(() => {
 		picker.pageRows = listRows;
 	});
-	const width = size.columns;
-	const message = picker.message;
-	const hint = message ? [flat(message.text)] : fitParts(hintParts(picker), width - 1, " · ");
 	const field = guard.current;
 	return (
 		<>
@@ -212,12 +215,9 @@ function Picker({ picker, cwd, size }: { picker: PickerModel; cwd: string; size:
 			</Box>
 			<PickerList picker={picker} width={width} height={listRows + 1} now={Date.now()} home={homedir()} />
 			{previewRows > 0 ? <PickerPreviewBox picker={picker} width={width} height={previewRows} /> : null}
-			<Text
-				color={message ? theme[message.level === "info" ? "muted" : message.level] : theme.muted}
-				wrap="truncate-end"
-			>
-				{hint.join(" · ")}
-			</Text>
+			<Box height={hintRows} width={width}>
+				<Text color={message ? theme[message.level === "info" ? "muted" : message.level] : theme.muted}>{hint}</Text>
+			</Box>
 		</>
 	);
 }

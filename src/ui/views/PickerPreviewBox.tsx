@@ -23,7 +23,7 @@ export function PickerPreviewBox({ picker, width, height }: PickerPreviewProps) 
 	const facts = row
 		? [
 				row.id,
-				row.cwd,
+				row.problem ? row.file : row.cwd,
 				...(row.labels.length > 0 ? [`labels: ${row.labels.join(", ")}`] : []),
 				...(row.forkOf ? [`fork of ${row.forkOf}`] : []),
 				...(row.damaged > 0 ? [`${plural(row.damaged, "damaged line")} (skipped when opened)`] : []),
