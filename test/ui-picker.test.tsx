@@ -16,7 +16,7 @@ import { SessionWriter } from "../src/session/writer.js";
 import { loadMarkdown } from "../src/ui/chat/markdown.js";
 import { PICKER_KEYS } from "../src/ui/keys/key-table.js";
 import { type KeyActions, keyDispatcher } from "../src/ui/keys/keymap.js";
-import { pickAtStart, resumeInApp } from "../src/ui/resume.js";
+import { closePicker, pickAtStart, resumeInApp } from "../src/ui/resume.js";
 import { App, type AppInfo } from "../src/ui/screens/App.js";
 import { InputModel } from "../src/ui/state/input-model.js";
 import { PickerModel } from "../src/ui/state/picker.js";
@@ -156,6 +156,10 @@ describe("gar -r: the picker before the app connects", () => {
 		expect(a.frame()).toMatch(/PROJECT/);
 		await a.press(KEY.enter);
 		expect(await picked).toEqual({ file: p.elsewhere, cwd: p.other });
+		// The picker stays until the session is on screen (run.tsx closes it once connected).
+		await until(() => a.frame().includes("opening…"), "opening");
+		expect(a.store.screen).toBe("picker");
+		closePicker(a.store);
 		expect(a.store.screen).toBe("chat");
 		a.unmount();
 	});

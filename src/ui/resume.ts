@@ -24,7 +24,7 @@ export function showPicker(store: UiStore, picker: PickerModel): void {
 }
 
 /** Closes the picker's screen (when it is on top). */
-function closePicker(store: UiStore): void {
+export function closePicker(store: UiStore): void {
 	if (store.screen === "picker") store.closeScreen();
 	store.picker = null;
 	store.changed();
@@ -40,35 +40,34 @@ function folderProblem(cwd: string): string | null {
 	}
 }
 
+/** What the person chose in `gar -r`'s picker: a session and the folder it was recorded in. */
+export type Picked = { file: string; cwd: string };
+
 /**
  * `gar -r`: the picker the app opened before its first frame, now listing (the configuration says where the sessions
  * are). Resolves with the chosen session's file and the folder it was recorded in (the app then works there, as
- * with `--cwd DIR --session ID`), or null when the person leaves the picker for a new session here.
+ * with `--cwd DIR --session ID`), or null when the person leaves the picker for a new session here. A chosen
+ * session's picker stays on screen ("opening…") until `closePicker`: the chat then shows the session at once.
  */
-export function pickAtStart(
-	store: UiStore,
-	flags: RunFlags,
-	trash: string = trashDir(),
-): Promise<{ file: string; cwd: string } | null> {
+export function pickAtStart(store: UiStore, flags: RunFlags, trash: string = trashDir()): Promise<Picked | null> {
 	const { config } = loadConfig({ cwd: flags.cwd, env: process.env, flags });
 	const picker = store.picker ?? new PickerModel("", () => store.changed());
 	if (!store.picker) showPicker(store, picker);
 	return new Promise((done) => {
-		const finish = (picked: { file: string; cwd: string } | null) => {
-			closePicker(store);
-			done(picked);
-		};
 		picker.attach(
 			pickerSource({
 				baseDir: config.session.dir,
 				trashDir: trash,
 				cwd: flags.cwd,
 				current: () => null,
-				back: () => finish(null),
+				back: () => {
+					closePicker(store);
+					done(null);
+				},
 				open: async (row) => {
 					const problem = folderProblem(row.cwd);
 					if (problem) return problem;
-					finish({ file: row.file, cwd: resolve(row.cwd) });
+					done({ file: row.file, cwd: resolve(row.cwd) });
 					return null;
 				},
 			}),

@@ -21,6 +21,13 @@ async function resumeFlags(store: StartedApp["store"], options: TuiOptions): Pro
 	return picked ? { ...options, session: picked.file, cwd: picked.cwd } : options;
 }
 
+/** gar -r: the picker stayed up ("opening…") while the chosen session loaded; the chat shows it now. */
+async function closePickerAfterConnect(store: StartedApp["store"]): Promise<void> {
+	if (!store.picker) return;
+	const { closePicker } = await import("./resume.js");
+	closePicker(store);
+}
+
 /**
  * `gar` in a terminal: the full-screen app. Owns the terminal while it runs (terminal/session.ts: the alternate
  * screen, paste and mouse modes, restored on exit, on a crash, on SIGTERM/SIGHUP and around Ctrl+Z); everything it
@@ -35,6 +42,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 		const flags = options.resume === undefined ? options : await resumeFlags(app.store, options);
 		const { connect } = await import("./connect.js");
 		connected = await connect(flags, app.store);
+		await closePickerAfterConnect(app.store);
 	} catch (error) {
 		// A bad config or session: the person reads the error on the normal screen, as in `gar -p`.
 		app.close();

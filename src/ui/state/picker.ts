@@ -72,6 +72,7 @@ export class PickerModel {
 	/** Rows the list showed when last drawn (the keys page by it). */
 	pageRows = 10;
 	private rows: PickerRow[] = [];
+	private opening = false;
 	private found: PickerHit[] = [];
 	private readonly previews = new Map<string, PickerPreview>();
 
@@ -203,16 +204,20 @@ export class PickerModel {
 		} else this.source?.back();
 	}
 
-	/** Enter: opens the selected session, or says why it cannot be opened. */
+	/** Enter: opens the selected session (once: a second Enter while it opens does nothing), or says why not. */
 	async open(): Promise<void> {
 		const row = this.current?.row;
-		if (!row || !this.source) return;
+		if (!row || !this.source || this.opening) return;
 		if (row.problem) {
 			this.say(`cannot open it: ${row.problem}`, "warning");
 			return;
 		}
+		this.opening = true;
 		this.say("opening…");
 		const why = await this.source.open(row);
+		// Opened: "opening…" stays until the picker is closed (gar -r closes it once the session is on screen).
+		if (why === null) return;
+		this.opening = false;
 		this.say(why, "warning");
 	}
 
