@@ -121,6 +121,7 @@ function rootOptions(program: Command): Command {
 		.option("-r, --resume [search]", "pick a session to continue in the full-screen picker (filtered by SEARCH)")
 		.option("--no-session", "save nothing (a throwaway run)")
 		.option("--session-dir <dir>", "where sessions are saved")
+		.option("--no-hooks", 'run without any hook (README "Hooks")')
 		.option("--no-stdin", "never read piped stdin (like < /dev/null)")
 		.option("--max-stdin <bytes>", "the most piped stdin gar reads (default 1048576, 1 MB)", positiveInt)
 		.option("--theme <name>", "colour theme of the full-screen app: dark, light, mono or your own (see [tui] theme)")
@@ -294,6 +295,7 @@ function runFlags(o: RootOptions, cwd: string) {
 		...(typeof o.session === "string" ? { session: o.session } : {}),
 		...(o.session === false ? { noSession: true } : {}),
 		...(o.at ? { at: o.at } : {}),
+		...(o.hooks === false ? { noHooks: true } : {}),
 	};
 }
 

@@ -107,6 +107,13 @@ describe("bundle", () => {
 		);
 	});
 
+	it("the headless path loads no hook code: src/hooks/ comes in only when a hook is configured", () => {
+		const inputs = staticInputs(chunkOf("src/modes/print.ts"));
+		expect(inputs.filter((input) => input.startsWith("src/hooks/") || input === "src/view/hook-line.ts")).toEqual([]);
+		// The runner really is in the bundle, behind the import setup.ts makes when there are hooks.
+		expect(chunkOf("src/hooks/hooks.ts")).not.toBe(chunkOf("src/modes/print.ts"));
+	});
+
 	it("the full-screen app's first frame loads Ink and React but no SDK, zod, config, session, marked or lowlight", () => {
 		const inputs = staticInputs(chunkOf("src/ui/run.tsx"));
 		const loaded = packages(inputs);

@@ -173,13 +173,20 @@ describe("bash preview and previewTool", () => {
 		expect(readdirSync(dir)).toEqual([]);
 	});
 
-	it("invalid arguments give runTool's message; read has no preview; a throw becomes invalid", async () => {
+	it("invalid arguments give runTool's message; a tool without a preview gives null; a throw becomes invalid", async () => {
 		const bad = await previewTool(tool("write"), { path: "" }, signal());
 		expect(bad?.kind).toBe("invalid");
 		expect(bad && "message" in bad ? bad.message : "").toMatch(
 			/^Invalid arguments for write: .*\nExpected \(path: string, content: string\); fix the arguments/s,
 		);
-		expect(await previewTool(tool("read"), { path: "x" }, signal())).toBeNull();
+		const bare: AnyTool = { ...tool("read"), preview: undefined };
+		expect(await previewTool(bare, { path: "x" }, signal())).toBeNull();
+		// read's preview is only for a PreToolUse hook's "ask" (reads never ask otherwise).
+		expect(await previewTool(tool("read"), { path: "x", offset: 3 }, signal())).toEqual({
+			kind: "read",
+			path: "x",
+			offset: 3,
+		});
 		const odd: AnyTool = {
 			name: "odd",
 			description: "throws in preview",

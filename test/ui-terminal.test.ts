@@ -13,20 +13,20 @@ function screen(env: NodeJS.ProcessEnv, mouse = true) {
 }
 
 describe("Screen: the terminal modes the app sets and restores", () => {
-	it("asks for Shift+Enter through modifyOtherKeys everywhere and the kitty protocol where it is spoken", () => {
+	it("asks for Shift+Enter through modifyOtherKeys everywhere and the kitty protocol where it is spoken, and for focus reports", () => {
 		const plain = screen({ TERM: "xterm-256color" });
 		plain.screen.enter();
 		plain.screen.restore();
 		plain.screen.restore(); // idempotent
 		expect(plain.written()).toBe(
-			"\x1b[?1049h\x1b[H\x1b[?2004h\x1b[>4;1m\x1b[?1000h\x1b[?1006h" +
-				"\x1b[?1006l\x1b[?1000l\x1b[>4m\x1b[?2004l\x1b[?25h\x1b[?1049l",
+			"\x1b[?1049h\x1b[H\x1b[?2004h\x1b[?1004h\x1b[>4;1m\x1b[?1000h\x1b[?1006h" +
+				"\x1b[?1006l\x1b[?1000l\x1b[>4m\x1b[?1004l\x1b[?2004l\x1b[?25h\x1b[?1049l",
 		);
 		const kitty = screen({ TERM: "xterm-kitty" }, false);
 		kitty.screen.enter();
 		kitty.screen.restore();
 		expect(kitty.written()).toBe(
-			"\x1b[?1049h\x1b[H\x1b[?2004h\x1b[>4;1m\x1b[>1u\x1b[<u\x1b[>4m\x1b[?2004l\x1b[?25h\x1b[?1049l",
+			"\x1b[?1049h\x1b[H\x1b[?2004h\x1b[?1004h\x1b[>4;1m\x1b[>1u\x1b[<u\x1b[>4m\x1b[?1004l\x1b[?2004l\x1b[?25h\x1b[?1049l",
 		);
 	});
 

@@ -1,3 +1,4 @@
+import type { HookRun } from "../hooks/types.js";
 import type {
 	AssistantMessage,
 	ErrorKind,
@@ -9,14 +10,17 @@ import type {
 } from "../llm/types.js";
 import type { ToolDetails, ToolPreview, ToolProgress } from "../tools/types.js";
 
+export type { HookDecision, HookEventName, HookRun, HookStatus } from "../hooks/types.js";
+
 /** Why a run ended. */
 export type RunStopReason = "done" | "max_turns" | "error" | "aborted" | "length";
 
 /**
  * Where a user message came from: typed by the person (`prompt`, `steer`, `follow_up`), a shell command's output
- * added as context (`shell`), or written by gar itself (`schema_retry`: the structured-output correction).
+ * added as context (`shell`), written by gar itself (`schema_retry`: the structured-output correction), or by a
+ * hook (`hook`: context from SessionStart or UserPromptSubmit, or the reason a Stop hook gave to go on).
  */
-export type UserSource = "prompt" | "steer" | "follow_up" | "shell" | "schema_retry";
+export type UserSource = "prompt" | "steer" | "follow_up" | "shell" | "schema_retry" | "hook";
 
 /** A block the person pasted into a message: `[start, end)` in UTF-16 units of its text. Views fold it. */
 export type PastedRange = { start: number; end: number };
@@ -119,8 +123,18 @@ export type AgentEvent =
 			retries: number;
 			errorKind?: ErrorKind;
 	  }
-	/** A mutating call waits for the person; `preview` says what it will do. Comes before its `tool_start`. */
-	| { type: "approval_request"; callId: string; name: string; args: Record<string, unknown>; preview: ToolPreview }
+	/**
+	 * A call waits for the person; `preview` says what it will do. Comes before its `tool_start`. `reason`: why gar
+	 * asks when a PreToolUse hook asked it to (the hook and its words); absent when --approve asks.
+	 */
+	| {
+			type: "approval_request";
+			callId: string;
+			name: string;
+			args: Record<string, unknown>;
+			preview: ToolPreview;
+			reason?: string;
+	  }
 	| {
 			type: "approval_result";
 			callId: string;
@@ -168,6 +182,12 @@ export type AgentEvent =
 	  } & Partial<CompactionProduct>)
 	/** Saving to the session file failed; the run goes on, but the person must be told. */
 	| { type: "session_error"; file: string; error: string }
+	/**
+	 * One hook ran (README "Hooks"): which, for which event (and tool call), how it ended, what it decided and said.
+	 * Comes at the step it touched: a PreToolUse hook's before its call's approval or tool_start, a PostToolUse
+	 * hook's before its call's tool_end, a UserPromptSubmit hook's before the prompt's user_message.
+	 */
+	| ({ type: "hook" } & HookRun)
 	/** Something the person should see that is not part of the conversation (a warning, a failed listener). */
 	| { type: "notice"; level: "info" | "warning" | "error"; message: string }
 	| {

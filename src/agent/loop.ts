@@ -1,3 +1,4 @@
+import type { StepHooks } from "../hooks/types.js";
 import { costUsd } from "../llm/models.js";
 import {
 	type AssistantMessage,
@@ -88,6 +89,8 @@ export type AgentOptions = {
 	compact?: CompactHook;
 	/** Shortens a tool result before it enters the context (and its tool_end): no one result may flood it. */
 	limitToolResult?: (content: string, tool: string) => string;
+	/** The hook points (README "Hooks"): PreToolUse, PostToolUse, UserPromptSubmit, Stop; absent: no hooks. */
+	hooks?: StepHooks;
 	now?: () => number;
 	newRunId?: () => string;
 };
@@ -101,7 +104,12 @@ type Run = {
 	readonly budget: CompactionBudget;
 	/** Structured output: how many times the answer was asked for again. */
 	schemaAttempts: number;
+	/** How many times in a row a Stop hook continued the run. */
+	stopContinuations: number;
 };
+
+/** Stop-hook continuations in a row after which the run stops whatever the hook says. */
+export const MAX_STOP_CONTINUATIONS = 3;
 
 /** What a step says when the run goes on; otherwise it says why the run stops. */
 const CONTINUE = "continue";
@@ -192,8 +200,8 @@ export class Agent {
 		const refused = prompt === null ? undefined : this.tooLong(typeof prompt === "string" ? prompt : prompt.text);
 		if (refused !== undefined) run.totals.end({ stop: "error", error: refused, errorKind: "overflow" });
 		else {
-			if (prompt !== null) this.addUser(prompt, "prompt");
-			run.totals.end(await this.turns(run));
+			const blocked = prompt === null ? undefined : await this.addPrompt(run, prompt);
+			run.totals.end(blocked ?? (await this.turns(run)));
 		}
 		const result = run.totals.result(this.now());
 		this.options.channel.emit(agentEnd(result));
@@ -216,11 +224,36 @@ export class Agent {
 			push: (message) => this.history.push(message),
 			...(this.options.approval ? { approval: this.options.approval } : {}),
 			...(this.options.limitToolResult ? { limit: this.options.limitToolResult } : {}),
+			...(this.options.hooks ? { hooks: this.options.hooks } : {}),
 		});
 		const { provider, model, contextWindow } = this.choice;
 		channel.emit({ type: "agent_start", runId, provider: provider.name, model, maxTurns, contextWindow });
 		const totals = new RunTotals(runId, started);
-		return { signal, maxTurns, totals, tools, budget: new CompactionBudget(), schemaAttempts: 0 };
+		return { signal, maxTurns, totals, tools, budget: new CompactionBudget(), schemaAttempts: 0, stopContinuations: 0 };
+	}
+
+	/**
+	 * The prompt enters the context once the UserPromptSubmit hooks let it (with the context they add); a block
+	 * ends the run before anything is sent or saved. Context waiting from SessionStart goes first.
+	 */
+	private async addPrompt(run: Run, prompt: string | UserInput): Promise<RunStop | undefined> {
+		const { hooks } = this.options;
+		if (!hooks) {
+			this.addUser(prompt, "prompt");
+			return undefined;
+		}
+		this.deliverContext(hooks);
+		const verdict = await hooks.beforePrompt(typeof prompt === "string" ? prompt : prompt.text, run.signal);
+		if (run.signal.aborted) return { stop: "aborted" };
+		if (verdict.block !== undefined) return { stop: "error", error: verdict.block };
+		this.addUser(prompt, "prompt");
+		if (verdict.context) this.addUser(verdict.context, "hook");
+		return undefined;
+	}
+
+	/** Adds the hooks' waiting context (SessionStart's) to the history, each as a user message of source "hook". */
+	private deliverContext(hooks: StepHooks): void {
+		for (const text of hooks.takeContext()) this.addUser(text, "hook");
 	}
 
 	/** Turn after turn: a request, its reply, what follows from it; until a step says the run stops. */
@@ -250,6 +283,7 @@ export class Agent {
 			await this.compact(run, "auto");
 			if (run.signal.aborted) return { stop: "aborted" };
 		}
+		if (this.options.hooks) this.deliverContext(this.options.hooks);
 		return undefined;
 	}
 
@@ -277,7 +311,32 @@ export class Agent {
 			return CONTINUE;
 		}
 		if (stopReason === "length") return { stop: "length", error: "the reply was cut off at the output token limit" };
-		return this.options.output ? this.finishStructured(run, message, this.options.output) : { stop: "done" };
+		const end: Next = this.options.output ? this.finishStructured(run, message, this.options.output) : { stop: "done" };
+		const { hooks } = this.options;
+		return end !== CONTINUE && end.stop === "done" && hooks ? this.beforeStop(run, message, hooks) : end;
+	}
+
+	/**
+	 * Where the run would end: the Stop hooks may continue it with their reason as a message, at most
+	 * MAX_STOP_CONTINUATIONS times in a row (then it stops with a notice), or stop it with theirs.
+	 */
+	private async beforeStop(run: Run, message: AssistantMessage, hooks: StepHooks): Promise<Next> {
+		const active = run.stopContinuations > 0;
+		const verdict = await hooks.beforeStop(textOf(message), active, run.signal);
+		if (run.signal.aborted) return { stop: "aborted" };
+		if (verdict.stop !== undefined) {
+			this.options.channel.emit({ type: "notice", level: "info", message: `the run ends here: ${verdict.stop}` });
+			return { stop: "done" };
+		}
+		if (verdict.continueWith === undefined) return { stop: "done" };
+		if (run.stopContinuations >= MAX_STOP_CONTINUATIONS) {
+			const message = `a Stop hook asked to go on again; gar stops after ${MAX_STOP_CONTINUATIONS} continuations in a row`;
+			this.options.channel.emit({ type: "notice", level: "warning", message });
+			return { stop: "done" };
+		}
+		run.stopContinuations++;
+		this.addUser(verdict.continueWith, "hook");
+		return CONTINUE;
 	}
 
 	/** The one place a turn ends: after its reply, and after its tool calls when it had any. */

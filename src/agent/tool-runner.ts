@@ -1,3 +1,4 @@
+import type { PreToolVerdict, StepHooks } from "../hooks/types.js";
 import type { ToolCallBlock, ToolResultMessage } from "../llm/types.js";
 import { previewTool, runTool } from "../tools/index.js";
 import type { AnyTool, ToolPreview, ToolResult } from "../tools/types.js";
@@ -6,8 +7,17 @@ import type { ToolOutcome } from "./events.js";
 import type { LoopGuard } from "./loop-guard.js";
 import type { MessageQueue } from "./queue.js";
 
-/** A mutating call waiting for the person's decision, with what it would do. */
-export type ApprovalRequest = { callId: string; name: string; args: Record<string, unknown>; preview: ToolPreview };
+/**
+ * A call waiting for the person's decision, with what it would do; `reason`: why it asks when a PreToolUse hook asked
+ * (absent: the approval policy did).
+ */
+export type ApprovalRequest = {
+	callId: string;
+	name: string;
+	args: Record<string, unknown>;
+	preview: ToolPreview;
+	reason?: string;
+};
 /** `remember`: allow this tool for the rest of the session; `stop`: deny and stop the run. */
 export type ApprovalDecision = { approved: boolean; reason?: string; remember?: boolean; stop?: boolean };
 /** The approval policy: which tools must ask, and how to ask. `ask` should settle when `signal` aborts. */
@@ -31,7 +41,12 @@ type RunnerOptions = {
 	push: (message: ToolResultMessage) => void;
 	/** Shortens a tool's result before it enters the context (a share of the window; see compaction/result-cap). */
 	limit?: (content: string, tool: string) => string;
+	/** PreToolUse and PostToolUse (README "Hooks"); absent: no hooks are configured. */
+	hooks?: StepHooks;
 };
+
+/** A call ready to run, as the PreToolUse hooks left it: its arguments and what they asked for. */
+type Planned = { args: Record<string, unknown>; pre: PreToolVerdict };
 
 /** An error result made by the loop itself (unknown tool, unparseable arguments, a skipped call). */
 const note = (content: string): ToolResult => ({ content, details: null, isError: true });
@@ -44,7 +59,7 @@ const note = (content: string): ToolResult => ({ content, details: null, isError
 export class ToolRunner {
 	constructor(private readonly o: RunnerOptions) {}
 
-	/** Runs the calls; returns the loop guard's reason when it stopped the run, else undefined. */
+	/** Runs the calls; returns why the run stops (the loop guard, or a hook's `continue: false`), else undefined. */
 	async run(calls: ToolCallBlock[], signal: AbortSignal): Promise<string | undefined> {
 		let skip: { outcome: ToolOutcome; content: string } | undefined;
 		let stopped: string | undefined;
@@ -61,73 +76,153 @@ export class ToolRunner {
 				skip = { outcome: "not_run", content: NOT_RUN_STOPPED };
 				continue;
 			}
-			await this.runOne(call, signal, verdict.action === "warn" ? verdict.note : undefined);
-			if (this.o.queue.hasSteer()) skip = { outcome: "skipped", content: SKIPPED };
+			const hookStop = await this.runOne(call, signal, verdict.action === "warn" ? verdict.note : undefined);
+			if (hookStop !== undefined) {
+				stopped = hookStop;
+				skip = { outcome: "not_run", content: NOT_RUN_STOPPED };
+			} else if (this.o.queue.hasSteer()) skip = { outcome: "skipped", content: SKIPPED };
 		}
 		return stopped;
 	}
 
-	private async runOne(call: ToolCallBlock, signal: AbortSignal, guardNote: string | undefined): Promise<void> {
-		const { channel } = this.o;
+	/** One call, from its checks to its tool_end; returns why the run stops when a hook stopped it. */
+	private async runOne(
+		call: ToolCallBlock,
+		signal: AbortSignal,
+		guardNote: string | undefined,
+	): Promise<string | undefined> {
 		const tool = this.o.tools.find((t) => t.name === call.name);
 		if (!tool) {
 			const names = this.o.tools.map((t) => t.name).join(", ");
 			this.end(call, "error", note(`Unknown tool "${call.name}". Available tools: ${names}.`), 0);
-			return;
+			return undefined;
 		}
 		if (call.rawArguments !== undefined) {
 			const shown = call.rawArguments.slice(0, 200);
 			const text = `The arguments for ${call.name} were not valid JSON: ${shown}\nSend the call again with a JSON object.`;
 			this.end(call, "error", note(text), 0);
-			return;
+			return undefined;
 		}
-		const approval = this.o.approval;
-		if (approval && tool.mutating && approval.needed(tool.name)) {
-			const decision = await this.ask(approval, tool, call, signal);
-			// A "no" that also stopped the run (Esc) is a denial; an abort from elsewhere leaves the call not run.
-			if (signal.aborted && !(decision.stop && !decision.approved)) {
-				this.end(call, "not_run", note(NOT_RUN_ABORT), 0);
-				return;
-			}
-			if (!decision.approved) {
-				const why = decision.reason ? `: ${decision.reason.replace(/[.!]?$/, ".")}` : ".";
-				const text = `The user denied this ${call.name} call${why} Do not retry it unchanged.`;
-				this.end(call, "denied", note(text), 0);
-				return;
-			}
-		}
+		const planned = await this.preTool(tool, call, signal);
+		if (typeof planned === "string") return planned === "" ? undefined : planned;
+		if (!(await this.approved(tool, call, planned, signal))) return undefined;
 		// Timed from here: time spent waiting for the person does not count against the tool. runTool parses the
 		// arguments and plans the change again (tools/edit.ts, write.ts): the file may have changed since the preview.
 		const started = this.o.now();
-		channel.emit({ type: "tool_start", callId: call.id, name: call.name, args: call.arguments });
-		const result = await runTool(tool, call.arguments, {
+		const { channel } = this.o;
+		const { args } = planned;
+		channel.emit({ type: "tool_start", callId: call.id, name: call.name, args });
+		const result = await runTool(tool, args, {
 			signal,
 			onUpdate: (progress) => channel.emit({ type: "tool_update", callId: call.id, name: call.name, progress }),
 		});
 		const limited = this.o.limit ? this.o.limit(result.content, call.name) : result.content;
-		const content = guardNote ? `${limited}\n\n${guardNote}` : limited;
+		const post = await this.o.hooks?.afterTool(
+			{ id: call.id, name: call.name, args },
+			{
+				content: limited,
+				isError: result.isError,
+				outcome: result.isError ? "error" : "done",
+				details: result.details,
+			},
+			signal,
+		);
+		const added = [planned.pre.context, post?.feedback, guardNote].filter((text): text is string => !!text);
+		const content = added.length > 0 ? `${limited}\n\n${added.join("\n\n")}` : limited;
 		this.end(call, result.isError ? "error" : "done", { ...result, content }, this.o.now() - started);
+		return post?.stop;
 	}
 
-	private async ask(approval: Approval, tool: AnyTool, call: ToolCallBlock, signal: AbortSignal) {
-		const preview: ToolPreview = (await previewTool(tool, call.arguments, signal)) ?? {
+	/**
+	 * The PreToolUse hooks of a call: the arguments to run it with, and what the hooks asked for; or, when the call
+	 * ends here (denied, arguments the tool refuses, aborted), why the run stops ("" when it goes on).
+	 */
+	private async preTool(tool: AnyTool, call: ToolCallBlock, signal: AbortSignal): Promise<Planned | string> {
+		const hooks = this.o.hooks;
+		if (!hooks) return { args: call.arguments, pre: {} };
+		const pre = await hooks.beforeTool({ id: call.id, name: call.name, args: call.arguments }, signal);
+		if (signal.aborted) {
+			this.end(call, "not_run", note(NOT_RUN_ABORT), 0);
+			return "";
+		}
+		if (pre.stop !== undefined) {
+			this.end(call, "denied", note(`Not run: ${pre.stop}. The run stops here.`), 0);
+			return pre.stop;
+		}
+		if (pre.decision === "deny") {
+			const by = (pre.reason ?? "a PreToolUse hook").replace(/[.!]?\s*$/, ".");
+			const text = `This ${call.name} call was blocked by ${by} Do not retry it unchanged.`;
+			this.end(call, "denied", note(text), 0);
+			return "";
+		}
+		if (!pre.updatedInput) return { args: call.arguments, pre };
+		// Never run with half-valid arguments: what a hook asks for is checked like the model's own.
+		const checked = tool.parameters.safeParse(pre.updatedInput);
+		if (!checked.success) {
+			const why = checked.error.issues.map((issue) => `${issue.path.join(".") || "(arguments)"}: ${issue.message}`);
+			const text = `Not run: a PreToolUse hook changed the arguments of this ${call.name} call to ones the tool refuses (${why.join("; ")}).`;
+			this.end(call, "denied", note(text), 0);
+			return "";
+		}
+		return { args: pre.updatedInput, pre };
+	}
+
+	/**
+	 * Asks for approval where the policy or a hook says so (a hook's "allow" skips the policy's question, its "ask"
+	 * asks even where the policy would not); ends the call and returns false when it may not run.
+	 */
+	private async approved(tool: AnyTool, call: ToolCallBlock, planned: Planned, signal: AbortSignal): Promise<boolean> {
+		const { approval } = this.o;
+		const { decision, reason } = planned.pre;
+		const asks = decision === "ask" || (decision !== "allow" && tool.mutating && approval?.needed(tool.name) === true);
+		if (!asks) return true;
+		const hookReason = decision === "ask" ? reason : undefined;
+		const answer: ApprovalDecision = approval
+			? await this.ask(approval, tool, call, planned.args, signal, hookReason)
+			: { approved: false, reason: "a hook asked for approval and there is no one to ask" };
+		// A "no" that also stopped the run (Esc) is a denial; an abort from elsewhere leaves the call not run.
+		if (signal.aborted && !(answer.stop && !answer.approved)) {
+			this.end(call, "not_run", note(NOT_RUN_ABORT), 0);
+			return false;
+		}
+		if (answer.approved) return true;
+		const why = answer.reason ? `: ${answer.reason.replace(/[.!]?$/, ".")}` : ".";
+		this.end(call, "denied", note(`The user denied this ${call.name} call${why} Do not retry it unchanged.`), 0);
+		return false;
+	}
+
+	private async ask(
+		approval: Approval,
+		tool: AnyTool,
+		call: ToolCallBlock,
+		args: Record<string, unknown>,
+		signal: AbortSignal,
+		reason: string | undefined,
+	): Promise<ApprovalDecision> {
+		const preview: ToolPreview = (await previewTool(tool, args, signal)) ?? {
 			kind: "invalid",
 			message: `${tool.name} has no preview`,
 		};
-		const { channel } = this.o;
-		channel.emit({ type: "approval_request", callId: call.id, name: call.name, args: call.arguments, preview });
+		const request: ApprovalRequest = {
+			callId: call.id,
+			name: call.name,
+			args,
+			preview,
+			...(reason === undefined ? {} : { reason }),
+		};
+		this.o.channel.emit({ type: "approval_request", ...request });
 		let decision: ApprovalDecision;
 		try {
-			decision = await approval.ask({ callId: call.id, name: call.name, args: call.arguments, preview }, signal);
+			decision = await approval.ask(request, signal);
 		} catch (error) {
 			decision = { approved: false, reason: error instanceof Error ? error.message : String(error) };
 		}
-		const { approved, reason, remember, stop } = decision;
-		channel.emit({
+		const { approved, reason: why, remember, stop } = decision;
+		this.o.channel.emit({
 			type: "approval_result",
 			callId: call.id,
 			approved,
-			...(reason === undefined ? {} : { reason }),
+			...(why === undefined ? {} : { reason: why }),
 			...(remember ? { remember: true } : {}),
 			...(stop ? { stop: true } : {}),
 		});

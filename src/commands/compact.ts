@@ -41,6 +41,6 @@ export async function compactCommand(target: string, options: CompactOptions, io
 		if (!ok && !json) say(`compaction failed: ${error ?? "unknown error"}`);
 		return ok ? 0 : 1;
 	} finally {
-		conversation.close();
+		await conversation.close();
 	}
 }

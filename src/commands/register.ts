@@ -11,14 +11,15 @@ import { nearCommand } from "./words.js";
 type Run = (code: number) => void;
 
 /**
- * Adds config, show (tree), sessions, fork, label, name, compact, trust, untrust, replay, acp, mcp and help, in this
- * order.
+ * Adds config, show (tree), sessions, fork, label, name, compact, trust, untrust, hooks, replay, acp, mcp and help,
+ * in this order.
  */
 export function registerCommands(program: Command, run: Run): void {
 	addConfig(program, run);
 	addSessionCommands(program, run);
 	addCompact(program, run);
 	addTrustCommands(program, run);
+	addHooks(program, run);
 	addReplay(program, run);
 	addServers(program, run);
 	addHelp(program, run);
@@ -122,6 +123,48 @@ function addTrustCommands(program: Command, run: Run): void {
 		});
 }
 
+/** gar hooks (the list) and gar hooks test EVENT. */
+function addHooks(program: Command, run: Run): void {
+	const hooks = subcommand(program, "hooks")
+		.description("list every hook: event, matcher, command, file and line, and whether it runs (project trust)")
+		.option("--json", "as JSON")
+		.action(async (options: { json?: boolean }) => {
+			const { hooksCommand } = await import("./hooks.js");
+			run(hooksCommand(await hooksContext(program), options));
+		});
+	hooks
+		.command("test <event>")
+		.description(
+			"run the hooks of EVENT on the payload a run would give them, and print each one's exit code, output, decision and time",
+		)
+		.option("--tool <name>", "PreToolUse, PostToolUse: the tool (default bash)")
+		.option(
+			"--input <json|->",
+			"the tool's arguments as JSON (tool events), the prompt (UserPromptSubmit) or the event's field; - reads stdin",
+		)
+		.option("--json", "as JSON")
+		.option("--cwd <dir>", "the project directory")
+		.action(async (event: string, options: { tool?: string; input?: string; json?: boolean; cwd?: string }) => {
+			const { hooksTestCommand } = await import("./hooks.js");
+			const input = options.input === "-" ? await readAll(process.stdin) : options.input;
+			const cwd = options.cwd ?? hooks.opts<RootOptions>().cwd;
+			const ctx = await hooksContext(program, cwd);
+			run(await hooksTestCommand(ctx, event, { ...options, ...(input === undefined ? {} : { input }) }));
+		});
+}
+
+/** All of a stream, as text (`--input -`). */
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+	return Buffer.concat(chunks).toString("utf8");
+}
+
+async function hooksContext(program: Command, cwdOption?: string) {
+	const { cwd, result } = await loadFor(program, cwdOption);
+	return { result, cwd, env: process.env, write: (text: string) => process.stdout.write(text) };
+}
+
 function addReplay(program: Command, run: Run): void {
 	subcommand(program, "replay <session>")
 		.description("re-emit a recorded conversation (a file, or a session id) as agent events, without a model")
@@ -218,12 +261,15 @@ function noCommand(program: Command, name: string): string {
 	return `no command "${name}"; the commands are ${all.join(", ")}`;
 }
 
-/** Loads the configuration with the root command's flags and the subcommand's own (which win). */
-async function loadFor(program: Command) {
+/**
+ * Loads the configuration with the root command's flags and the subcommand's own (which win); `cwdOption`: a
+ * nested command's own --cwd.
+ */
+async function loadFor(program: Command, cwdOption?: string) {
 	const { loadConfig } = await import("../config/index.js");
 	const sub = program.commands.find((c) => c.name() === program.args[0]);
 	const options = { ...program.opts<RootOptions>(), ...(sub?.opts<RootOptions>() ?? {}) };
-	const cwd = resolve(options.cwd ?? process.cwd());
+	const cwd = resolve(cwdOption ?? options.cwd ?? process.cwd());
 	checkCwd(cwd);
 	const result = loadConfig({ cwd, env: process.env, flags: configFlags(options) });
 	for (const warning of result.warnings) process.stderr.write(`gar: warning: ${warning}\n`);

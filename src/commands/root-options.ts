@@ -35,6 +35,8 @@ export type RootOptions = {
 	maxStdin?: number;
 	/** --theme NAME for the full-screen app. */
 	theme?: string;
+	/** false with --no-hooks. */
+	hooks?: boolean;
 };
 
 /** The options the configuration takes as flags (config/ ConfigFlags), those given only. */

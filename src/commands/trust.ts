@@ -1,6 +1,11 @@
 import { statSync } from "node:fs";
+import { homedir } from "node:os";
 import { resolve } from "node:path";
+import { hooksHash } from "../config/hooks.js";
+import { findProjectConfig } from "../config/paths.js";
+import { readConfigFile } from "../config/read-file.js";
 import { projectRoot, readTrusted, type TrustedProject, trustFile, updateTrusted } from "../config/trust-store.js";
+import type { HookEntry } from "../config/types.js";
 import { UsageError } from "../errors.js";
 import { sanitizeForTerminal } from "../term/sanitize.js";
 
@@ -35,7 +40,23 @@ function projectsOf(read: ReturnType<typeof readTrusted>): TrustedProject[] {
 	return read.projects;
 }
 
-/** `gar trust [DIR]`: lets the project's `.gar/config.toml` apply every setting; `--list` prints the list. */
+/** The hooks of the project at `root` as its config file has them now (none when it has no file, or errors). */
+function projectHooks(root: string): HookEntry[] {
+	const file = findProjectConfig(root);
+	return (file && readConfigFile(file, homedir())?.hooks) || [];
+}
+
+/** What a trust of a project with `hooks` lets run, in words. */
+function hooksWords(hooks: readonly HookEntry[]): string {
+	if (hooks.length === 0) return "";
+	const listed = hooks.map((hook) => `  ${hook.event}: ${hook.command}`).join("\n");
+	return `\nits hooks may now run (gar trust again if they change):\n${listed}`;
+}
+
+/**
+ * `gar trust [DIR]`: lets the project's `.gar/config.toml` apply every setting and run its hooks as they are now
+ * (their hash is recorded: changed hooks need `gar trust` again); `--list` prints the list.
+ */
 export function trustCommand(ctx: TrustContext, dir: string | undefined, options: { list?: boolean }): number {
 	const file = trustFile(ctx.configDir);
 	if (options.list) {
@@ -45,21 +66,25 @@ export function trustCommand(ctx: TrustContext, dir: string | undefined, options
 		return 0;
 	}
 	const root = projectOf(ctx, dir, true);
-	const added = updateTrusted(file, (read) => {
+	const hooks = projectHooks(root);
+	// Only a project with hooks records their hash: hooks added later then need `gar trust` again.
+	const hash = hooks.length > 0 ? hooksHash(hooks, root) : undefined;
+	const change = updateTrusted(file, (read): { projects?: TrustedProject[]; result: "added" | "updated" | "same" } => {
 		const projects = projectsOf(read);
-		if (projects.some((project) => project.path === root)) return { result: false };
 		const trustedAt = (ctx.now?.() ?? new Date()).toISOString();
-		return { projects: [...projects, { path: root, trustedAt }], result: true };
+		const known = projects.find((project) => project.path === root);
+		if (known && known.hooksHash === hash) return { result: "same" };
+		const record = { path: root, trustedAt, ...(hash === undefined ? {} : { hooksHash: hash }) };
+		if (!known) return { projects: [...projects, record], result: "added" };
+		return { projects: projects.map((project) => (project === known ? record : project)), result: "updated" };
 	});
-	if (!added) {
-		ctx.write(sanitizeForTerminal(`already trusted: ${root}\n`));
-		return 0;
-	}
-	ctx.write(
-		sanitizeForTerminal(
-			`trusted ${root}: its .gar/config.toml may now set base_url, api_key_env, api_key, pass_env and approval\n`,
-		),
-	);
+	const text =
+		change === "same"
+			? `already trusted: ${root}\n`
+			: change === "updated"
+				? `trusted ${root} again: its hooks as they are now${hooksWords(hooks)}\n`
+				: `trusted ${root}: its .gar/config.toml may now set base_url, api_key_env, api_key, pass_env and approval${hooksWords(hooks)}\n`;
+	ctx.write(sanitizeForTerminal(text));
 	return 0;
 }
 

@@ -2,13 +2,14 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { tildePath } from "../text/paths.js";
 import { ConfigError, safeMessage } from "./errors.js";
+import { configuredHooks, skippedHooksNotice } from "./hooks.js";
 import { envLayer, flagLayer } from "./layers.js";
 import { maskSecret } from "./mask.js";
 import { configPaths, findProjectConfig } from "./paths.js";
 import { type FileLayer, readConfigFile } from "./read-file.js";
 import { PROVIDERS } from "./schema.js";
 import { dropUntrusted, ignoredNotice } from "./trust.js";
-import { isTrustedFile, readTrusted, trustFile } from "./trust-store.js";
+import { readTrusted, type TrustedProject, trustFile, trustOfFile } from "./trust-store.js";
 import type {
 	ConfigFlags,
 	Entry,
@@ -24,7 +25,14 @@ import type {
 /** Variables the SDKs or gar read keys from by default; tools never see them (see tools/tool-env.ts). */
 export const KEY_VARS = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_API_KEY"] as const;
 
-export type LoadOptions = { cwd: string; env?: NodeJS.ProcessEnv; flags?: ConfigFlags; home?: string };
+/** `noHooks` (--no-hooks): no hook runs, so none is reported as skipped either. */
+export type LoadOptions = {
+	cwd: string;
+	env?: NodeJS.ProcessEnv;
+	flags?: ConfigFlags;
+	home?: string;
+	noHooks?: boolean;
+};
 
 /** Profile keys that override the file's top-level values or its [agent] table; the rest go to a provider table. */
 const PROFILE_TARGETS: Record<string, string> = {
@@ -60,12 +68,20 @@ export function loadConfig(options: LoadOptions): LoadResult {
 	const projectFile = files.find((file) => file.path === project);
 	const userFile = files.find((file) => file.path === paths.configFile);
 	let ignored: IgnoredKey[] = [];
+	let trust: TrustedProject | undefined;
 	if (projectFile) {
 		const trusted = readTrusted(trustFile(paths.configDir));
 		if (trusted.problem) warnings.push(trusted.problem);
-		if (!isTrustedFile(projectFile.path, trusted.projects)) ignored = dropUntrusted(projectFile, userFile);
+		trust = trustOfFile(projectFile.path, trusted.projects);
+		if (!trust) ignored = dropUntrusted(projectFile, userFile);
 		if (ignored.length > 0) warnings.push(ignoredNotice(projectFile, ignored, home));
 	}
+	const hooks = configuredHooks(
+		userFile?.hooks ?? [],
+		projectFile && { file: projectFile.path, hooks: projectFile.hooks, trust },
+	);
+	const skipped = options.noHooks ? undefined : skippedHooksNotice(hooks, home);
+	if (skipped) warnings.push(skipped);
 
 	const merged = defaults(paths.sessionsDir);
 	for (const file of files) copy(file.entries, merged);
@@ -101,6 +117,7 @@ export function loadConfig(options: LoadOptions): LoadResult {
 		ignored,
 		secretVars: secretVars(files),
 		profileModels: profileModels(files),
+		hooks,
 	};
 }
 

@@ -97,3 +97,22 @@ export function findLine(text: string, path: readonly PropertyKey[]): number | u
 function isPrefix(prefix: readonly string[], of: readonly string[]): boolean {
 	return prefix.length <= of.length && prefix.every((part, i) => part === of[i]);
 }
+
+/**
+ * The line of the `index`-th `[[hooks.EVENT]]` table (0-based), or of `key` inside it; undefined when the hooks
+ * are not written as such headers (an inline array under [hooks]), where findLine gives the array's line.
+ */
+export function hookLine(text: string, event: string, index: number, key?: string): number | undefined {
+	const lines = text.split(/\r?\n/);
+	let seen = -1;
+	for (let i = 0; i < lines.length; i++) {
+		const header = /^\s*\[\[\s*(?:hooks|"hooks")\s*\.\s*"?([A-Za-z]+)"?\s*\]\]/.exec(lines[i] ?? "");
+		if (!header || header[1] !== event || ++seen !== index) continue;
+		if (key === undefined) return i + 1;
+		for (let j = i + 1; j < lines.length && !/^\s*\[/.test(lines[j] ?? ""); j++) {
+			if (readKey(lines[j] ?? "", 0)?.segments[0] === key) return j + 1;
+		}
+		return i + 1;
+	}
+	return undefined;
+}

@@ -4,27 +4,41 @@ import { parse, TomlError } from "smol-toml";
 import type { z } from "zod";
 import { expandHome, tildePath } from "../text/paths.js";
 import { NotRegularFileError, readRegularFile } from "../text/regular-file.js";
-import { findLine, keyLines } from "./locate.js";
+import { readHooks } from "./hooks.js";
+import { findLine, hookLine, keyLines } from "./locate.js";
 import { maskExcerpt } from "./mask.js";
-import { describeValue, expectedAt, type FileConfig, fileSchema, homeTable, knownKeys } from "./schema.js";
+import {
+	describeValue,
+	expectedAt,
+	type FileConfig,
+	fileSchema,
+	HOOK_EVENTS,
+	HOOK_KEYS,
+	homeTable,
+	knownKeys,
+} from "./schema.js";
 import { closestKey } from "./suggest.js";
-import type { Entry, Layer } from "./types.js";
+import type { Entry, HookEntry, Layer } from "./types.js";
 
 /** The largest config file read: a config is a few lines; more is not a config. */
 const MAX_CONFIG_BYTES = 1_048_576;
 
-/** One config file, validated and flattened to dotted keys. Profiles stay apart until one is selected. */
+/**
+ * One config file, validated and flattened to dotted keys. Profiles stay apart until one is selected; hooks are
+ * kept as a list (every file's hooks run, none replaces another's).
+ */
 export type FileLayer = {
 	path: string;
 	entries: Layer;
 	profiles: Map<string, Layer>;
+	hooks: HookEntry[];
 	warnings: string[];
 	errors: string[];
 };
 
 /** Reads, parses and validates one file. Missing file → undefined. Never throws: problems land in `errors`. */
 export function readConfigFile(path: string, home: string): FileLayer | undefined {
-	const layer: FileLayer = { path, entries: new Map(), profiles: new Map(), warnings: [], errors: [] };
+	const layer: FileLayer = { path, entries: new Map(), profiles: new Map(), hooks: [], warnings: [], errors: [] };
 	const shown = tildePath(path, home);
 	let text: string;
 	try {
@@ -93,13 +107,15 @@ function validate(raw: Record<string, unknown>, text: string, shown: string, lay
 	const warnings: Located[] = [];
 	for (const issue of first.error.issues) {
 		if (issue.code !== "unrecognized_keys") {
-			const line = findLine(text, issue.path);
+			const line = lineOf(text, issue.path);
 			errors.push({ line, text: invalidMessage(issue, raw, shown, line) });
 			continue;
 		}
 		for (const key of issue.keys) {
-			const line = findLine(text, [...issue.path, key]);
-			warnings.push({ line, text: unknownMessage(issue.path, key, shown, line) });
+			const line = lineOf(text, [...issue.path, key]);
+			// A misspelt hook event or key would be a hook that silently never runs: an error, not a warning.
+			const list = issue.path[0] === "hooks" || (issue.path.length === 0 && key === "hooks") ? errors : warnings;
+			list.push({ line, text: unknownMessage(issue.path, key, shown, line) });
 			const table = valueAt(raw, issue.path);
 			if (table && typeof table === "object") delete (table as Record<string, unknown>)[key];
 		}
@@ -123,10 +139,26 @@ function invalidMessage(issue: z.core.$ZodIssue, raw: unknown, shown: string, li
 	return `${where}: ${key.replace(/\.\[/g, "[")}: expected ${expectedAt(issue.path)}, got ${got}${hint}`;
 }
 
+/** The line of `path`; a hook's keys are found under their own `[[hooks.EVENT]]` header (the n-th one). */
+function lineOf(text: string, path: readonly PropertyKey[]): number | undefined {
+	const [head, event, index, key] = path;
+	if (head === "hooks" && typeof event === "string" && typeof index === "number") {
+		return hookLine(text, event, index, typeof key === "string" ? key : undefined) ?? findLine(text, path);
+	}
+	return findLine(text, path);
+}
+
 function unknownMessage(path: readonly PropertyKey[], key: string, shown: string, line: number | undefined): string {
 	const where = line === undefined ? shown : `${shown}:${line}`;
-	const table = path.length === 0 ? "at top level" : `in [${path.map(String).join(".")}]`;
+	const table =
+		path.length === 0
+			? "at top level"
+			: `in [${path.map((part) => (typeof part === "number" ? `[${part}]` : String(part))).join(".")}]`.replace(
+					/\.\[/g,
+					"[",
+				);
 	const base = `unknown key "${key}" ${table} (${where})`;
+	if (path[0] === "hooks") return hookKeyMessage(path, key, base);
 	// A key that exists as written in another table is misplaced, not misspelt.
 	const home = path[0] === "profiles" ? undefined : homeTable(key);
 	const suggestion = home === undefined ? closestKey(key, knownKeys(path)) : undefined;
@@ -148,8 +180,26 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
 	return value;
 }
 
+/** What to say of an unknown key under [hooks]: the event or key it misspells, or how Claude Code's shape maps. */
+function hookKeyMessage(path: readonly PropertyKey[], key: string, base: string): string {
+	if (path.length === 1) {
+		const lower = closestKey(
+			key.toLowerCase(),
+			HOOK_EVENTS.map((event) => event.toLowerCase()),
+		);
+		const meant = HOOK_EVENTS.find((event) => event.toLowerCase() === lower);
+		return `${base}; ${meant ? `did you mean "${meant}"? ` : ""}the hook events are ${HOOK_EVENTS.join(", ")}`;
+	}
+	if (key === "hooks") {
+		return `${base}; gar's hook tables are flat: put command (and timeout) in the [[hooks.${String(path[1])}]] table itself, next to matcher`;
+	}
+	const meant = closestKey(key, HOOK_KEYS);
+	return `${base}; ${meant ? `did you mean "${meant}"? ` : ""}a hook table takes ${HOOK_KEYS.slice(0, 3).join(", ")}`;
+}
+
 function flatten(data: FileConfig, text: string, layer: FileLayer, home: string): void {
-	const { profiles, ...rest } = data;
+	const { profiles, hooks, ...rest } = data;
+	layer.hooks = readHooks(hooks, text, layer.path);
 	const visit = (value: unknown, path: string[]): void => {
 		if (value === undefined) return;
 		if (value !== null && typeof value === "object" && !Array.isArray(value)) {

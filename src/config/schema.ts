@@ -4,8 +4,33 @@ import { z } from "zod";
 export const APPROVABLE_TOOLS = ["read", "write", "edit", "bash"] as const;
 export const PROVIDERS = ["anthropic", "openai"] as const;
 export const THINKING_LEVELS = ["off", "low", "medium", "high"] as const;
+/** The hook events, named as Claude Code names them (README "Hooks"). */
+export const HOOK_EVENTS = [
+	"PreToolUse",
+	"PostToolUse",
+	"UserPromptSubmit",
+	"Stop",
+	"SessionStart",
+	"SessionEnd",
+	"PreCompact",
+	"Notification",
+] as const;
+export type HookEventName = (typeof HOOK_EVENTS)[number];
+/** The keys of one `[[hooks.EVENT]]` table. `type` is accepted (as "command" only) so Claude Code's entries copy over. */
+export const HOOK_KEYS = ["matcher", "command", "timeout", "type"] as const;
 /** A theme name: "auto", a built-in, or a user theme file's name (no path: letters, digits, - and _). */
 export const THEME_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+
+/** A matcher: `*` or empty (every tool), else a regular expression JavaScript accepts. */
+function isMatcher(value: string): boolean {
+	if (value === "" || value === "*") return true;
+	try {
+		new RegExp(value, "i");
+		return true;
+	} catch {
+		return false;
+	}
+}
 
 function isHttpUrl(value: string): boolean {
 	try {
@@ -43,6 +68,10 @@ export const leaves = {
 	keep_recent_tokens: z.int().min(1),
 	window: z.int().min(1),
 	max_tool_result_share: z.number().gt(0).max(1),
+	matcher: z.string().refine(isMatcher),
+	command: z.string().refine((value) => value.trim() !== ""),
+	timeout: z.number().gt(0),
+	type: z.literal("command"),
 };
 export type LeafName = keyof typeof leaves;
 
@@ -74,6 +103,10 @@ export const EXPECTED: Record<LeafName, string> = {
 	keep_recent_tokens: "a whole number of tokens ≥ 1",
 	window: "a whole number of tokens ≥ 1",
 	max_tool_result_share: "a number > 0 and ≤ 1 (a share of the context window, such as 0.25)",
+	matcher: 'a regular expression over the tool name (such as "bash" or "write|edit"), or "*" for every tool',
+	command: "a shell command (a non-empty string)",
+	timeout: "a number of seconds > 0",
+	type: '"command" (gar runs command hooks only)',
 };
 
 const opt = <K extends LeafName>(key: K) => leaves[key].optional();
@@ -123,6 +156,20 @@ const contextTable = z.strictObject({
 	max_tool_result_share: opt("max_tool_result_share"),
 });
 
+const hookTable = z.strictObject({
+	matcher: leaves.matcher.optional(),
+	command: leaves.command,
+	timeout: leaves.timeout.optional(),
+	type: leaves.type.optional(),
+});
+export type HookTable = z.infer<typeof hookTable>;
+const hooksTable = z.strictObject(
+	Object.fromEntries(HOOK_EVENTS.map((event) => [event, z.array(hookTable).optional()])) as Record<
+		HookEventName,
+		z.ZodOptional<z.ZodArray<typeof hookTable>>
+	>,
+);
+
 /** A whole config file. Unknown keys fail `strictObject`; the loader turns those issues into warnings. */
 export const fileSchema = z.strictObject({
 	provider: opt("provider"),
@@ -136,6 +183,7 @@ export const fileSchema = z.strictObject({
 	tui: tuiTable.optional(),
 	tools: toolsTable.optional(),
 	context: contextTable.optional(),
+	hooks: hooksTable.optional(),
 });
 export type FileConfig = z.infer<typeof fileSchema>;
 
@@ -146,6 +194,8 @@ export function knownKeys(path: readonly PropertyKey[]): string[] {
 	if (path.length === 1 && head === "providers") return Object.keys(providersTable.shape);
 	if (path.length === 2 && head === "providers") return Object.keys(providerTable.shape);
 	if (path.length === 2 && head === "profiles" && typeof second === "string") return Object.keys(profileTable.shape);
+	if (head === "hooks" && path.length === 1) return [...HOOK_EVENTS];
+	if (head === "hooks" && path.length === 3) return [...HOOK_KEYS];
 	if (path.length !== 1) return [];
 	if (head === "agent") return Object.keys(agentTable.shape);
 	if (head === "session") return Object.keys(sessionTable.shape);
@@ -166,6 +216,10 @@ export function homeTable(key: string): string | undefined {
 /** What the value at `path` should be, for an error message. */
 export function expectedAt(path: readonly PropertyKey[]): string {
 	const last = path[path.length - 1];
+	if (path[0] === "hooks") {
+		if (path.length === 2) return `an array of tables [[hooks.${String(last)}]]`;
+		if (path.length === 3) return `a table [[hooks.${String(path[1])}]] with command = "…"`;
+	}
 	if (typeof last === "number") {
 		return path[path.length - 2] === "pass_env"
 			? "an environment variable name (letters, digits, _ and *)"

@@ -4,8 +4,11 @@ import { gitRoot } from "../text/paths.js";
 import { withFileLock } from "./file-lock.js";
 import { findProjectConfig } from "./paths.js";
 
-/** One trusted project: its real path and when the user trusted it. */
-export type TrustedProject = { path: string; trustedAt: string };
+/**
+ * One trusted project: its real path, when the user trusted it, and the hash of its hooks then (see hooksHash;
+ * absent in records older gar wrote, whose hooks are then not trusted).
+ */
+export type TrustedProject = { path: string; trustedAt: string; hooksHash?: string };
 
 /** `trusted.json` in gar's config directory (`~/.config/gar/trusted.json`). */
 export function trustFile(configDir: string): string {
@@ -24,9 +27,13 @@ export function readTrusted(file: string): { projects: TrustedProject[]; problem
 	try {
 		const data = JSON.parse(text) as { projects?: unknown };
 		if (!Array.isArray(data.projects)) throw new Error("no projects list");
-		const projects = data.projects.filter(
-			(p): p is TrustedProject => typeof p?.path === "string" && typeof p?.trustedAt === "string",
-		);
+		const projects = data.projects
+			.filter((p): p is TrustedProject => typeof p?.path === "string" && typeof p?.trustedAt === "string")
+			.map(({ path, trustedAt, hooksHash }) => ({
+				path,
+				trustedAt,
+				...(typeof hooksHash === "string" ? { hooksHash } : {}),
+			}));
 		return { projects };
 	} catch (error) {
 		return { projects: [], problem: `${file} is damaged (${(error as Error).message}); no project is trusted` };
@@ -75,8 +82,8 @@ export function projectRoot(dir: string): string {
 	return realPath(gitRoot(resolve(dir)) ?? dir);
 }
 
-/** Whether the project whose config file is `projectFile` (`…/.gar/config.toml`) is trusted. */
-export function isTrustedFile(projectFile: string, projects: readonly TrustedProject[]): boolean {
+/** The trust record of the project whose config file is `projectFile` (`…/.gar/config.toml`); undefined: untrusted. */
+export function trustOfFile(projectFile: string, projects: readonly TrustedProject[]): TrustedProject | undefined {
 	const root = realPath(dirname(dirname(projectFile)));
-	return projects.some((project) => project.path === root);
+	return projects.find((project) => project.path === root);
 }

@@ -1,4 +1,5 @@
 import type { ThinkingLevel } from "../llm/types.js";
+import type { HookEventName } from "./schema.js";
 
 export type ProviderName = "anthropic" | "openai";
 
@@ -94,7 +95,28 @@ export type LoadResult = {
 	secretVars: string[];
 	/** The models the profiles of every file name, with the profile's provider when it sets one (for `/model`). */
 	profileModels: { model: string; provider?: string }[];
+	/** Every configured hook, user file first, each with whether it may run (see `runnableHooks`). */
+	hooks: ConfiguredHook[];
 };
+
+/** One `[[hooks.EVENT]]` table: its matcher, command and timeout (seconds), and the file and line it is on. */
+export type HookEntry = {
+	event: HookEventName;
+	/** Absent: every tool. */
+	matcher?: string;
+	command: string;
+	timeout: number;
+	file: string;
+	line?: number;
+};
+
+/**
+ * Whether a hook may run: the user's own file's (`user`), a trusted project's whose hooks are as they were when it
+ * was trusted (`trusted`); not a project's that is not trusted (`untrusted`) or whose hooks changed since (`changed`).
+ */
+export type HookTrust = "user" | "trusted" | "untrusted" | "changed";
+
+export type ConfiguredHook = HookEntry & { trust: HookTrust };
 
 /** A project-file setting left out because it could loosen safety or redirect credentials. */
 export type IgnoredKey = { key: string; value: unknown; source: Source };

@@ -14,6 +14,7 @@ import type { OutputSchema } from "../agent/structured.js";
 import { type ContextSettings, DEFAULT_CONTEXT_SETTINGS } from "../compaction/accounting.js";
 import { type CompactOutcome, Compactor } from "../compaction/compact.js";
 import { capToolResult, maxResultChars } from "../compaction/result-cap.js";
+import type { Hooks, PermissionMode } from "../hooks/hooks.js";
 import type { Message, Provider, ThinkingLevel, Usage } from "../llm/types.js";
 import type { SystemPrompt } from "../prompt/system-prompt.js";
 import { buildContext, SessionRecorder, type SessionWriter } from "../session/index.js";
@@ -53,6 +54,8 @@ export type ConversationOptions = {
 	context?: ContextSettings;
 	/** The approval policy: whether mutating calls must ask, which tools never ask, and how to ask. */
 	approval: { required: boolean; autoApprove: readonly string[]; ask?: AskFn };
+	/** The configured hooks (README "Hooks"); absent when there are none (or with --no-hooks). */
+	hooks?: Hooks;
 	now?: () => number;
 };
 
@@ -89,10 +92,18 @@ export class Conversation {
 	private readonly allowed = new Set<string>();
 	private readonly compactor: Compactor;
 	private approvalRequired: boolean;
+	private readonly hooks: Hooks | undefined;
+	/** SessionStart, once: started by start() or the first run. */
+	private starting: Promise<void> | null = null;
+	/** Aborts hooks that run outside a run (SessionStart, PreCompact of /compact): Esc kills them too. */
+	private outside = new AbortController();
+	/** Whether the person's terminal has focus (null: unknown, or no terminal); a run ending unseen notifies. */
+	private focused: boolean | null = null;
 
 	constructor(private readonly options: ConversationOptions) {
 		this.channel = options.channel;
 		this.approvalRequired = options.approval.required;
+		this.hooks = options.hooks;
 		this.queue = new MessageQueue((steers, followUps) =>
 			this.channel.emit({ type: "queue", steers: [...steers], followUps: [...followUps] }),
 		);
@@ -116,6 +127,7 @@ export class Conversation {
 				contextWindow: options.contextWindow,
 				approval: { needed: (tool) => this.mustAsk(tool), ask: (request, signal) => this.ask(request, signal) },
 				compact: (history, info) => this.compactStep(history, info),
+				...(options.hooks ? { hooks: options.hooks } : {}),
 				limitToolResult: (content, tool) =>
 					capToolResult(content, tool, maxResultChars(this.agent.current.contextWindow, settings.maxToolResultShare)),
 				...pick(options, ["maxTurns", "thinking", "maxTokens", "loopGuard", "output", "transformContext", "now"]),
@@ -125,6 +137,11 @@ export class Conversation {
 		this.writer = options.session;
 		this.compactor.reset(this.agent.messages);
 		this.record();
+		options.hooks?.attach({
+			emit: (run) => this.channel.emit({ type: "hook", ...run }),
+			session: () => (this.writer ? { id: this.writer.session.header.id, file: this.writer.file } : null),
+			permissionMode: () => this.permissionMode(),
+		});
 	}
 
 	/** True while a run is going. */
@@ -169,11 +186,30 @@ export class Conversation {
 		const controller = new AbortController();
 		this.controller = controller;
 		try {
+			if (this.hooks) await this.start();
 			this.storePrompt();
-			return await this.agent.run(prompt, controller.signal);
+			const result = await this.agent.run(prompt, controller.signal);
+			if (this.focused === false) this.notify("idle_prompt", "gar finished the task and waits for you");
+			return result;
 		} finally {
 			this.controller = null;
 		}
+	}
+
+	/**
+	 * Runs the SessionStart hooks (`source` startup, or resume for a continued conversation) once; their context
+	 * goes with the first request. The first run calls it too; a mode calls it early to run them at once.
+	 */
+	start(): Promise<void> {
+		const resumed = (this.options.history?.length ?? 0) > 0;
+		this.starting ??=
+			this.hooks?.sessionStart(resumed ? "resume" : "startup", this.outside.signal) ?? Promise.resolve();
+		return this.starting;
+	}
+
+	/** Tells the conversation whether the person's terminal has focus: a run that ends unseen sends a Notification. */
+	setFocused(focused: boolean | null): void {
+		this.focused = focused;
 	}
 
 	/** Queues a steering message, delivered after the current tool. False when no run is going. */
@@ -190,9 +226,11 @@ export class Conversation {
 		return true;
 	}
 
-	/** Aborts the current run, if any: streaming stops and the running command's process group is killed. */
+	/** Aborts the current run, if any: streaming stops and the running command's (or hook's) process group is killed. */
 	abort(): void {
 		this.controller?.abort();
+		this.outside.abort();
+		this.outside = new AbortController();
 	}
 
 	/** Switches the model (and provider) for the next run; recorded as model_change. */
@@ -211,9 +249,36 @@ export class Conversation {
 		this.compactor.reset(this.agent.messages);
 	}
 
-	/** Starts over in a new session (or unsaved, when no session can be opened); forgets session-wide approvals. */
-	newSession(): void {
+	/**
+	 * Starts over in a new session (or unsaved, when no session can be opened); forgets session-wide approvals. The
+	 * old session's SessionEnd hooks and the new one's SessionStart hooks run with reason and source "clear"; without
+	 * hooks it is done when this returns.
+	 */
+	newSession(): Promise<void> {
 		if (this.controller) throw new ConversationBusyError("start a new session");
+		return this.changeSession(() => this.openNewSession(), "clear", "clear");
+	}
+
+	/**
+	 * Changes the session with `open`: once the SessionStart hooks have run, the old session's SessionEnd hooks run
+	 * first (`reason`), and the new one's SessionStart hooks after (`source`).
+	 */
+	private changeSession(open: () => void, reason: string, source: string): Promise<void> {
+		const hooks = this.starting ? this.hooks : undefined;
+		if (!hooks) {
+			open();
+			return Promise.resolve();
+		}
+		return (async () => {
+			await hooks.sessionEnd(reason, this.outside.signal);
+			open();
+			hooks.takeContext();
+			this.starting = hooks.sessionStart(source, this.outside.signal);
+			await this.starting;
+		})();
+	}
+
+	private openNewSession(): void {
 		this.detach?.();
 		this.detach = null;
 		this.writer?.close();
@@ -226,19 +291,26 @@ export class Conversation {
 
 	/**
 	 * Continues another saved session (the picker's Enter): this one's file is closed, the context is rebuilt from
-	 * `writer`'s current leaf, session-wide approvals are forgotten. The model stays as it is.
+	 * `writer`'s current leaf, session-wide approvals are forgotten; the model stays as it is. SessionEnd hooks run
+	 * with reason "other", SessionStart hooks with source "resume".
 	 */
-	switchSession(writer: SessionWriter): void {
+	switchSession(writer: SessionWriter): Promise<void> {
 		if (this.controller) throw new ConversationBusyError("switch to another session");
-		this.detach?.();
-		this.detach = null;
-		this.writer?.close();
-		this.writer = writer;
-		this.record();
-		const { messages } = buildContext(writer.session, writer.leafId);
-		this.agent.replaceMessages(messages);
-		this.compactor.reset(messages);
-		this.allowed.clear();
+		return this.changeSession(
+			() => {
+				this.detach?.();
+				this.detach = null;
+				this.writer?.close();
+				this.writer = writer;
+				this.record();
+				const { messages } = buildContext(writer.session, writer.leafId);
+				this.agent.replaceMessages(messages);
+				this.compactor.reset(messages);
+				this.allowed.clear();
+			},
+			"other",
+			"resume",
+		);
 	}
 
 	/** Replaces the context sent from now on (compaction); the session keeps the full history. */
@@ -262,13 +334,16 @@ export class Conversation {
 		signal?.addEventListener("abort", onAbort, { once: true });
 		try {
 			const topic = focus?.trim();
+			await this.hooks?.preCompact("manual", topic ?? "", controller.signal);
 			const outcome = await this.compactor.compact(this.agent.messages, {
 				reason: "manual",
 				signal: controller.signal,
 				...(topic ? { focus: topic } : {}),
 			});
-			if (outcome.ok) this.agent.replaceMessages(outcome.messages);
-			else if (!outcome.ok && outcome.nothing)
+			if (outcome.ok) {
+				this.agent.replaceMessages(outcome.messages);
+				await this.hooks?.sessionStart("compact", controller.signal);
+			} else if (!outcome.ok && outcome.nothing)
 				this.channel.emit({ type: "notice", level: "info", message: outcome.error });
 			return resultOf(outcome);
 		} finally {
@@ -305,12 +380,22 @@ export class Conversation {
 		return this.agent.requestBody(requestId);
 	}
 
-	/** Ends the conversation: aborts a run and closes the session file. */
-	close(): void {
+	/**
+	 * Ends the conversation: aborts a run, runs the SessionEnd hooks (`reason`: prompt_input_exit when the person
+	 * quit, other otherwise) when the session started, and closes the session file (at once without such hooks).
+	 */
+	close(reason: "prompt_input_exit" | "other" = "other"): Promise<void> {
 		this.abort();
-		this.detach?.();
-		this.detach = null;
-		this.writer?.close();
+		const hooks = this.starting ? this.hooks : undefined;
+		this.starting = null;
+		const end = () => {
+			this.detach?.();
+			this.detach = null;
+			this.writer?.close();
+		};
+		// Without hooks the file is closed when this returns.
+		if (!hooks?.has("SessionEnd")) return Promise.resolve(end());
+		return hooks.sessionEnd(reason, this.outside.signal).then(end);
 	}
 
 	/** The loop's compaction seam: compacts when due ("auto") or after a too-long request ("overflow"). */
@@ -319,9 +404,14 @@ export class Conversation {
 		info: { reason: "auto" | "overflow"; signal: AbortSignal },
 	): Promise<CompactStep | null> {
 		if (info.reason === "auto" && !this.compactor.due(history)) return null;
+		await this.hooks?.preCompact("auto", "", info.signal);
 		const outcome = await this.compactor.compact(history, info);
 		const { usage, costUsd } = outcome;
-		if (outcome.ok) return { ok: true, messages: outcome.messages, usage, costUsd };
+		if (outcome.ok) {
+			// Its context reaches the model with the next request (the loop takes it then).
+			await this.hooks?.sessionStart("compact", info.signal);
+			return { ok: true, messages: outcome.messages, usage, costUsd };
+		}
 		if (outcome.nothing && info.reason === "auto") return null;
 		return { ok: false, error: outcome.error, usage, costUsd };
 	}
@@ -331,14 +421,26 @@ export class Conversation {
 		return this.approvalRequired && !autoApprove.includes(tool) && !this.allowed.has(tool);
 	}
 
+	/** Claude Code's `permission_mode` for hooks: asks (default), denies what would ask (dontAsk), or never asks. */
+	private permissionMode(): PermissionMode {
+		if (!this.approvalRequired) return "bypassPermissions";
+		return this.options.approval.ask ? "default" : "dontAsk";
+	}
+
+	/** A Notification hook, not waited for: the person's question or the idle screen must not wait on it. */
+	private notify(type: "permission_prompt" | "idle_prompt", message: string): void {
+		if (this.hooks?.has("Notification")) void this.hooks.notification(type, message, new AbortController().signal);
+	}
+
 	private async ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
 		const ask = this.options.approval.ask;
 		if (!ask) {
-			return {
-				approved: false,
-				reason: "approval is required and there is no one to ask; list the tool in agent.auto_approve to allow it",
-			};
+			const reason = request.reason
+				? `${request.reason}; there is no one to ask in headless mode, so the call is denied`
+				: "approval is required and there is no one to ask; list the tool in agent.auto_approve to allow it";
+			return { approved: false, reason };
 		}
+		this.notify("permission_prompt", `gar needs your permission to use ${request.name}`);
 		const decision = await untilAborted(ask(request, signal), signal);
 		if (decision.approved && decision.remember) this.allowed.add(request.name);
 		if (decision.stop) this.abort();

@@ -38,6 +38,7 @@ export async function runLineMode(flags: RunFlags & { prompt?: string }): Promis
 		const { preview } = request;
 		const body = previewBody(preview);
 		print(`\n${previewHeadline(request.name, preview)}\n`);
+		if (request.reason) print(`  ${sanitizeForTerminal(request.reason)}\n`);
 		if (approvalFlagged(preview)) print(`  ${APPROVAL_WARNING}\n`);
 		const paged = preview.kind !== "bash" && body.length > DIFF_PAGE + 10;
 		const shown = paged ? body.slice(0, DIFF_PAGE) : body;
@@ -65,9 +66,11 @@ export async function runLineMode(flags: RunFlags & { prompt?: string }): Promis
 	const setup = await setupRun(flags, process.env, { ask, lazySession: true });
 	const { conversation } = setup;
 	greet(setup, print);
+	// The SessionStart hooks run now, not at the first prompt.
+	void conversation.start();
 	listenForStops(rl, conversation, cancel, print);
 	await promptLoop(rl, conversation, flags.prompt?.trim() || null, print);
-	conversation.close();
+	await conversation.close("prompt_input_exit");
 	const saved = conversation.session;
 	print(
 		`\n${resumeHint(saved && saved.session.entries.length > 0 ? saved.session.header.id : undefined, "--plain ")}\n`,

@@ -48,7 +48,7 @@ export async function runStreamMode(options: StreamOptions, io: StreamIo): Promi
 		if (output.closed()) return 1;
 		return driver.failed ? 1 : 0;
 	} finally {
-		setup.conversation.close();
+		await setup.conversation.close();
 		stopListening();
 	}
 }

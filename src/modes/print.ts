@@ -49,6 +49,11 @@ export function attachOutput(
 			sessionError ??= `could not save the session to ${event.file}: ${event.error}`;
 			say(sessionError);
 		} else if (event.type === "notice") say(`${event.level}: ${event.message}`);
+		else if (event.type === "hook") {
+			// A hook that blocked, failed or said something is told on stderr.
+			const note = setup.hookNote?.(event);
+			if (note) say(note);
+		}
 	});
 	let outputClosed = false;
 	io.stderr.on("error", () => {}); // `2>&1 | head`: a closed stderr must not crash the run either
@@ -84,13 +89,15 @@ export async function runPrintMode(options: PrintOptions, io: Io): Promise<numbe
 		const running = conversation.run(options.prompt);
 		if (interrupted || output.closed()) conversation.abort();
 		const run = await running;
+		// The SessionEnd hooks run (and are reported) before the result, which stays the last line.
+		await conversation.close();
 		const sessionId = conversation.session?.session.header.id ?? null;
 		const result = toPrintResult(run, sessionId, output.sessionError(), conversation.context);
 		await output.writer.finish(result);
 		if (output.closed()) return 1;
 		return exitCodeOf(result, interrupted);
 	} finally {
-		conversation.close();
+		await conversation.close();
 		stopListening();
 	}
 }

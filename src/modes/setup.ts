@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { EventChannel } from "../agent/channel.js";
+import type { HookRun } from "../agent/events.js";
 import type { OutputSchema } from "../agent/structured.js";
 import {
 	type ConfigFlags,
@@ -10,7 +11,9 @@ import {
 	loadConfig,
 	MissingKeyError,
 	type ProviderName,
+	projectRoot,
 	resolveRun,
+	runnableHooks,
 } from "../config/index.js";
 import type { RunSettings } from "../config/resolve.js";
 import { type AskFn, Conversation } from "../conversation/conversation.js";
@@ -42,6 +45,8 @@ export type RunFlags = ConfigFlags &
 		systemPrompt?: string;
 		appendSystemPrompt?: string;
 		schema?: string;
+		/** --no-hooks: no hook runs. */
+		noHooks?: boolean;
 	};
 
 export type Setup = {
@@ -64,6 +69,11 @@ export type Setup = {
 	providerFor(spec: string): Promise<ModelSwitch>;
 	/** What `/model` completes for the provider in use now (model_switch.ts modelChoices). */
 	modelChoices(): string[];
+	/**
+	 * Set when hooks run in this conversation (some are configured, may run, and --no-hooks was not given): a hook
+	 * run's line for a person, when it is worth one (it blocked, failed or said something); else undefined.
+	 */
+	hookNote?: (run: HookRun) => string | undefined;
 };
 
 export type ModelSwitch =
@@ -220,7 +230,8 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, options:
 		.flatMap((s) => (s ? [s.apiKey, ...userinfoOf(s.baseUrl)] : []))
 		.filter((s): s is string => !!s);
 	const session = opened.open(secrets, options.lazySession);
-	const tools = runTools(flags, toolNames, loaded, env, session?.session.header.id, options.files);
+	const { tools, toolsEnv } = runTools(flags, toolNames, loaded, env, session?.session.header.id, options.files);
+	const hooks = flags.noHooks ? undefined : await loadHooks(loaded, flags.cwd, toolsEnv);
 	const channel = createChannel();
 	const conversation = new Conversation({
 		channel,
@@ -250,6 +261,7 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, options:
 			autoApprove: config.agent.autoApprove,
 			...(options.ask ? { ask: options.ask } : {}),
 		},
+		...(hooks ? { hooks } : {}),
 	});
 	return {
 		conversation,
@@ -260,8 +272,26 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, options:
 		...(missingKey ? { missingKey } : {}),
 		provider: provider.name,
 		model: run.model,
+		...(hooks ? { hookNote: await hookNotes() } : {}),
 		...modelSwitching(conversation, run, reaches, options.override),
 	};
+}
+
+/** How a headless mode tells a person of a hook run (view/hook-line.ts, loaded only when hooks run). */
+async function hookNotes(): Promise<(run: HookRun) => string | undefined> {
+	const { hookLine, hookNotable } = await import("../view/hook-line.js");
+	return (run) => (hookNotable(run) ? hookLine(run) : undefined);
+}
+
+/**
+ * The hooks that may run (the user's, a trusted project's unchanged ones), in the tools' environment; their code is
+ * loaded only when there is one (no hook: no cost).
+ */
+async function loadHooks(loaded: LoadResult, cwd: string, env: NodeJS.ProcessEnv) {
+	const hooks = runnableHooks(loaded.hooks);
+	if (hooks.length === 0) return undefined;
+	const { Hooks } = await import("../hooks/index.js");
+	return new Hooks({ hooks, projectDir: projectRoot(cwd), cwd, env });
 }
 
 /**
@@ -269,7 +299,7 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, options:
  * own unless the person picked another one, the scripted one of `override`, or (when allowed) one without a key.
  */
 function runSettings(flags: RunFlags, env: NodeJS.ProcessEnv, options: SetupOptions) {
-	const loaded = loadConfig({ cwd: flags.cwd, env, flags });
+	const loaded = loadConfig({ cwd: flags.cwd, env, flags, ...(flags.noHooks ? { noHooks: true } : {}) });
 	const { config } = loaded;
 	const opened = openRunSession(flags, config.session.dir, flags.cwd);
 	// A resumed session keeps its model unless the person picked another one for this run.
@@ -298,7 +328,10 @@ function systemPrompt(flags: RunFlags, toolNames: string[], configDir: string) {
 	});
 }
 
-/** The tools named, given the user's environment; full outputs of long commands go to gar's cache, per session. */
+/**
+ * The tools named, given the user's environment (without gar's secrets), and that environment; full outputs of long
+ * commands go to gar's cache, per session.
+ */
 function runTools(
 	flags: RunFlags,
 	toolNames: string[],
@@ -317,13 +350,15 @@ function runTools(
 	// Old outputs are reaped at start-up.
 	const outputs = defaultOutputDir();
 	reapOutputs(outputs, { maxBytes: OUTPUT_CACHE_BYTES, maxAgeMs: OUTPUT_CACHE_AGE_MS });
-	return createTools({
+	const tools = createTools({
 		cwd: flags.cwd,
 		bashTimeoutMs: config.agent.bashTimeout * 1000,
 		env: toolsEnv,
 		outputDir: join(outputs, sessionId ?? "unsaved"),
 		...(files ? { files } : {}),
 	}).filter((t) => toolNames.includes(t.name));
+	// Hooks get the same environment: no API keys.
+	return { tools, toolsEnv };
 }
 
 /**
@@ -336,7 +371,7 @@ export function setupTools(flags: RunFlags, env: NodeJS.ProcessEnv) {
 	checkTools(toolNames);
 	const loaded = loadConfig({ cwd: flags.cwd, env, flags });
 	return {
-		tools: runTools(flags, toolNames, loaded, env, undefined),
+		tools: runTools(flags, toolNames, loaded, env, undefined).tools,
 		config: loaded.config,
 		warnings: loaded.warnings,
 		// The values of the key variables, masked in what the tools return (their commands never see them).

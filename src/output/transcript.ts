@@ -9,6 +9,7 @@ import {
 	toolSummary,
 	toolTarget,
 } from "../view/format.js";
+import { hookLine } from "../view/hook-line.js";
 import { reduce } from "../view/reducer.js";
 import { initialView, type ToolItem } from "../view/state.js";
 
@@ -20,7 +21,7 @@ export type TranscriptOptions = {
 	echoPrompts?: boolean;
 };
 
-const SOURCE_LABEL = { prompt: "", steer: "(steer) ", follow_up: "(follow-up) " } as const;
+const SOURCE_LABEL = { prompt: "", steer: "(steer) ", follow_up: "(follow-up) ", hook: "(from a hook) " } as const;
 
 /** "· bash npm test — exit 0 · 4.1 s": the call's whole target (never cut) and how it went. */
 export function toolLine(item: ToolItem): string {
@@ -78,9 +79,6 @@ export function createTranscript(
 				if (item?.kind === "tool") line(toolLine(item));
 				break;
 			}
-			case "retry":
-				line(`[retry ${event.attempt}/${event.maxAttempts} in ${formatDuration(event.delayMs)}: ${event.reason}]`);
-				break;
 			case "message_end":
 				if (event.message.stopReason === "error" || event.message.stopReason === "aborted") {
 					line(`[${event.message.stopReason}: ${event.message.error ?? "no details"}]`);
@@ -93,12 +91,6 @@ export function createTranscript(
 					line(
 						event.aborted ? "[compaction aborted: the context is unchanged]" : `[compaction failed: ${event.error}]`,
 					);
-				break;
-			case "session_error":
-				line(`[warning: could not save to ${event.file}: ${event.error}]`);
-				break;
-			case "notice":
-				line(`[${event.level}: ${event.message}]`);
 				break;
 			case "agent_end": {
 				for (const index of open) {
@@ -115,8 +107,26 @@ export function createTranscript(
 				);
 				break;
 			}
-			default:
-				break;
+			default: {
+				const note = noteOf(event);
+				if (note !== undefined) line(`[${note}]`);
+			}
 		}
 	};
+}
+
+/** The one-line note (shown in brackets) of an event that is not part of the conversation itself, if it is one. */
+function noteOf(event: AgentEvent): string | undefined {
+	switch (event.type) {
+		case "retry":
+			return `retry ${event.attempt}/${event.maxAttempts} in ${formatDuration(event.delayMs)}: ${event.reason}`;
+		case "session_error":
+			return `warning: could not save to ${event.file}: ${event.error}`;
+		case "notice":
+			return `${event.level}: ${event.message}`;
+		case "hook":
+			return hookLine(event);
+		default:
+			return undefined;
+	}
 }

@@ -1,6 +1,15 @@
 import { customAlphabet } from "nanoid";
 import { z } from "zod";
-import type { CompactionReason, RunStopReason, SystemPart, ToolOutcome, UserSource } from "../agent/events.js";
+import type {
+	CompactionReason,
+	HookDecision,
+	HookEventName,
+	HookStatus,
+	RunStopReason,
+	SystemPart,
+	ToolOutcome,
+	UserSource,
+} from "../agent/events.js";
 import type { AssistantBlock, ErrorKind, StopReason, ThinkingLevel } from "../llm/types.js";
 
 export type { CompactionReason };
@@ -241,7 +250,31 @@ function recordSchemas(shared: Shared) {
 			name: z.string(),
 			runId: z.string().optional(),
 		}),
+		hook: hookSchema(shared),
 	};
+}
+
+/** One hook run, as its `hook` event carried it (README "Hooks"); texts were cut to a few thousand characters. */
+function hookSchema({ meta }: Shared) {
+	return z.object({
+		...meta,
+		type: z.literal("hook"),
+		runId: z.string().optional(),
+		event: known<HookEventName>(),
+		name: z.string(),
+		command: z.string(),
+		source: z.string(),
+		callId: z.string().optional(),
+		tool: z.string().optional(),
+		status: known<HookStatus>(),
+		exitCode: z.number().nullable(),
+		durationMs: z.number(),
+		decision: known<HookDecision>().optional(),
+		reason: z.string().optional(),
+		message: z.string().optional(),
+		context: z.string().optional(),
+		updatedInput: z.literal(true).optional(),
+	});
 }
 
 function buildSchemas() {
@@ -300,6 +333,7 @@ export type SystemPromptEntry = EntryOf<"system_prompt">;
 export type RequestEntry = EntryOf<"request">;
 export type RunEntry = EntryOf<"run">;
 export type ToolStartEntry = EntryOf<"tool_start">;
+export type HookRecordEntry = EntryOf<"hook">;
 export type LabelEntry = EntryOf<"label">;
 export type NameEntry = EntryOf<"name">;
 export type LeafEntry = EntryOf<"leaf">;
@@ -314,14 +348,14 @@ export type UnknownEntry = Base & { type: "unknown"; meta: boolean; raw: Record<
 
 /** Entries that form the conversation path and advance the leaf. */
 export type ConversationEntry = UserEntry | AssistantEntry | ToolResultEntry | ModelChangeEntry | CompactionEntry;
-export type RecordEntry = SystemPromptEntry | RequestEntry | RunEntry | ToolStartEntry;
+export type RecordEntry = SystemPromptEntry | RequestEntry | RunEntry | ToolStartEntry | HookRecordEntry;
 export type MetadataEntry = LabelEntry | NameEntry | LeafEntry | RecordEntry;
 export type KnownEntry = ConversationEntry | MetadataEntry;
 export type SessionEntry = KnownEntry | UnknownEntry;
 /** Tree nodes: entries that can have children (conversation entries and unknown non-meta ones). */
 export type NodeEntry = ConversationEntry | (UnknownEntry & { meta: false });
 
-const METADATA_TYPES = new Set(["label", "name", "leaf", "system_prompt", "request", "run", "tool_start"]);
+const METADATA_TYPES = new Set(["label", "name", "leaf", "system_prompt", "request", "run", "tool_start", "hook"]);
 
 export function isConversation(entry: SessionEntry): entry is ConversationEntry {
 	return entry.type !== "unknown" && !isMetadata(entry);

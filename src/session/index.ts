@@ -21,6 +21,7 @@ export {
 	type CompactionReason,
 	type ConversationEntry,
 	FORMAT_VERSION,
+	type HookRecordEntry,
 	isConversation,
 	isMetadata,
 	isNode,

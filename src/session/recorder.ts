@@ -1,6 +1,6 @@
 import type { AgentEvent, RequestInfo } from "../agent/events.js";
 import { chosenModel } from "./context.js";
-import type { RequestEntry, RunEntry, ToolStartEntry } from "./format.js";
+import type { HookRecordEntry, RequestEntry, RunEntry, ToolStartEntry } from "./format.js";
 import type { SessionWriter } from "./writer.js";
 
 /** Anything with a synchronous `subscribe`, such as the agent's EventChannel. */
@@ -12,7 +12,8 @@ export type WriteFailure = (file: string, error: string) => void;
 /**
  * Turns the agent's events into session entries: user_message → user (written before the model is called:
  * delivery is synchronous), message_end → assistant plus a request record, tool_start → a tool_start record,
- * tool_end → tool_result, compaction_end (ok) → a compaction node, agent_end → a run record; agent_start and model_change → model_change when the model
+ * tool_end → tool_result, compaction_end (ok) → a compaction node, agent_end → a run record, hook → a hook record
+ * (held until a lazy session's first entry); agent_start and model_change → model_change when the model
  * differs from the one chosen on the current path. Entries of a run carry its runId. A failed write is reported
  * to `onFailure` once per run (the next entries are still tried), never thrown into the loop.
  */
@@ -97,6 +98,12 @@ export class SessionRecorder {
 				this.runId = undefined;
 				this.runRecord(event);
 				break;
+			case "hook": {
+				// A hook before anything was said (SessionStart) must not make a lazy session's file appear alone.
+				const { type: _type, ...run } = event;
+				w.appendRecordSoon<HookRecordEntry>({ type: "hook", ...(runId ? { runId } : {}), ...run });
+				break;
+			}
 			default:
 				break;
 		}

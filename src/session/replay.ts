@@ -6,6 +6,7 @@ import { assistantMessageOf, isKnownBlock, type ModelRef, toolCallsOf } from "./
 import type {
 	AssistantEntry,
 	CompactionEntry,
+	HookRecordEntry,
 	NodeEntry,
 	RequestEntry,
 	RunEntry,
@@ -45,12 +46,19 @@ class Records {
 	/** Request records by the id of the assistant entry they follow. */
 	readonly requests = new Map<string, RequestEntry>();
 	readonly prompts = new Map<string, SystemPromptEntry>();
+	/** The hook runs of each tool call, in the order they ran. */
+	readonly hooks = new Map<string, HookRecordEntry[]>();
 
 	constructor(session: Session) {
 		for (const entry of session.entries) {
 			if (entry.type === "run") this.runs.set(entry.runId, entry);
 			else if (entry.type === "request" && entry.parentId !== null) this.requests.set(entry.parentId, entry);
 			else if (entry.type === "system_prompt") this.prompts.set(entry.hash, entry);
+			else if (entry.type === "hook" && entry.callId !== undefined) {
+				const list = this.hooks.get(entry.callId) ?? [];
+				list.push(entry);
+				this.hooks.set(entry.callId, list);
+			}
 		}
 	}
 
@@ -122,17 +130,30 @@ function* replyEvents(entry: AssistantEntry, run: Run, startTs: string, records:
 	};
 }
 
-function* toolEvents(entry: ToolResultEntry, args: Record<string, unknown>): Generator<ReplayEvent> {
+/** The `hook` event a hook record was written from. */
+function hookEvent(record: HookRecordEntry): ReplayEvent {
+	const { id: _id, parentId: _parent, ts, meta: _meta, runId: _run, type: _type, ...run } = record;
+	return { event: { type: "hook", ...run }, ts };
+}
+
+/** A tool call's events: its PreToolUse hooks, tool_start (when it ran), its PostToolUse hooks, tool_end. */
+function* toolEvents(
+	entry: ToolResultEntry,
+	args: Record<string, unknown>,
+	hooks: readonly HookRecordEntry[],
+): Generator<ReplayEvent> {
 	const { callId, name, content, isError } = entry;
 	const durationMs = entry.durationMs ?? 0;
 	const outcome: ToolOutcome = entry.outcome ?? (isError ? "error" : "done");
 	const started = Date.parse(entry.ts) - durationMs;
+	for (const hook of hooks) if (hook.event === "PreToolUse") yield hookEvent(hook);
 	if (outcome === "done" || outcome === "error") {
 		yield {
 			event: { type: "tool_start", callId, name, args },
 			ts: Number.isNaN(started) ? entry.ts : new Date(started).toISOString(),
 		};
 	}
+	for (const hook of hooks) if (hook.event !== "PreToolUse") yield hookEvent(hook);
 	// Older sessions wrote details without a `kind`: typed here, so no view ever casts by tool name.
 	const details = toolDetailsOf(name, entry.details ?? null);
 	yield { event: { type: "tool_end", callId, name, outcome, content, details, isError, durationMs }, ts: entry.ts };
@@ -189,8 +210,10 @@ function startsRun(entry: UserEntry, run: Run | undefined): boolean {
  * Re-emits the conversation on the path to `leafId` (default: the current leaf) as the events the agent loop
  * emitted, without calling a model: per run agent_start, user_message, then per reply turn_start, request (when
  * recorded), message_start, one delta per block, message_end, tool_start/tool_end per result, turn_end, and
- * agent_end; a compaction node gives compaction_start and compaction_end where it happened. Run boundaries, stop reasons and timings come from the run and request records; sessions written
- * before those existed fall back to a heuristic. Live-only events (tool_update, approvals, queue) are not replayed.
+ * agent_end; a compaction node gives compaction_start and compaction_end where it happened; a tool call's hook runs
+ * come with it (PreToolUse before its tool_start, PostToolUse before its tool_end). Run boundaries, stop reasons and
+ * timings come from the run and request records; sessions written before those existed fall back to a heuristic.
+ * Live-only events (tool_update, approvals, queue) and hooks not tied to a call are not replayed.
  */
 export function* replayEvents(session: Session, leafId: string | null = session.leafId): Generator<ReplayEvent> {
 	yield* new Replay(session, leafId).events();
@@ -238,7 +261,11 @@ class Replay {
 					break;
 				case "tool_result":
 					this.answered.add(entry.callId);
-					yield* toolEvents(entry, this.calls.get(entry.callId)?.args ?? {});
+					yield* toolEvents(
+						entry,
+						this.calls.get(entry.callId)?.args ?? {},
+						this.records.hooks.get(entry.callId) ?? [],
+					);
 					break;
 				case "compaction":
 					yield* this.compaction(entry);

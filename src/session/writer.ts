@@ -143,6 +143,8 @@ export class SessionWriter {
 	private needsNewline: boolean;
 
 	private readonly promptHashes = new Set<string>();
+	/** Records made while a lazy file had no entry yet: written just before its first entry (see appendRecordSoon). */
+	private waiting: RecordEntry[] = [];
 
 	private constructor(
 		readonly session: Session,
@@ -231,10 +233,19 @@ export class SessionWriter {
 		if (isNode(entry) && entry.parentId !== null && !this.session.node(entry.parentId)) {
 			throw new SessionError(`no parent entry ${entry.parentId}`, "invalid");
 		}
+		if (this.fd === null) {
+			this.fd = createFile(this.file, this.session.header, this.appendLine);
+			for (const record of this.waiting.splice(0)) this.write(this.fd, record);
+		}
+		this.write(this.fd, entry);
+		return entry;
+	}
+
+	/** One line for one entry, and the entry in memory once it is on disk. */
+	private write(fd: number, entry: SessionEntry): void {
 		const line = `${this.needsNewline ? "\n" : ""}${maskSecrets(serialise(toRecord(entry)), this.secrets)}\n`;
-		this.fd ??= createFile(this.file, this.session.header, this.appendLine);
 		try {
-			this.appendLine(this.fd, line);
+			this.appendLine(fd, line);
 		} catch (error) {
 			// A partial write may have left an unfinished line; start the next one on a fresh line.
 			this.needsNewline = true;
@@ -242,17 +253,20 @@ export class SessionWriter {
 		}
 		this.needsNewline = false;
 		this.session.add(entry);
-		return entry;
 	}
 
 	/** Appends a new entry as a child of the current leaf. */
 	private appendNew<E extends SessionEntry>(fields: Fresh<E>): E {
+		return this.append(this.fresh(fields));
+	}
+
+	/** A new entry (a fresh id, the current leaf as parent, now) from its fields. */
+	private fresh<E extends SessionEntry>(fields: Fresh<E>): E {
 		let id = newEntryId();
-		while (this.session.get(id)) id = newEntryId();
+		while (this.session.get(id) || this.waiting.some((entry) => entry.id === id)) id = newEntryId();
 		const { type, ...rest } = fields as Fresh<SessionEntry>;
 		// `type` first: listing reads an entry's type from the start of its line without parsing it.
-		const entry = { type, id, parentId: this.leafId, ts: this.now().toISOString(), ...rest } as E;
-		return this.append(entry);
+		return { type, id, parentId: this.leafId, ts: this.now().toISOString(), ...rest } as E;
 	}
 
 	appendUser(content: string, extra: { source?: UserSource; runId?: string; pastes?: PastedRange[] } = {}): UserEntry {
@@ -291,6 +305,18 @@ export class SessionWriter {
 	appendRecord<E extends RecordEntry>(fields: Omit<Fresh<E>, "meta">): E {
 		// The compiler cannot see that `meta` completes the fields of a generic record.
 		return this.appendNew<E>({ meta: true, ...fields } as Fresh<E>);
+	}
+
+	/**
+	 * Appends a record, except to a lazy session whose file has no entry yet: there it waits, and is written just
+	 * before the first entry (a record alone never makes the file appear; one still waiting at close is dropped).
+	 */
+	appendRecordSoon<E extends RecordEntry>(fields: Omit<Fresh<E>, "meta">): void {
+		if (this.fd !== null || this.closed || this.session.entries.length > 0) {
+			this.appendRecord<E>(fields);
+			return;
+		}
+		this.waiting.push(this.fresh<E>({ meta: true, ...fields } as Fresh<E>));
 	}
 
 	/** Stores the system prompt and tool definitions once per distinct prompt; returns the prompt's hash. */
@@ -340,6 +366,7 @@ export class SessionWriter {
 	close(): void {
 		if (this.closed) return;
 		this.closed = true;
+		this.waiting = [];
 		if (this.fd !== null) closeSync(this.fd);
 		this.fd = null;
 	}

@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import envPaths from "env-paths";
 import { z } from "zod";
 import { OutputCollector } from "./bash-output.js";
 import type { BashDetails } from "./details.js";
-import { trackGroup } from "./live-groups.js";
+import { defaultShell, signalGroup, trackGroup } from "./live-groups.js";
 import { MAX_BYTES, MAX_LINES, type Tool, type ToolContext } from "./types.js";
 
 const bashSchema = z.object({
@@ -47,16 +47,6 @@ export function defaultOutputDir(): string {
 	return join(envPaths("gar", { suffix: "" }).cache, "bash-output");
 }
 
-/** Sends `signal` to the whole process group of `pid`; false when the group is gone. */
-function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
-	try {
-		process.kill(-pid, signal);
-		return true;
-	} catch {
-		return false;
-	}
-}
-
 /** Resolves when the stream has ended, or is already gone. */
 function ended(stream: Readable): Promise<void> {
 	if (stream.readableEnded || stream.destroyed) return Promise.resolve();
@@ -92,7 +82,7 @@ function start(shell: string, command: string, options: BashToolOptions): ChildP
  * group. Never buffers more than about three times the byte limit, whatever the output size.
  */
 export function createBashTool(options: BashToolOptions): Tool<BashParams, BashDetails> {
-	const shell = options.shell ?? (existsSync("/bin/bash") ? "/bin/bash" : "sh");
+	const shell = options.shell ?? defaultShell();
 	const limits = { maxLines: options.maxLines ?? MAX_LINES, maxBytes: options.maxBytes ?? MAX_BYTES };
 	const defaultTimeoutMs = options.timeoutMs ?? 120_000;
 	const graceMs = options.killGraceMs ?? 2000;

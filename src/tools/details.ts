@@ -99,4 +99,6 @@ export type ToolPreview =
 			diffTruncated: boolean;
 	  }
 	| { kind: "bash"; command: string; cwd: string; timeoutMs: number }
+	/** A read a PreToolUse hook asked the person about (reads never ask otherwise). */
+	| { kind: "read"; path: string; offset?: number; limit?: number }
 	| { kind: "invalid"; message: string };

@@ -1,4 +1,5 @@
 import type { ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
 
 /** How often a group whose leader has exited is checked for members left (background children). */
 const SWEEP_MS = 1000;
@@ -7,14 +8,24 @@ const live = new Set<number>();
 let sweeper: NodeJS.Timeout | undefined;
 let hooked = false;
 
-/** Whether the process group `pid` still has members. */
-function alive(pid: number): boolean {
+/** The shell commands run with (`shell -c command`): bash when it is there, else sh. */
+export function defaultShell(): string {
+	return existsSync("/bin/bash") ? "/bin/bash" : "sh";
+}
+
+/** Sends `signal` to the whole process group of `pid`; false when the group is gone. */
+export function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
 	try {
-		process.kill(-pid, 0);
+		process.kill(-pid, signal);
 		return true;
 	} catch {
 		return false;
 	}
+}
+
+/** Whether the process group `pid` still has members. */
+function alive(pid: number): boolean {
+	return signalGroup(pid, 0);
 }
 
 /** SIGKILLs every live group: runs on `exit`, so it must be synchronous. */

@@ -139,6 +139,11 @@ export function createReadTool(options: ReadToolOptions): Tool<ReadParams, ReadD
 		description: `Read a text file, shown with line numbers (number, tab, text). At most ${maxLines} lines or ${kb} per call; use offset and limit to page through larger files.`,
 		parameters: readSchema,
 		mutating: false,
+		async preview(params) {
+			const { offset, limit } = params;
+			const { shown } = resolveToolPath(options.cwd, params.path);
+			return { kind: "read", path: shown, ...(offset ? { offset } : {}), ...(limit ? { limit } : {}) };
+		},
 		async execute(params, ctx) {
 			if (ctx.signal.aborted) throw new Error("Aborted before reading.");
 			const { abs, shown } = resolveToolPath(options.cwd, params.path);

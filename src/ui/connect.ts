@@ -60,6 +60,8 @@ export async function connect(
 	if (setup.missingKey)
 		channel.emit({ type: "notice", level: "warning", message: firstContact(setup.missingKey, setup.provider) });
 	store.changed();
+	// The SessionStart hooks run now, not at the first prompt (their lines show in the chat).
+	void setup.conversation.start();
 	return { setup, cwd: flags.cwd, prompt: flags.prompt, demo: !!demo };
 }
 

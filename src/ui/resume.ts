@@ -122,7 +122,7 @@ async function switchTo(row: PickerRow, store: UiStore, setup: ResumeSetup, cwd:
 	}
 	// Loaded by now (the app is connected); kept out of this module so `gar -r` lists before it loads.
 	const { resumedView } = await import("./connect.js");
-	conversation.switchSession(writer);
+	await conversation.switchSession(writer);
 	store.view = resumedView(setup);
 	store.toBottom();
 	closePicker(store);

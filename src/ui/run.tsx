@@ -51,7 +51,8 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	await wire(app, connected);
 	const code = await app.finished;
 	const { conversation } = connected.setup;
-	conversation.close();
+	// SessionEnd hooks run (and are waited for) before the terminal is given back.
+	await conversation.close("prompt_input_exit");
 	app.close();
 	const saved = conversation.session;
 	const id = saved && saved.session.entries.length > 0 ? saved.session.header.id : undefined;

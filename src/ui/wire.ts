@@ -19,6 +19,7 @@ export async function wire(app: StartedApp, connected: Connected): Promise<void>
 	const { setup } = connected;
 	app.link(setup);
 	app.terminal.setMouse(setup.config.tui.mouse);
+	app.store.onFocus = (focused) => setup.conversation.setFocused(focused);
 	app.info.cwd = tildePath(connected.cwd, homedir());
 	app.info.branch = gitBranch(connected.cwd);
 	followBranch(app.info, setup);

@@ -129,6 +129,11 @@ function headline(name: string, preview: ToolPreview): string {
 			return `edit ${preview.path} (+${preview.added} −${preview.removed}, from line ${preview.firstChangedLine})`;
 		case "bash":
 			return `bash in ${preview.cwd} (timeout ${formatDuration(preview.timeoutMs)})`;
+		case "read": {
+			const from = preview.offset ?? 1;
+			const lines = preview.limit ? `lines ${from}–${from + preview.limit - 1}` : `from line ${from}`;
+			return `read ${preview.path} (${lines})`;
+		}
 		case "invalid":
 			return `${name}: this call will fail: ${firstLine(preview.message)}`;
 	}
@@ -179,6 +184,8 @@ export function previewBody(preview: ToolPreview): string[] {
 				? [...body, "[… the diff is larger than shown; it was cut at the size limit]"]
 				: body;
 		}
+		case "read":
+			return [];
 		case "invalid":
 			return preview.message.split("\n").map(revealHidden);
 	}
@@ -202,7 +209,9 @@ export function approvalFlagged(preview: ToolPreview): boolean {
 			? [preview.command, preview.cwd]
 			: preview.kind === "invalid"
 				? [preview.message]
-				: [preview.path, preview.diff];
+				: preview.kind === "read"
+					? [preview.path]
+					: [preview.path, preview.diff];
 	return texts.some((text) => hasHostileControls(text) || hasZeroWidth(text));
 }
 

@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../agent/events.js";
 import { addUsage, EMPTY_USAGE, type Usage } from "../llm/types.js";
+import { hookFailed } from "./hook-line.js";
 import { type ChatItem, type ToolItem, type Totals, type ViewState, zeroCost } from "./state.js";
 
 /**
@@ -177,10 +178,10 @@ function messageEnd(state: ViewState, event: EventOf<"message_end">, at: number)
 
 /** The question opens: the view holds it, and the call's item shows the same preview (one object, not a copy). */
 function approvalRequest(state: ViewState, event: EventOf<"approval_request">, at: number): void {
-	const { callId, name, args, preview } = event;
+	const { callId, name, args, preview, reason } = event;
 	const index = toolIndex(state, callId, name);
 	update<ToolItem>(state, index, () => ({ status: "awaiting_approval", preview, args }));
-	state.pending = { callId, name, args, preview, since: at };
+	state.pending = { callId, name, args, preview, since: at, ...(reason === undefined ? {} : { reason }) };
 	state.activity = { kind: "approval", since: at, callId, name };
 }
 
@@ -239,6 +240,20 @@ function compactionEnd(state: ViewState, event: EventOf<"compaction_end">, at: n
 	}
 	state.index.beforeCompaction = null;
 	state.activity = inRun ? { kind: "waiting", since: at } : { kind: "idle" };
+}
+
+/**
+ * A hook ran: its line goes with its tool call when the call is in the view (at the step it touched), else its own
+ * item; the inspector counts it.
+ */
+function hook(state: ViewState, event: EventOf<"hook">): void {
+	const { type: _type, ...run } = event;
+	const call = run.callId === undefined ? undefined : state.index.calls.get(run.callId);
+	if (call !== undefined) update<ToolItem>(state, call, (item) => ({ hooks: [...(item.hooks ?? []), run] }));
+	else push(state, { kind: "hook", run });
+	const { runs, blocked, failed } = state.hooks;
+	const stopped = run.decision === "deny" || run.decision === "block" || run.decision === "stop";
+	state.hooks = { runs: runs + 1, blocked: blocked + (stopped ? 1 : 0), failed: failed + (hookFailed(run) ? 1 : 0) };
 }
 
 function agentEnd(state: ViewState, event: EventOf<"agent_end">): void {
@@ -304,6 +319,7 @@ export const HANDLERS: { readonly [T in AgentEvent["type"]]: Handler<T> } = {
 	notice: (state, event) => {
 		push(state, { kind: "notice", level: event.level, message: event.message });
 	},
+	hook,
 	agent_end: agentEnd,
 };
 

@@ -1,4 +1,4 @@
-import type { AgentEvent, PastedRange, RunStopReason, ToolOutcome, UserSource } from "../agent/events.js";
+import type { AgentEvent, HookRun, PastedRange, RunStopReason, ToolOutcome, UserSource } from "../agent/events.js";
 import { costUsd } from "../llm/models.js";
 import { EMPTY_USAGE, type ErrorKind, type Usage } from "../llm/types.js";
 import type { ToolDetails, ToolPreview, ToolProgress } from "../tools/types.js";
@@ -29,6 +29,8 @@ export type ToolItem = {
 	/** When the tool started running (epoch ms), and how long it ran. */
 	startedAt?: number;
 	durationMs?: number;
+	/** The hooks that ran for this call (PreToolUse, PostToolUse), in order: shown at the call. */
+	hooks?: readonly HookRun[];
 };
 
 /** One row-group of the chat. Items are immutable: a change replaces the item, so views can memo by identity. */
@@ -49,6 +51,8 @@ export type ChatItem =
 	  }
 	| { kind: "error"; key: string; message: string; errorKind?: ErrorKind }
 	| { kind: "notice"; key: string; level: "info" | "warning" | "error"; message: string }
+	/** One hook run not tied to a tool call in the view (view/hook-line.ts says it in one line). */
+	| { kind: "hook"; key: string; run: HookRun }
 	| ({ kind: "compaction"; key: string } & Pick<
 			Extract<AgentEvent, { type: "compaction_end" }>,
 			"ok" | "tokensBefore" | "tokensAfter" | "error" | "reason" | "aborted"
@@ -85,6 +89,8 @@ export type PendingQuestion = {
 	args: Record<string, unknown>;
 	preview: ToolPreview;
 	since: number;
+	/** Why gar asks when a PreToolUse hook asked it to (the hook and its words). */
+	reason?: string;
 };
 
 /** Tokens and cost, for the session, the current (or last) run, and the last model call. */
@@ -114,6 +120,8 @@ export type ViewState = {
 	speed: { ttftMs: number | null; tokensPerSec: number | null };
 	/** Tool calls that ran, by tool name. */
 	toolCounts: Readonly<Record<string, number>>;
+	/** Hook runs in this view: all of them, those that blocked or stopped something, those that failed. */
+	hooks: { runs: number; blocked: number; failed: number };
 	queue: { steers: readonly string[]; followUps: readonly string[] };
 	/** Indexes for O(1) updates: item index by content index of the reply streaming now, and by tool call id. */
 	index: {
@@ -155,6 +163,7 @@ export function initialView(model: { provider: string; model: string; contextWin
 		context: { tokens: 0, window: model.contextWindow ?? null },
 		speed: { ttftMs: null, tokensPerSec: null },
 		toolCounts: {},
+		hooks: { runs: 0, blocked: 0, failed: 0 },
 		queue: { steers: [], followUps: [] },
 		index: { blocks: new Map(), calls: new Map(), streamChars: 0, firstTokenAt: null, lastDataAt: null },
 	};

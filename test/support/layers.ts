@@ -19,6 +19,7 @@ export const ORDER: Order = {
 		["compaction/"],
 		["session/", "view/"],
 		["agent/"],
+		["hooks/"],
 		["tools/", "config/", "prompt/", "demo/"],
 		["llm/", "signals.ts", "errors.ts"],
 		["term/", "code-cache.ts"],

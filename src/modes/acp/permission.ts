@@ -27,9 +27,13 @@ export function permissionRequest(request: ApprovalRequest, cwd: string): ToolCa
 		content = diffContent(preview.path, preview.diff, preview.kind === "write" && preview.action === "create");
 	} else if (preview.kind === "bash") {
 		content = [{ type: "content", content: { type: "text", text: fenced(preview.command) } }];
+	} else if (preview.kind === "read") {
+		content = [{ type: "content", content: { type: "text", text: `Read ${preview.path}` } }];
 	} else {
 		content = [{ type: "content", content: { type: "text", text: `This call will fail: ${preview.message}` } }];
 	}
+	// A PreToolUse hook asked: the client shows why (README "Hooks").
+	if (request.reason) content = [{ type: "content", content: { type: "text", text: request.reason } }, ...content];
 	return {
 		toolCallId: request.callId,
 		title: view.title,

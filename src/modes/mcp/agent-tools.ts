@@ -194,7 +194,7 @@ class AgentTools implements McpTools {
 		} finally {
 			this.running.delete(handle);
 			ctx.signal.removeEventListener("abort", abort);
-			conversation.close();
+			await conversation.close();
 		}
 	}
 }

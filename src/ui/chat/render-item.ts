@@ -4,6 +4,7 @@ import type { ChatItem } from "../../view/state.js";
 import { labelFor } from "../editor/paste.js";
 import type { Theme } from "../theme/theme.js";
 import { replyLines } from "./assistant-text.js";
+import { hookRows } from "./hook-rows.js";
 import { clean, expandTabs, fitSpans, type Line, makeLine, prefixRows, type Span, wrapSpans } from "./lines.js";
 import { toolLines } from "./tool-lines.js";
 
@@ -62,12 +63,25 @@ function shellRows(text: string, width: number, theme: Theme, expanded: boolean)
 	return rows;
 }
 
+/**
+ * Text a hook gave the model (context, or a Stop hook's reason to go on): its first line, the rest one key away
+ * (Ctrl+O), muted — the person did not type it.
+ */
+function hookContextRows(text: string, width: number, theme: Theme, expanded: boolean): Rows {
+	const lines = text.replace(/\n+$/, "").split("\n");
+	const label = { text: "hook › ", color: theme.muted, bold: true };
+	if (expanded) return labelled(label, [{ text: lines.join("\n"), color: theme.muted }], width);
+	const more = lines.length > 1 ? ` (${lines.length - 1} more lines: Ctrl+O)` : "";
+	return [fitSpans([label, { text: `${lines[0] ?? ""}${more}`, color: theme.muted }], width)];
+}
+
 function userRows(item: Extract<ChatItem, { kind: "user" }>, width: number, theme: Theme, expanded: boolean): Rows {
 	if (item.source === "schema_retry") {
 		const text = expandTabs(clean(item.text));
 		return [fitSpans([{ text: `gar asked for JSON: ${text.replace(/\s+/g, " ")}`, color: theme.muted }], width)];
 	}
 	if (item.source === "shell") return shellRows(expandTabs(clean(item.text)), width, theme, expanded);
+	if (item.source === "hook") return hookContextRows(expandTabs(clean(item.text)), width, theme, expanded);
 	const label = USER_LABELS[item.source] ?? "you › ";
 	const pastes = expanded ? [] : foldable(item.text, item.pastes);
 	return labelled({ text: label, color: theme.user, bold: true }, foldedSpans(item.text, pastes, theme), width);
@@ -169,6 +183,8 @@ function rows(item: Exclude<ChatItem, { kind: "text" | "tool" }>, width: number,
 		}
 		case "run_end":
 			return runEndRows(item, width, theme);
+		case "hook":
+			return hookRows(item.run, width, theme);
 	}
 }
 

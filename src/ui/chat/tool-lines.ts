@@ -3,6 +3,7 @@ import { failureLines } from "../../view/failure-lines.js";
 import { firstLine, formatDuration, toolSummary, toolTarget } from "../../view/format.js";
 import type { ToolItem } from "../../view/state.js";
 import type { Theme } from "../theme/theme.js";
+import { hookRows } from "./hook-rows.js";
 import {
 	clean,
 	expandTabs,
@@ -172,6 +173,8 @@ function body(item: ToolItem, width: number, theme: Theme, expanded: boolean): R
 /** A tool call: a header "▸ name target  summary" coloured by status, then its diff, command or output. */
 export function toolLines(item: ToolItem, width: number, theme: Theme, expanded: boolean): Line[] {
 	const command = item.name === "bash" && typeof item.args?.command === "string" ? item.args.command.split("\n") : [];
-	const rows = [...header(item, command, width, theme), ...body(item, width, theme, expanded)];
+	// The call's hooks come right under its header: what they did is why the call ran (or did not) as it did.
+	const hooks = (item.hooks ?? []).flatMap((run) => hookRows(run, width, theme, "  "));
+	const rows = [...header(item, command, width, theme), ...hooks, ...body(item, width, theme, expanded)];
 	return rows.map((row, i) => makeLine(`${item.key}:${i}`, row, width));
 }

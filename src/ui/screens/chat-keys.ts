@@ -40,6 +40,8 @@ export type KeyDeps = {
 /** Two Ctrl+C within this long exit. */
 const DOUBLE_PRESS_MS = 1000;
 const WHEEL_LINES = 3;
+/** A focus report, as Ink passes it on (without its ESC): the window gained (I) or lost (O) focus. */
+const FOCUS = /^\[([IO])$/;
 /** An SGR mouse report, as Ink passes it on (without its ESC): button; column; row; press or release. */
 const WHEEL = /^\[<(\d+);\d+;\d+[Mm]$/;
 
@@ -110,6 +112,9 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 	];
 	const dispatch = keyDispatcher(KEY_TABLE, layers, actions);
 	return (text, key) => {
+		// A focus report is not a key: it neither types nor counts as typing.
+		const focus = FOCUS.exec(text);
+		if (focus) return store.onFocus(focus[1] === "I");
 		keyPressed(input, ctx.now());
 		// The run ended while a reason was typed: the draft set aside for it comes back.
 		if (!store.approval) input.bringBack();

@@ -50,9 +50,9 @@ export const COMMANDS: readonly CommandSpec[] = [
 		name: "new",
 		description: "start a new session",
 		idle: true,
-		run: (_arg, ctx) => {
+		run: async (_arg, ctx) => {
 			const { conversation } = ctx.setup;
-			conversation.newSession();
+			await conversation.newSession();
 			ctx.store.view = initialView(conversation.model);
 			ctx.store.toBottom();
 			ctx.store.changed();

@@ -1,4 +1,5 @@
 import type { ApprovalRequest } from "../../agent/loop.js";
+import { revealHidden } from "../../term/sanitize.js";
 import { plural } from "../../text/plural.js";
 import { APPROVAL_WARNING, approvalFlagged, approvalKeys, previewBody, previewHeadline } from "../../view/format.js";
 import { expandTabs, graphemes, textWidth } from "../chat/lines.js";
@@ -16,6 +17,8 @@ export type ApprovalLayout = {
 	header: string[];
 	/** The warning about hidden characters, wrapped; empty when there are none. */
 	warning: string[];
+	/** Why gar asks, when a PreToolUse hook asked it to: at most REASON_ROWS rows; empty otherwise. */
+	reason: string[];
 	/** Every row of the preview; `rows` of them from `start` are on screen. */
 	body: readonly PreviewRow[];
 	start: number;
@@ -29,6 +32,9 @@ export type ApprovalLayout = {
 	/** Rows of the panel, borders included. */
 	height: number;
 };
+
+/** Rows a hook's reason may take in the panel (the hook's line in the chat has the rest). */
+const REASON_ROWS = 3;
 
 /** Border and padding: the panel's text is this many columns narrower than the panel. */
 const FRAME_COLUMNS = 4;
@@ -121,6 +127,16 @@ function isFlagged(request: ApprovalRequest): boolean {
 	return hit;
 }
 
+/** A hook's reason for asking, on one line wrapped to at most REASON_ROWS rows (" …" where it is cut). */
+function reasonRows(request: ApprovalRequest, width: number): string[] {
+	if (!request.reason) return [];
+	const rows = wrapExact(revealHidden(request.reason.replace(/\s*\n\s*/g, " ")), width);
+	if (rows.length <= REASON_ROWS) return rows;
+	const kept = rows.slice(0, REASON_ROWS);
+	kept[REASON_ROWS - 1] = `${wrapExact(kept[REASON_ROWS - 1] ?? "", width - 2)[0]} …`;
+	return kept;
+}
+
 /** Every row of the preview at `width` columns; wrapped once per question and width. */
 function previewRows(request: ApprovalRequest, width: number): PreviewRow[] {
 	const hit = wrapped.get(request);
@@ -185,15 +201,19 @@ export function layoutApproval(pending: PendingApproval, width: number, maxHeigh
 	const inner = Math.max(1, width - FRAME_COLUMNS);
 	let header = wrapExact(previewHeadline(request.name, request.preview), inner);
 	const warning = isFlagged(request) ? wrapExact(APPROVAL_WARNING, inner) : [];
+	const reason = reasonRows(request, inner);
 	const keyItems =
 		pending.stage === "reason"
 			? ["type why (optional)", "Enter deny with this reason", "Esc deny"]
 			: approvalKeys(request.name);
 	const keys = packKeys(keyItems, inner);
 	let body: readonly PreviewRow[] = previewRows(request, inner);
-	const frame = () => 2 + header.length + warning.length + keys.length;
+	const frame = () => 2 + header.length + warning.length + reason.length + keys.length;
 	// A headline taking more than a third of the panel: its first rows stay, and all of it leads the preview.
-	const headerRoom = Math.min(Math.floor(maxHeight / 3), maxHeight - 2 - warning.length - keys.length - 2);
+	const headerRoom = Math.min(
+		Math.floor(maxHeight / 3),
+		maxHeight - 2 - warning.length - reason.length - keys.length - 2,
+	);
 	if (header.length > Math.max(1, headerRoom)) {
 		const all = header.map((text): PreviewRow => ({ lead: "", text, tone: "plain" }));
 		header = header.slice(0, Math.max(1, headerRoom));
@@ -204,6 +224,7 @@ export function layoutApproval(pending: PendingApproval, width: number, maxHeigh
 		return {
 			header,
 			warning,
+			reason,
 			body,
 			start: 0,
 			rows: body.length,
@@ -225,6 +246,7 @@ export function layoutApproval(pending: PendingApproval, width: number, maxHeigh
 	return {
 		header,
 		warning,
+		reason,
 		body,
 		start,
 		rows,

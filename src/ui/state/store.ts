@@ -64,6 +64,8 @@ export class UiStore {
 	theme: Theme = darkTheme;
 	/** The resume picker's state while its screen ("picker") is open. */
 	picker: PickerModel | null = null;
+	/** Told when the terminal reports a focus change (the conversation: a run that ends unseen notifies). */
+	onFocus: (focused: boolean) => void = () => {};
 	private version = 0;
 	private readonly listeners = new Set<() => void>();
 	private timer: NodeJS.Timeout | null = null;

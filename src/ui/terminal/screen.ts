@@ -7,6 +7,10 @@ const PASTE_OFF = "\x1b[?2004l";
 const MOUSE_ON = "\x1b[?1000h\x1b[?1006h";
 const MOUSE_OFF = "\x1b[?1006l\x1b[?1000l";
 const SHOW_CURSOR = "\x1b[?25h";
+// Focus reporting: the terminal says when its window gains (CSI I) or loses (CSI O) focus; a run that ends unseen
+// then runs the Notification hooks. Terminals that do not know it ignore it.
+const FOCUS_ON = "\x1b[?1004h";
+const FOCUS_OFF = "\x1b[?1004l";
 // xterm's modifyOtherKeys, level 1: keys with no encoding of their own (Shift+Enter) are reported as CSI sequences;
 // Ctrl+C, Esc and the rest stay as they are. xterm and tmux (`extended-keys on`) honour it; others ignore it.
 const KEYS_ON = "\x1b[>4;1m";
@@ -48,7 +52,8 @@ export class Screen {
 	enter(): void {
 		if (this.active) return;
 		this.active = true;
-		this.write(`${ENTER_ALT}${PASTE_ON}${KEYS_ON}${this.kitty ? KITTY_PUSH : ""}${this.mouse ? MOUSE_ON : ""}`);
+		const kitty = this.kitty ? KITTY_PUSH : "";
+		this.write(`${ENTER_ALT}${PASTE_ON}${FOCUS_ON}${KEYS_ON}${kitty}${this.mouse ? MOUSE_ON : ""}`);
 	}
 
 	/** Turns mouse reporting on or off (the config that decides it loads after the first frame). */
@@ -62,7 +67,7 @@ export class Screen {
 		if (!this.active) return;
 		this.active = false;
 		const kitty = this.kitty ? KITTY_POP : "";
-		this.write(`${this.mouse ? MOUSE_OFF : ""}${kitty}${KEYS_OFF}${PASTE_OFF}${SHOW_CURSOR}${LEAVE_ALT}`);
+		this.write(`${this.mouse ? MOUSE_OFF : ""}${kitty}${KEYS_OFF}${FOCUS_OFF}${PASTE_OFF}${SHOW_CURSOR}${LEAVE_ALT}`);
 	}
 
 	/** Synchronous, so it lands even from an exit handler or right before a suspend. */

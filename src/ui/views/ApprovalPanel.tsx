@@ -54,7 +54,7 @@ function Row({ row, theme }: { row: PreviewRow; theme: Theme }) {
  */
 export const ApprovalPanel = memo(function ApprovalPanel({ layout, width }: ApprovalPanelProps) {
 	const theme = useTheme();
-	const { header, warning, body, start, rows, status, urgent, keys } = layout;
+	const { header, warning, reason, body, start, rows, status, urgent, keys } = layout;
 	return (
 		<Box
 			flexDirection="column"
@@ -73,6 +73,12 @@ export const ApprovalPanel = memo(function ApprovalPanel({ layout, width }: Appr
 			{warning.map((text, i) => (
 				// biome-ignore lint/suspicious/noArrayIndexKey: the warning's rows, in order.
 				<Text key={`w${i}`} color={theme.error} wrap="truncate-end">
+					{text}
+				</Text>
+			))}
+			{reason.map((text, i) => (
+				// biome-ignore lint/suspicious/noArrayIndexKey: the hook's reason's rows, in order.
+				<Text key={`r${i}`} color={theme.text} wrap="truncate-end">
 					{text}
 				</Text>
 			))}

@@ -38,7 +38,15 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 	);
 }
 
-/** The inspector: live state, turn, tokens, cost, context fill, speed, tool counts, model and session. */
+/** "3 runs · 1 blocked · 1 failed": hook runs, with those that blocked or stopped something and those that failed. */
+export function hookCounts(hooks: ViewState["hooks"]): string {
+	const parts = [`${hooks.runs} ${hooks.runs === 1 ? "run" : "runs"}`];
+	if (hooks.blocked > 0) parts.push(`${hooks.blocked} blocked`);
+	if (hooks.failed > 0) parts.push(`${hooks.failed} failed`);
+	return parts.join(" · ");
+}
+
+/** The inspector: live state, turn, tokens, cost, context fill, speed, tool and hook counts, model and session. */
 export const Inspector = memo(function Inspector(props: InspectorProps) {
 	const { view, width, sessionId, sessionBranch } = props;
 	const theme = useTheme();
@@ -95,6 +103,12 @@ export const Inspector = memo(function Inspector(props: InspectorProps) {
 				TTFT {ttft} · {speed === null ? "–" : `${Math.round(speed)} tok/s`}
 			</Row>
 			<Row label="tools">{tools || "none yet"}</Row>
+			{/* Only where hooks ran: a conversation without hooks shows no row for them. */}
+			{view.hooks.runs > 0 ? (
+				<Row label="hooks">
+					<Text color={view.hooks.failed > 0 ? theme.warning : theme.inspector.value}>{hookCounts(view.hooks)}</Text>
+				</Row>
+			) : null}
 			<Row label="model">{view.model ? `${view.provider}/${view.model}` : "–"}</Row>
 			<Row label="session">{sessionId ?? "not saved"}</Row>
 			<Row label="branch">{sessionBranch}</Row>
