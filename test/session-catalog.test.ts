@@ -92,6 +92,7 @@ describe("a session's summary", () => {
 			latestPrompt: "Instead, delete them",
 			entries: session.entries.length,
 			leaves: session.leaves().map((leaf) => leaf.id),
+			leaf: session.leafId,
 			labels: Object.fromEntries(session.labels),
 			provider: "anthropic",
 			model: "claude-opus-4-1",
@@ -104,6 +105,35 @@ describe("a session's summary", () => {
 		expect(summary.prompts).toEqual(["List the files", "Now count them", "Instead, delete them"]);
 		const info = infoOf(writer.file, 0, summary);
 		expect(info).toMatchObject({ branches: 2, labels: ["start"], messages: 9 });
+	});
+
+	it("follows the current leaf as a load does: the last conversation entry, or a later leaf record's target", () => {
+		const base = tmp();
+		const writer = SessionWriter.create({ dir: base, cwd: CWD });
+		const first = writer.appendUser("one");
+		writer.appendAssistant(secondReply);
+		writer.moveTo(first.id);
+		writer.close();
+		expect(summarize(writer.file).summary.leaf).toBe(first.id);
+		expect(loadSession(writer.file).leafId).toBe(first.id);
+	});
+
+	it("names a session of any size by appending one line, after a torn last line too", () => {
+		const base = tmp();
+		const writer = SessionWriter.create({ dir: base, cwd: CWD });
+		writer.appendUser("one");
+		const reply = writer.appendAssistant(secondReply);
+		writer.close();
+		appendFileSync(writer.file, '{"type":"user","id":"torn');
+		const before = readFileSync(writer.file, "utf8");
+		const { summary } = summarize(writer.file);
+		const entry = SessionWriter.appendName(writer.file, "  Renamed  ", summary.leaf);
+		expect(readFileSync(writer.file, "utf8")).toBe(`${before}\n${JSON.stringify(entry)}\n`);
+		expect(entry).toMatchObject({ type: "name", name: "Renamed", parentId: reply.id });
+		const loaded = loadSession(writer.file);
+		expect(loaded.name).toBe("Renamed");
+		expect(loaded.leafId).toBe(reply.id);
+		expect(() => SessionWriter.appendName(writer.file, " ", null)).toThrow(/cannot be empty/);
 	});
 
 	it("adds up what the replies cost and counts damaged lines", () => {

@@ -29,6 +29,8 @@ export type SessionSummary = {
 	latestUserOffset?: number;
 	/** The ids of the nodes without children: one per branch. */
 	leaves: string[];
+	/** The current leaf, as Session computes it (the last conversation entry, or a later leaf record's target). */
+	leaf: string | null;
 	/** The provider and model of the latest reply or model change. */
 	provider?: string;
 	model?: string;
@@ -96,6 +98,7 @@ export function startSummary(headerLine: string, file: string): SessionSummary {
 		damaged: 0,
 		labels: {},
 		leaves: [],
+		leaf: null,
 		costUsd: 0,
 		prompts: [],
 		promptChars: 0,
@@ -130,13 +133,17 @@ export function addLine(summary: SessionSummary, line: Line): void {
 	}
 	summary.entries++;
 	if (type === "user" || type === "assistant") summary.messages++;
-	if (NODE_TYPES.has(type) || (!META_TYPES.has(type) && record(line)?.meta !== true)) addNode(summary, line);
+	if (NODE_TYPES.has(type)) summary.leaf = addNode(summary, line) ?? summary.leaf;
+	else if (!META_TYPES.has(type) && record(line)?.meta !== true) addNode(summary, line);
 	const handle = HANDLERS[type];
 	if (handle) handle(summary, line);
 }
 
-/** The node's id and parent from the start of its line (where gar writes them), else from the parsed line. */
-function addNode(summary: SessionSummary, line: Line): void {
+/**
+ * Adds a node to the branch count, its id and parent read from the start of its line (where gar writes them), else
+ * from the parsed line. Returns its id.
+ */
+function addNode(summary: SessionSummary, line: Line): string | undefined {
 	const head = IDS.exec(line.buf.toString("latin1", line.start, Math.min(line.end, line.start + 160)));
 	let id = head?.[1];
 	let parent = head ? (head[2] ?? null) : undefined;
@@ -145,10 +152,11 @@ function addNode(summary: SessionSummary, line: Line): void {
 		id = typeof value?.id === "string" ? value.id : undefined;
 		parent = typeof value?.parentId === "string" ? value.parentId : null;
 	}
-	if (id === undefined) return;
+	if (id === undefined) return undefined;
 	const at = parent === null || parent === undefined ? -1 : summary.leaves.indexOf(parent);
 	if (at === -1) summary.leaves.push(id);
 	else summary.leaves[at] = id;
+	return id;
 }
 
 const HANDLERS: Readonly<Record<string, (summary: SessionSummary, line: Line) => void>> = {
@@ -208,6 +216,10 @@ const HANDLERS: Readonly<Record<string, (summary: SessionSummary, line: Line) =>
 	run: (summary, line) => {
 		const window = record(line)?.contextWindow;
 		if (window === null || typeof window === "number") summary.contextWindow = window;
+	},
+	leaf: (summary, line) => {
+		const target = record(line)?.target;
+		if (target === null || typeof target === "string") summary.leaf = target;
 	},
 	name: (summary, line) => {
 		const name = record(line)?.name;

@@ -88,6 +88,7 @@ export function pickerSource(setup: PickerSetup): PickerSource {
 	let prompts: Map<string, string[]> | undefined;
 	let scope: string | undefined;
 	let offsets = new Map<string, number | undefined>();
+	let leaves = new Map<string, string | null>();
 	const matchers = new WeakMap<readonly PickerRow[], FuzzyRows<PickerRow>>();
 	const isCurrent = (row: PickerRow) => setup.current()?.file === row.file;
 	return {
@@ -98,6 +99,7 @@ export function pickerSource(setup: PickerSetup): PickerSource {
 			texts = listed.texts;
 			prompts = undefined;
 			offsets = new Map(catalog.sessions.map((s) => [s.file, s.summary.latestUserOffset]));
+			leaves = new Map(catalog.sessions.map((s) => [s.file, s.summary.leaf ?? null]));
 			return listed.rows;
 		},
 		filter(rows, query): PickerHit[] {
@@ -117,15 +119,9 @@ export function pickerSource(setup: PickerSetup): PickerSource {
 		preview: (row) => readLastExchange(row.file, offsets.get(row.file)),
 		rename(row, name) {
 			const current = setup.current();
+			// Another session is named without loading it: one line appended, however long the file.
 			if (current && isCurrent(row)) current.setName(name);
-			else {
-				const writer = SessionWriter.open(row.file);
-				try {
-					writer.setName(name);
-				} finally {
-					writer.close();
-				}
-			}
+			else SessionWriter.appendName(row.file, name, leaves.get(row.file) ?? null);
 			return `named ${row.id}: ${name}`;
 		},
 		trash(row) {
