@@ -156,8 +156,10 @@ export function listFolder(dir: string, observe?: ReadObserver): FolderListing {
 	const scanned = new Map<string, string[]>();
 	let changed = Object.keys(index).length !== names.length;
 	const listing: FolderListing = { sessions: [], unreadable: [] };
+	const prefix = join(dir, "/");
 	for (const name of names) {
-		const file = join(dir, name);
+		// Not join(): normalizing a thousand paths is a fifth of a listing's time.
+		const file = `${prefix}${name}`;
 		let stat: Stats;
 		try {
 			stat = statSync(file);

@@ -29,8 +29,9 @@ export function PickerList({ picker, width, height, now, home }: PickerListProps
 				const selected = picker.top + i === picker.selected;
 				const cells = rowCells(hit, now, home);
 				const color = hit.row.problem ? theme.warning : selected ? theme.accent : theme.text;
+				// One text node per row (its cells nested): the layout has a row to place, not nine.
 				return (
-					<Box key={hit.row.file} width={width}>
+					<Text key={hit.row.file} wrap="truncate-end">
 						<Text color={theme.accent}>{selected ? "› " : "  "}</Text>
 						{columns.map((column, c) => (
 							<Text
@@ -41,7 +42,7 @@ export function PickerList({ picker, width, height, now, home }: PickerListProps
 								{`${c === 0 ? "" : "  "}${fitCell(cells[column.key], column.width, column.right)}`}
 							</Text>
 						))}
-					</Box>
+					</Text>
 				);
 			})}
 		</Box>
