@@ -136,6 +136,20 @@ describe("a session's summary", () => {
 		expect(() => SessionWriter.appendName(writer.file, " ", null)).toThrow(/cannot be empty/);
 	});
 
+	it("keeps the start of the first prompts and of the latest ones for the filter, bounded however many there are", () => {
+		const base = tmp();
+		const writer = SessionWriter.create({ dir: base, cwd: CWD });
+		for (let i = 0; i < 200; i++) writer.appendUser(`prompt number ${i} ${"x".repeat(300)}`);
+		writer.close();
+		const { prompts } = summarize(writer.file).summary;
+		const numbers = prompts.map((p) => Number(/prompt number (\d+)/.exec(p)?.[1]));
+		expect(prompts.every((p) => p.length <= 200)).toBe(true);
+		expect(prompts.join("").length).toBeLessThanOrEqual(8000);
+		expect(numbers.slice(0, 3)).toEqual([0, 1, 2]);
+		expect(numbers.at(-1)).toBe(199);
+		expect(numbers).not.toContain(100);
+	});
+
 	it("adds up what the replies cost and counts damaged lines", () => {
 		const base = tmp();
 		const writer = SessionWriter.create({ dir: base, cwd: CWD });
@@ -298,6 +312,12 @@ describe("filtering 1,000 sessions", () => {
 		expect(fuzzy.find("parser m501x")).toEqual([]);
 		expect(fuzzy.find("tokenizer m501x").map(file)).toEqual([files[501]]);
 		expect(fuzzy.find("qzx")).toEqual([]);
+		// Typing on: each longer query is searched among the rows the last one found, with the same result.
+		const fresh = new FuzzyRows(rows, (r) => [r.summary.name ?? "", ...(prompts.get(r.file) ?? [])]);
+		for (const query of ["m", "m4", "m45", "m45x", "m45x now"]) {
+			expect(fuzzy.find(query).map(file), query).toEqual(fresh.find(query).map(file));
+		}
+		expect(fuzzy.find("m45x now").map(file)[0]).toBe(files[45]);
 		// A blank filter keeps every row in order.
 		expect(fuzzy.find("  ").map(file)).toEqual(rows.map((r) => r.file));
 	});

@@ -40,8 +40,13 @@ export type SessionSummary = {
 	contextTokens?: number;
 	/** The model's context window in the last run (null: unknown). */
 	contextWindow?: number | null;
-	/** The prompts' text a filter searches: the start of each prompt, up to SEARCH_CHARS in all. */
+	/**
+	 * The prompts' text a filter searches, the start of each: the first prompts (`firstPrompts` of them, up to
+	 * SEARCH_FIRST characters), then the latest ones (up to SEARCH_RECENT characters; older ones leave).
+	 */
 	prompts: string[];
+	firstPrompts: number;
+	/** Characters of the first prompts kept. */
 	promptChars: number;
 };
 
@@ -49,9 +54,10 @@ const PREFIX = Buffer.from('{"type":"');
 const QUOTE = 34;
 const CLOSE_BRACE = 125;
 const PROMPT_CHARS = 80;
-/** Of each prompt, this much is searchable; of all prompts of a session, SEARCH_CHARS. */
-const SEARCH_PROMPT_CHARS = 400;
-const SEARCH_CHARS = 16_000;
+/** Of each prompt, this much is searchable; of a session's first prompts and of its latest, these many. */
+const SEARCH_PROMPT_CHARS = 200;
+const SEARCH_FIRST = 4000;
+const SEARCH_RECENT = 4000;
 /** Lines longer than this are counted but not parsed (a pasted megabyte is no prompt to list). */
 const MAX_PARSED_LINE = 4 << 20;
 /** A reply's provider, model and cost are written after its content: they are found in its line's last bytes. */
@@ -101,6 +107,7 @@ export function startSummary(headerLine: string, file: string): SessionSummary {
 		leaf: null,
 		costUsd: 0,
 		prompts: [],
+		firstPrompts: 0,
 		promptChars: 0,
 	};
 }
@@ -169,11 +176,7 @@ const HANDLERS: Readonly<Record<string, (summary: SessionSummary, line: Line) =>
 		summary.firstPrompt ??= oneLine(text);
 		summary.latestPrompt = oneLine(text);
 		summary.latestUserOffset = line.offset;
-		if (summary.promptChars < SEARCH_CHARS) {
-			const part = oneLine(text, SEARCH_PROMPT_CHARS);
-			summary.prompts.push(part);
-			summary.promptChars += part.length;
-		}
+		addSearchText(summary, oneLine(text, SEARCH_PROMPT_CHARS));
 	},
 	assistant: (summary, line) => {
 		const tail = line.buf.toString("latin1", Math.max(line.start, line.end - TAIL_BYTES), line.end);
@@ -232,6 +235,23 @@ const HANDLERS: Readonly<Record<string, (summary: SessionSummary, line: Line) =>
 		else if (value.label === null) delete summary.labels[value.target];
 	},
 };
+
+/** Keeps a prompt's start for the filter: among the first prompts while they fit, else among the latest. */
+function addSearchText(summary: SessionSummary, part: string): void {
+	const { prompts } = summary;
+	if (prompts.length === summary.firstPrompts && summary.promptChars + part.length <= SEARCH_FIRST) {
+		prompts.push(part);
+		summary.firstPrompts++;
+		summary.promptChars += part.length;
+		return;
+	}
+	prompts.push(part);
+	let recent = prompts.slice(summary.firstPrompts).reduce((sum, text) => sum + text.length, 0);
+	while (recent > SEARCH_RECENT && prompts.length > summary.firstPrompts + 1) {
+		recent -= prompts[summary.firstPrompts]?.length ?? 0;
+		prompts.splice(summary.firstPrompts, 1);
+	}
+}
 
 function addCost(summary: SessionSummary, cost: number | null): void {
 	summary.costUsd = summary.costUsd === null || cost === null || !Number.isFinite(cost) ? null : summary.costUsd + cost;

@@ -80,7 +80,7 @@ function rowsOf(catalog: Catalog): { rows: PickerRow[]; texts: Map<string, strin
 
 /**
  * The resume picker's source over the session store: listings through each project's index, the fuzzy filter over
- * name, labels and prompts (fzf), the last exchange read from the latest prompt on, rename by appending a name, and
+ * name, labels and prompts (uFuzzy), the last exchange read from the latest prompt on, rename by appending a name, and
  * delete by moving the file to the trash.
  */
 export function pickerSource(setup: PickerSetup): PickerSource {
@@ -91,6 +91,17 @@ export function pickerSource(setup: PickerSetup): PickerSource {
 	let leaves = new Map<string, string | null>();
 	const matchers = new WeakMap<readonly PickerRow[], FuzzyRows<PickerRow>>();
 	const isCurrent = (row: PickerRow) => setup.current()?.file === row.file;
+	/** The fuzzy matcher of a listing's rows: their names, labels and prompts (read from the index when first asked). */
+	const matcherOf = (rows: readonly PickerRow[]): FuzzyRows<PickerRow> => {
+		let matcher = matchers.get(rows);
+		if (!matcher) {
+			prompts ??= readPrompts(setup.baseDir, scope);
+			const searched = prompts;
+			matcher = new FuzzyRows(rows, (row) => [...(texts.get(row.file) ?? [row.id]), ...(searched.get(row.file) ?? [])]);
+			matchers.set(rows, matcher);
+		}
+		return matcher;
+	};
 	return {
 		list(all) {
 			scope = all ? undefined : setup.cwd;
@@ -104,18 +115,11 @@ export function pickerSource(setup: PickerSetup): PickerSource {
 		},
 		filter(rows, query): PickerHit[] {
 			if (query.trim() === "") return rows.map((row) => ({ row, matched: "" }));
-			let matcher = matchers.get(rows);
-			if (!matcher) {
-				prompts ??= readPrompts(setup.baseDir, scope);
-				const searched = prompts;
-				matcher = new FuzzyRows(rows, (row) => [
-					...(texts.get(row.file) ?? [row.id]),
-					...(searched.get(row.file) ?? []),
-				]);
-				matchers.set(rows, matcher);
-			}
-			return matcher.find(query).map(({ row, text }) => ({ row, matched: text }));
+			return matcherOf(rows)
+				.find(query)
+				.map(({ row, text }) => ({ row, matched: text }));
 		},
+		prepare: (rows) => matcherOf(rows).prepare(),
 		preview: (row) => readLastExchange(row.file, offsets.get(row.file)),
 		rename(row, name) {
 			const current = setup.current();

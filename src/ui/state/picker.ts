@@ -37,6 +37,8 @@ export type PickerSource = {
 	list(all: boolean): PickerRow[];
 	/** The rows matching `query`, best first (every row for a blank one). */
 	filter(rows: readonly PickerRow[], query: string): PickerHit[];
+	/** Readies the filter for `rows` (their prompts read, the matcher built), so the first key is not the slow one. */
+	prepare?(rows: readonly PickerRow[]): void;
 	preview(row: PickerRow): PickerPreview;
 	/** Names the session; returns what to tell. Throws with the reason. */
 	rename(row: PickerRow, name: string): string;
@@ -52,6 +54,8 @@ export type PickerMode = "browse" | "rename" | "delete";
 export type PickerMessage = { text: string; level: "info" | "warning" | "error" };
 
 const PREVIEWS = 50;
+/** Filtering waits this long after a key: each key shows at once, and a run of keys filters once. */
+const FILTER_DELAY_MS = 30;
 
 /**
  * The resume picker's state, outside React: the rows (this project or all), the filter, the selection and the
@@ -75,6 +79,8 @@ export class PickerModel {
 	private opening = false;
 	private found: PickerHit[] = [];
 	private readonly previews = new Map<string, PickerPreview>();
+	/** The filter of a query typed, waiting for the keys to pause. */
+	private due: NodeJS.Timeout | null = null;
 
 	constructor(
 		query: string,
@@ -101,10 +107,11 @@ export class PickerModel {
 		return this.found[this.selected];
 	}
 
-	/** The source is ready: the rows are listed and the filter applied. */
+	/** The source is ready: the rows are listed and the filter applied; the search is readied once they are drawn. */
 	attach(source: PickerSource): void {
 		this.source = source;
 		this.reload();
+		setTimeout(() => this.source?.prepare?.(this.rows), 50).unref?.();
 	}
 
 	/** Lists the rows again (after a change on disk), keeping the selected session selected when it is still there. */
@@ -116,10 +123,21 @@ export class PickerModel {
 		this.refilter(file, this.selected);
 	}
 
+	/** The filter's text: shown at once, applied once the keys pause (or a key acts on the rows). */
 	setQuery(query: string): void {
 		if (query === this.query) return;
 		this.query = query;
 		this.message = null;
+		if (this.due) clearTimeout(this.due);
+		this.due = setTimeout(() => this.settle(), FILTER_DELAY_MS);
+		this.changed();
+	}
+
+	/** Applies a filter still waiting for the keys to pause (a key that acts on the rows must see them filtered). */
+	settle(): void {
+		if (!this.due) return;
+		clearTimeout(this.due);
+		this.due = null;
 		this.refilter();
 	}
 
@@ -132,6 +150,7 @@ export class PickerModel {
 
 	/** Moves the selection by `delta` rows (clamped), keeping it on screen. */
 	move(delta: number): void {
+		this.settle();
 		if (this.found.length === 0) return;
 		this.selected = Math.max(0, Math.min(this.found.length - 1, this.selected + delta));
 		this.message = null;
@@ -155,6 +174,7 @@ export class PickerModel {
 	}
 
 	startRename(): void {
+		this.settle();
 		const row = this.current?.row;
 		if (!row) return;
 		if (row.problem) {
@@ -182,6 +202,7 @@ export class PickerModel {
 	}
 
 	startDelete(): void {
+		this.settle();
 		if (!this.current) return;
 		this.mode = "delete";
 		this.say(null);
@@ -200,12 +221,15 @@ export class PickerModel {
 			this.say(null);
 		} else if (this.query !== "") {
 			this.query = "";
+			if (this.due) clearTimeout(this.due);
+			this.due = null;
 			this.refilter();
 		} else this.source?.back();
 	}
 
 	/** Enter: opens the selected session (once: a second Enter while it opens does nothing), or says why not. */
 	async open(): Promise<void> {
+		this.settle();
 		const row = this.current?.row;
 		if (!row || !this.source || this.opening) return;
 		if (row.problem) {
@@ -243,6 +267,8 @@ export class PickerModel {
 
 	/** Filters the rows anew; the selection stays on the session `keep`, else at `index` (a deleted row's place). */
 	private refilter(keep?: string, index = 0): void {
+		if (this.due) clearTimeout(this.due);
+		this.due = null;
 		this.found = this.source ? this.source.filter(this.rows, this.query) : [];
 		const at = keep === undefined ? -1 : this.found.findIndex((hit) => hit.row.file === keep);
 		this.selected = Math.max(0, Math.min(at === -1 ? index : at, this.found.length - 1));
