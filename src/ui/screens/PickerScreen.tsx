@@ -22,6 +22,10 @@ const BINDINGS: readonly KeyBinding<PickerAction | "interrupt", KeyContext>[] = 
 	...PICKER_KEYS,
 ];
 
+const HOME = homedir();
+/** The time to the next whole minute: ages are read in minutes, and rows drawn within a minute stay as they are. */
+const toMinute = (ms: number) => ms - (ms % 60_000) + 60_000;
+
 /** Terminal input that is never text for a field: paste markers and mouse reports. */
 const NOT_TEXT = /^\[20[01]~$|^\[<\d+;\d+;\d+[Mm]$/;
 
@@ -213,8 +217,10 @@ function Picker({ picker, cwd, size }: { picker: PickerModel; cwd: string; size:
 					/>
 				)}
 			</Box>
-			<PickerList picker={picker} width={width} height={listRows + 1} now={Date.now()} home={homedir()} />
-			{previewRows > 0 ? <PickerPreviewBox picker={picker} width={width} height={previewRows} /> : null}
+			<PickerList picker={picker} width={width} height={listRows + 1} now={toMinute(Date.now())} home={HOME} />
+			{previewRows > 0 ? (
+				<PickerPreviewBox row={picker.current?.row} preview={picker.preview()} width={width} height={previewRows} />
+			) : null}
 			<Box height={hintRows} width={width}>
 				<Text color={message ? theme[message.level === "info" ? "muted" : message.level] : theme.muted}>{hint}</Text>
 			</Box>

@@ -1,10 +1,16 @@
 import { Box, Text } from "ink";
+import { memo } from "react";
 import { plural } from "../../text/plural.js";
-import type { PickerModel } from "../state/picker.js";
+import type { PickerPreview, PickerRow } from "../state/picker.js";
 import { useTheme } from "../theme/context.js";
 import { fitCell, flat } from "./picker-rows.js";
 
-export type PickerPreviewProps = { picker: PickerModel; width: number; height: number };
+export type PickerPreviewProps = {
+	row: PickerRow | undefined;
+	preview: PickerPreview | null;
+	width: number;
+	height: number;
+};
 
 /** Up to `rows` lines of `text` cut to `width`: its lines, each flattened (a preview never wraps). */
 function linesOf(text: string, rows: number): string[] {
@@ -15,11 +21,12 @@ function linesOf(text: string, rows: number): string[] {
 		.slice(0, rows);
 }
 
-/** Under the list: the selected session's id, folder and labels, then its last exchange (the prompt, the tools, the reply). */
-export function PickerPreviewBox({ picker, width, height }: PickerPreviewProps) {
+/**
+ * Under the list: the selected session's id, folder and labels, then its last exchange (the prompt, the tools, the
+ * reply). Drawn anew only when the selection (or the size) changes.
+ */
+export const PickerPreviewBox = memo(function PickerPreviewBox({ row, preview, width, height }: PickerPreviewProps) {
 	const theme = useTheme();
-	const row = picker.current?.row;
-	const preview = picker.preview();
 	const facts = row
 		? [
 				row.id,
@@ -62,4 +69,4 @@ export function PickerPreviewBox({ picker, width, height }: PickerPreviewProps) 
 			))}
 		</Box>
 	);
-}
+});
