@@ -7,9 +7,11 @@ import { join } from "node:path";
 import { startWireServer } from "../test/support/wire-server.js";
 import { benchAcp } from "./bench-acp.js";
 import { benchDeltas } from "./bench-deltas.js";
+import { benchExport } from "./bench-export.js";
 import { benchHooks } from "./bench-hooks.js";
 import { benchPicker } from "./bench-picker.js";
 import { benchSessionLoad } from "./bench-session.js";
+import { benchTree } from "./bench-tree.js";
 import { benchTui } from "./bench-tui.js";
 import { benchWire } from "./bench-wire.js";
 
@@ -146,7 +148,11 @@ async function main() {
 	console.log("");
 	for (const line of await benchPicker()) console.log(line);
 	console.log("");
+	for (const line of await benchExport()) console.log(line);
+	console.log("");
 	for (const line of await benchHooks()) console.log(line);
+	console.log("");
+	for (const line of await benchTree()) console.log(line);
 	console.log("");
 	for (const line of await benchTui()) console.log(line);
 	if (!HAS_GNU_TIME) console.log("\n(peak RSS of child processes needs /usr/bin/time: apt-get install time)");

@@ -1,14 +1,17 @@
 import { readFileSync } from "node:fs";
 import type { Key } from "ink";
 import { describe, expect, it } from "vitest";
-import { HELP_CONTEXTS, KEY_TABLE } from "../src/ui/keys/key-table.js";
+import { HELP_CONTEXTS, KEY_TABLE, REPLAY_KEYS } from "../src/ui/keys/key-table.js";
 import { type KeyActions, type KeyContext, keyDispatcher, keyHelp } from "../src/ui/keys/keymap.js";
 
 /**
  * The key names a help or README label names: "Ctrl+←/→, Alt+B / F" → Ctrl+←, Ctrl+→, Alt+B, Alt+F (an
- * alternative after "/" keeps the first one's modifiers unless it names its own); "↑ on an empty input" → ↑.
+ * alternative after "/" keeps the first one's modifiers unless it names its own); "↑ on an empty input" → ↑; "/" alone is
+ * the key "/".
  */
 function namesIn(label: string): string[] {
+	// The key "/" itself (the tree's search), not a separator.
+	if (label === "/") return ["/"];
 	const [keys = ""] = label.split(" on ");
 	return keys.split(/,\s*/).flatMap((group) => {
 		const [first = "", ...rest] = group.split(/\s*\/\s*/);
@@ -57,6 +60,7 @@ const FLAGS: Record<string, keyof Key> = {
 /** The input event Ink reports for a key name. */
 function eventFor(name: string): [string, Key] {
 	if (name === "Ctrl+_") return ["\x1f", NO_KEY];
+	if (name === "Space") return [" ", NO_KEY];
 	const parts = name.split("+");
 	const base = parts.pop() ?? "";
 	const key = { ...NO_KEY, ctrl: parts.includes("Ctrl"), meta: parts.includes("Alt"), shift: parts.includes("Shift") };
@@ -84,6 +88,14 @@ describe("the key table", () => {
 		for (const key of named) expect(boundKeys.has(key), `${key} in ${file} is bound`).toBe(true);
 	});
 
+	it.each([
+		["README.md", "in the tree"],
+		["README_CN.md", "会话树中的按键"],
+	])("is what %s's session tree table names: exactly the tree's keys", (file, header) => {
+		const tree = new Set<string>(KEY_TABLE.filter((b) => b.context === "tree").flatMap((b) => b.keys));
+		expect(new Set(readmeKeys(file, header))).toEqual(tree);
+	});
+
 	it("reaches each binding's action from the key as Ink reports it", () => {
 		const contexts = [...new Set(KEY_TABLE.map((b) => b.context))] as KeyContext[];
 		for (const context of contexts) {
@@ -104,6 +116,32 @@ describe("the key table", () => {
 					const first = KEY_TABLE.find((b) => b.context === context && (b.keys as readonly string[]).includes(name));
 					expect(fired, `${context} ${name}`).toBe(first?.action);
 				}
+			}
+		}
+	});
+});
+
+describe("the replay screen's keys", () => {
+	it.each([
+		["README.md", "replay key"],
+		["README_CN.md", "回放按键"],
+	])("are what %s's replay key table names", (file, header) => {
+		expect(new Set(readmeKeys(file, header))).toEqual(new Set(REPLAY_KEYS.flatMap((b) => b.keys)));
+	});
+
+	it("reach each action from the key as Ink reports it", () => {
+		let fired = "";
+		const actions = new Proxy({} as KeyActions<string>, {
+			get: (_target, action: string) => () => {
+				fired = action;
+			},
+		});
+		const press = keyDispatcher(REPLAY_KEYS, [{ context: "global" }, { context: "replay" }], actions);
+		for (const binding of REPLAY_KEYS) {
+			for (const name of binding.keys) {
+				fired = "";
+				press(...eventFor(name));
+				expect(fired, name).toBe(binding.action);
 			}
 		}
 	});

@@ -295,7 +295,7 @@ describe("/resume: the picker over a running conversation", () => {
 		const r = running(p);
 		const a = drawn();
 		a.store.closeScreen();
-		resumeInApp(a.store, r.setup, p.cwd, "parser", p.trash);
+		resumeInApp(a.store, r.setup, p.cwd, "parser", { trash: p.trash });
 		await until(() => a.frame().includes("1 of 4 sessions"), "the filtered rows");
 		await a.press(KEY.enter);
 		await until(() => a.store.screen === "chat", "the chat");
@@ -325,7 +325,7 @@ describe("/resume: the picker over a running conversation", () => {
 		const p = project();
 		const r = running(p);
 		const a = drawn();
-		resumeInApp(a.store, r.setup, p.cwd, "cache", p.trash);
+		resumeInApp(a.store, r.setup, p.cwd, "cache", { trash: p.trash });
 		await until(() => a.frame().includes("0 of 4"), "this project's rows");
 		await a.press(KEY.tab);
 		await until(() => a.frame().includes("1 of 5"), "every project's rows");
@@ -340,7 +340,7 @@ describe("/resume: the picker over a running conversation", () => {
 		const p = project();
 		const r = running(p);
 		const a = drawn();
-		resumeInApp(a.store, r.setup, p.cwd, "", p.trash);
+		resumeInApp(a.store, r.setup, p.cwd, "", { trash: p.trash });
 		await until(() => a.frame().includes("4 sessions"), "the rows");
 		expect(a.frame()).toMatch(/^› the conversation open now/m);
 		await a.press(KEY.ctrlD);

@@ -256,61 +256,41 @@ export class Conversation {
 	 */
 	newSession(): Promise<void> {
 		if (this.controller) throw new ConversationBusyError("start a new session");
-		return this.changeSession(() => this.openNewSession(), "clear", "clear");
+		return this.changeSession(() => this.attach(this.options.openSession?.() ?? null), "clear", "clear");
 	}
 
 	/**
-	 * Changes the session with `open`: once the SessionStart hooks have run, the old session's SessionEnd hooks run
-	 * first (`reason`), and the new one's SessionStart hooks after (`source`).
+	 * Goes on in another session (a fork or clone, or one the picker opens) from its leaf, as newSession does (hooks:
+	 * other, resume).
 	 */
-	private changeSession(open: () => void, reason: string, source: string): Promise<void> {
+	switchSession(writer: SessionWriter): Promise<void> {
+		if (this.controller) throw new ConversationBusyError("switch to another session");
+		return this.changeSession(() => this.attach(writer), "other", "resume");
+	}
+
+	/** Ends this session's hooks, switches (`attach`), and starts the next one's; only `attach` without hooks. */
+	private changeSession(attach: () => void, reason: string, source: string): Promise<void> {
 		const hooks = this.starting ? this.hooks : undefined;
-		if (!hooks) {
-			open();
-			return Promise.resolve();
-		}
+		if (!hooks) return Promise.resolve(attach());
 		return (async () => {
 			await hooks.sessionEnd(reason, this.outside.signal);
-			open();
+			attach();
 			hooks.takeContext();
 			this.starting = hooks.sessionStart(source, this.outside.signal);
 			await this.starting;
 		})();
 	}
 
-	private openNewSession(): void {
+	/** Records to `writer` from now on, with its context (none for a new session); the old file is closed. */
+	private attach(writer: SessionWriter | null): void {
 		this.detach?.();
 		this.detach = null;
 		this.writer?.close();
-		this.writer = this.options.openSession?.() ?? null;
+		this.writer = writer;
 		this.record();
-		this.agent.replaceMessages([]);
-		this.compactor.reset([]);
+		this.agent.replaceMessages(writer ? buildContext(writer.session).messages : []);
+		this.compactor.reset(this.agent.messages);
 		this.allowed.clear();
-	}
-
-	/**
-	 * Continues another saved session (the picker's Enter): this one's file is closed, the context is rebuilt from
-	 * `writer`'s current leaf, session-wide approvals are forgotten; the model stays as it is. SessionEnd hooks run
-	 * with reason "other", SessionStart hooks with source "resume".
-	 */
-	switchSession(writer: SessionWriter): Promise<void> {
-		if (this.controller) throw new ConversationBusyError("switch to another session");
-		return this.changeSession(
-			() => {
-				this.detach?.();
-				this.detach = null;
-				this.writer?.close();
-				this.writer = writer;
-				this.record();
-				const { messages } = buildContext(writer.session, writer.leafId);
-				this.agent.replaceMessages(messages);
-				this.compactor.reset(messages);
-				this.allowed.clear();
-			},
-			"other",
-			"resume",
-		);
 	}
 
 	/** Replaces the context sent from now on (compaction); the session keeps the full history. */

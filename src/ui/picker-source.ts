@@ -5,6 +5,7 @@ import { readLastExchange } from "../session/preview.js";
 import { moveToTrash } from "../session/trash.js";
 import { SessionWriter } from "../session/writer.js";
 import { FuzzyRows } from "../text/fuzzy.js";
+import { sessionTitle } from "../view/session-name.js";
 import type { PickerHit, PickerRow, PickerSource } from "./state/picker.js";
 
 /** What the picker's source needs of the app: where sessions are, and what opening one and going back do. */
@@ -38,7 +39,7 @@ function rowsOf(catalog: Catalog): { rows: PickerRow[]; texts: Map<string, strin
 	const texts = new Map<string, string[]>();
 	const rows: PickerRow[] = catalog.sessions.map(({ file, mtimeMs, summary }) => {
 		const info = infoOf(file, mtimeMs, summary);
-		const title = info.name ?? info.firstPrompt ?? "";
+		const title = sessionTitle(info.name, info.firstPrompt) ?? "";
 		texts.set(file, [title, ...info.labels]);
 		return {
 			file,

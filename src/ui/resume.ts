@@ -85,8 +85,9 @@ export function resumeInApp(
 	setup: ResumeSetup,
 	cwd: string,
 	query: string,
-	trash: string = trashDir(),
+	options: { trash?: string; onMoved?: () => void } = {},
 ): void {
+	const { trash = trashDir(), onMoved } = options;
 	const picker = new PickerModel(query, () => store.changed());
 	showPicker(store, picker);
 	picker.attach(
@@ -96,13 +97,16 @@ export function resumeInApp(
 			cwd,
 			current: () => setup.conversation.session,
 			back: () => closePicker(store),
-			open: async (row) => switchTo(row, store, setup, cwd),
+			open: async (row) => switchTo(row, { store, setup, cwd, onMoved }),
 		}),
 	);
 }
 
 /** Switches the conversation to `row`'s session; null once done, else why not. */
-async function switchTo(row: PickerRow, store: UiStore, setup: ResumeSetup, cwd: string): Promise<string | null> {
+async function switchTo(
+	row: PickerRow,
+	{ store, setup, cwd, onMoved }: { store: UiStore; setup: ResumeSetup; cwd: string; onMoved?: () => void },
+): Promise<string | null> {
 	const { conversation, channel } = setup;
 	if (conversation.running) return "a run is going: leave the picker (Esc) and stop it first, or wait for it to end";
 	if (resolve(row.cwd) !== resolve(cwd)) {
@@ -121,10 +125,11 @@ async function switchTo(row: PickerRow, store: UiStore, setup: ResumeSetup, cwd:
 		throw error;
 	}
 	// Loaded by now (the app is connected); kept out of this module so `gar -r` lists before it loads.
-	const { resumedView } = await import("./connect.js");
+	const { pathView } = await import("./session-intents.js");
 	await conversation.switchSession(writer);
-	store.view = resumedView(setup);
+	store.view = pathView(conversation);
 	store.toBottom();
+	onMoved?.();
 	closePicker(store);
 	const { session } = writer;
 	const name = session.name ? ` "${session.name}"` : "";

@@ -10,8 +10,10 @@ import { tildePath } from "../text/paths.js";
 import { initialView } from "../view/state.js";
 import { App, type AppActions, type AppInfo } from "./screens/App.js";
 import type { SendMode } from "./screens/chat-keys.js";
+import type { SessionIntents } from "./screens/screen.js";
 import { InputModel } from "./state/input-model.js";
 import { PickerModel } from "./state/picker.js";
+import { pathLabel, titleOf } from "./state/session-facts.js";
 import { UiStore } from "./state/store.js";
 import type { Background } from "./terminal/background.js";
 import { Screen } from "./terminal/screen.js";
@@ -33,6 +35,8 @@ export type StartOptions = {
 	background?: Promise<Background | undefined>;
 	/** gar -r [SEARCH]: the first screen is the resume picker, filtered by SEARCH. */
 	resume?: string;
+	/** A screen to open over the chat before the first frame (`gar replay`: "replay"). */
+	screen?: string;
 };
 
 /** Sends a line the person typed: a task, a steer or follow-up, a /command or a !shell line. */
@@ -82,8 +86,10 @@ export type StartedApp = {
 	/** Resolves with the exit code once the person quits. */
 	finished: Promise<number>;
 	exit: () => void;
-	/** The conversation exists: the keys and the inspector reach it, kept notices go to its channel. */
-	link: (setup: Setup) => void;
+	/** The conversation exists: the keys, the inspector and the session screens reach it, kept notices go to it. */
+	link: (setup: Setup, intents?: SessionIntents) => void;
+	/** Kept notices (and those to come) go to `channel`: a replay's, which has no conversation to link. */
+	notify: (channel: EventChannel) => void;
 	/** Lines are sent through `submit` from now on; those typed while gar connected go first, in order. */
 	sendTo: (submit: Submit) => void;
 	/** Unmounts the app and gives the terminal back. */
@@ -111,7 +117,7 @@ export async function startApp(options: StartOptions): Promise<StartedApp> {
 		store.openScreen("picker");
 	}
 	const input = new InputModel();
-	const linked: { setup?: Setup } = {};
+	const linked: Linked = {};
 	const lines = new Lines();
 	let done: (code: number) => void = () => {};
 	const finished = new Promise<number>((resolve) => {
@@ -119,10 +125,11 @@ export async function startApp(options: StartOptions): Promise<StartedApp> {
 	});
 	const exit = () => done(0);
 	const info = appInfo(options, linked);
-	const actions = appActions({ input, terminal, linked, exit, submit: lines.send });
+	const actions = appActions({ store, input, terminal, linked, exit, submit: lines.send });
 	const start = await themed;
 	store.setTheme(start.theme);
 	if (start.warning) notices.warn(start.warning);
+	if (options.screen) store.openScreen(options.screen);
 	terminal.enter();
 	const ink = render(
 		<StoreTheme store={store}>
@@ -145,10 +152,12 @@ export async function startApp(options: StartOptions): Promise<StartedApp> {
 		terminal,
 		finished,
 		exit,
-		link: (setup) => {
+		link: (setup, intents) => {
 			linked.setup = setup;
+			if (intents) linked.intents = intents;
 			notices.to(setup.channel);
 		},
+		notify: (channel) => notices.to(channel),
 		sendTo: (submit) => lines.to(submit),
 		close: () => {
 			ink.unmount();
@@ -158,31 +167,52 @@ export async function startApp(options: StartOptions): Promise<StartedApp> {
 	};
 }
 
+/** The conversation and its session intents, once they exist. */
+type Linked = { setup?: Setup; intents?: SessionIntents };
+
 /** The status bar's and the inspector's facts: the folder and branch now, the session once it exists. */
-function appInfo(options: StartOptions, linked: { setup?: Setup }): AppInfo {
+function appInfo(options: StartOptions, linked: Linked): AppInfo {
+	const session = () => linked.setup?.conversation.session?.session;
 	return {
 		version: VERSION,
 		cwd: tildePath(options.cwd, homedir()),
 		branch: gitBranch(options.cwd),
-		sessionId: () => linked.setup?.conversation.session?.session.header.id ?? null,
-		sessionName: () => linked.setup?.conversation.session?.session.name,
+		sessionId: () => session()?.header.id ?? null,
+		// Unnamed, it is called by its first prompt (worked out when shown, never written).
+		sessionName: () => {
+			const saved = session();
+			return saved && titleOf(saved);
+		},
+		sessionLabel: () => {
+			const saved = session();
+			return saved && pathLabel(saved);
+		},
 		sessionBranch: () => "–",
 		running: () => linked.setup?.conversation.running ?? false,
 	};
 }
 
 type ActionDeps = {
+	store: UiStore;
 	input: InputModel;
 	terminal: TerminalSession;
-	linked: { setup?: Setup };
+	linked: Linked;
 	exit: () => void;
 	submit: Submit;
 };
 
 /** What the keys ask of the app beyond the store and the input. */
-function appActions({ input, terminal, linked, exit, submit }: ActionDeps): AppActions {
+function appActions({ store, input, terminal, linked, exit, submit }: ActionDeps): AppActions {
 	return {
 		submit,
+		get session() {
+			return linked.intents;
+		},
+		// Nothing to show yet says so in the hint row, which clears itself: a stray Esc Esc leaves nothing in the chat.
+		doubleEscape: () => {
+			const why = linked.intents?.openTree();
+			if (why) store.flashHint(why);
+		},
 		abort: () => linked.setup?.conversation.abort(),
 		exit,
 		suspend: terminal.suspend,

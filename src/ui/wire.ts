@@ -9,6 +9,10 @@ import type { SendMode } from "./screens/chat-keys.js";
 import { type CommandContext, commandCompleter, lineKind, runCommand, runShellLine } from "./screens/commands.js";
 import type { StartedApp, Submit } from "./start.js";
 import type { InputModel } from "./state/input-model.js";
+import { treeModelOf } from "./state/tree-model.js";
+
+/** How long after start-up a resumed session's tree is built (after the first screen and the first keys). */
+const TREE_WARM_MS = 1500;
 
 /**
  * The app's second stage, once connect.ts has built the conversation: the keys and the inspector reach it, the
@@ -17,12 +21,13 @@ import type { InputModel } from "./state/input-model.js";
  */
 export async function wire(app: StartedApp, connected: Connected): Promise<void> {
 	const { setup } = connected;
-	app.link(setup);
+	const onMoved = followBranch(app.info, setup);
+	const intents = connected.intents({ store: app.store, input: app.input, onMoved });
+	app.link(setup, intents);
 	app.terminal.setMouse(setup.config.tui.mouse);
 	app.store.onFocus = (focused) => setup.conversation.setFocused(focused);
 	app.info.cwd = tildePath(connected.cwd, homedir());
 	app.info.branch = gitBranch(connected.cwd);
-	followBranch(app.info, setup);
 	const { switchTheme, themeNames, userConfigDir } = await import("./theme/themes.js");
 	const configDir = userConfigDir();
 	await wireEditor(app.input, connected, () => themeNames(configDir));
@@ -34,16 +39,14 @@ export async function wire(app: StartedApp, connected: Connected): Promise<void>
 		columns: () => process.stdout.columns || 80,
 		writeTerminal: (data) => process.stdout.write(data),
 		setTheme: (name) => switchTheme(app.store, name, { configDir }),
+		session: intents,
 		openPicker: (query) => {
 			import("./resume.js")
-				.then(({ resumeInApp }) => resumeInApp(app.store, setup, connected.cwd, query))
-				.catch((error: unknown) =>
-					setup.channel.emit({
-						type: "notice",
-						level: "error",
-						message: error instanceof Error ? error.message : String(error),
-					}),
-				);
+				.then(({ resumeInApp }) => resumeInApp(app.store, setup, connected.cwd, query, { onMoved }))
+				.catch((error: unknown) => {
+					const message = error instanceof Error ? error.message : String(error);
+					setup.channel.emit({ type: "notice", level: "error", message });
+				});
 		},
 	});
 	app.store.changed();
@@ -51,10 +54,18 @@ export async function wire(app: StartedApp, connected: Connected): Promise<void>
 	// The demo types its task after a moment, so the empty app is seen first.
 	if (first) setTimeout(() => submit(first), connected.demo ? 800 : 0);
 	app.sendTo(submit);
+	// A resumed session's tree is built while the app is idle, so the first /tree opens as fast as the next ones.
+	setTimeout(() => {
+		const session = setup.conversation.session?.session;
+		if (session && session.entries.length > 0 && !setup.conversation.running) treeModelOf(session);
+	}, TREE_WARM_MS).unref();
 }
 
-/** Which of the session's branches the conversation is on ("2 of 3"), for the inspector. */
-function followBranch(info: AppInfo, { conversation, channel }: Setup): void {
+/**
+ * Which of the session's branches the conversation is on ("2 of 3"), for the inspector; returns what updates it
+ * (a run starts or ends, the leaf moves, another session is switched to).
+ */
+function followBranch(info: AppInfo, { conversation, channel }: Setup): () => void {
 	let label = "–";
 	const update = () => {
 		const writer = conversation.session;
@@ -66,19 +77,12 @@ function followBranch(info: AppInfo, { conversation, channel }: Setup): void {
 			: "–";
 	};
 	update();
-	let shown = conversation.session;
-	info.sessionBranch = () => {
-		// The picker may have switched the conversation to another session.
-		if (conversation.session !== shown) {
-			shown = conversation.session;
-			update();
-		}
-		return label;
-	};
+	info.sessionBranch = () => label;
 	channel.subscribe((event) => {
 		// At the start too: the person's message may have started a new branch.
 		if (event.type === "agent_start" || event.type === "agent_end") update();
 	});
+	return update;
 }
 
 /** The editor: /command completion, the project's prompt history, and queued messages a run left undelivered. */

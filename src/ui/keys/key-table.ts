@@ -83,7 +83,12 @@ export const KEY_TABLE = [
 	{ context: "editor", keys: ["Ctrl+K"], action: "deleteToLineEnd", help: DELETE_TO_EDGE, label: "Ctrl+U / Ctrl+K" },
 	{ context: "editor", keys: ["Ctrl+_"], action: "undo", help: UNDO, label: "Ctrl+_ / Ctrl+Y" },
 	{ context: "editor", keys: ["Ctrl+Y"], action: "redo", help: UNDO, label: "Ctrl+_ / Ctrl+Y" },
-	{ context: "chat", keys: ["Esc"], action: "stop", help: "stop the run" },
+	{
+		context: "chat",
+		keys: ["Esc"],
+		action: "stop",
+		help: "stop the run; idle, on an empty input, twice: the session tree",
+	},
 	{ context: "global", keys: ["Ctrl+C"], action: "interrupt", help: "clear the input, stop the run; twice to quit" },
 	{
 		context: "chat",
@@ -122,6 +127,51 @@ export const KEY_TABLE = [
 	{ context: "search", keys: ["Ctrl+R"], action: "searchOlder", help: "an older match" },
 	{ context: "search", keys: ["Enter"], action: "searchAccept", help: "take the match" },
 	{ context: "search", keys: ["Backspace"], action: "searchBackspace", help: "delete from the query" },
+
+	// The session tree (/tree, Esc Esc on an empty input), a screen of its own: README's tree table names these keys.
+	{ context: "tree", keys: ["↑", "↓"], action: "treeMove", help: "move", label: "↑ / ↓" },
+	{
+		context: "tree",
+		keys: ["PgUp", "PgDn", "Home", "End"],
+		action: "treePage",
+		help: "a page up or down / the first or last row",
+		label: "PgUp/PgDn, Home/End",
+	},
+	{ context: "tree", keys: ["←"], action: "treeFold", help: "fold the branch (folded: go to its branch point)" },
+	{ context: "tree", keys: ["→"], action: "treeUnfold", help: "unfold (on a branch point: into its first branch)" },
+	{
+		context: "tree",
+		keys: ["Tab", "Shift+Tab"],
+		action: "treeBranch",
+		help: "the next / previous branch point",
+		label: "Tab / Shift+Tab",
+	},
+	{ context: "tree", keys: ["/"], action: "treeSearch", help: "search prompts and replies (Enter finds)" },
+	{
+		context: "tree",
+		keys: ["n", "Shift+N"],
+		action: "treeMatch",
+		help: "the next / previous match",
+		label: "n / Shift+N",
+	},
+	{ context: "tree", keys: ["v"], action: "treeFilter", help: "show all entries / user prompts only / labelled only" },
+	{
+		context: "tree",
+		keys: ["Enter"],
+		action: "treeLeaf",
+		help: "make it the current leaf: the chat continues from it",
+	},
+	{
+		context: "tree",
+		keys: ["e"],
+		action: "treeEdit",
+		help: "on a prompt: edit and resend it (a new branch from its parent)",
+	},
+	{ context: "tree", keys: ["l"], action: "treeLabel", help: "label it (an empty label clears it)" },
+	{ context: "tree", keys: ["f"], action: "treeFork", help: "fork: a new session of the path up to it" },
+	{ context: "tree", keys: ["Esc", "q"], action: "treeClose", help: "back to the chat" },
+	{ context: "treeField", keys: ["Enter"], action: "treeFieldSubmit", help: "search / set the label" },
+	{ context: "treeField", keys: ["Esc"], action: "treeFieldCancel", help: "leave the field" },
 ] as const satisfies readonly KeyBinding[];
 
 /** What a key of the picker can do. */
@@ -132,3 +182,42 @@ export type KeyAction = (typeof KEY_TABLE)[number]["action"];
 
 /** The contexts /help lists (the approval panel and the search line show their own keys). */
 export const HELP_CONTEXTS: readonly KeyContext[] = ["global", "chat", "editor"];
+
+/** The session tree's keys, which /help lists in a section of their own. */
+export const TREE_CONTEXTS: readonly KeyContext[] = ["tree"];
+
+/** A context of the replay screen's own (`gar replay` in a terminal): the replay's keys, over the global ones. */
+export type ReplayContext = "global" | "replay";
+
+/**
+ * The replay screen's keys (screens/ReplayScreen.tsx): the global ones (Ctrl+C), then its own. Nothing typed is sent
+ * during a replay; README's replay key table names these.
+ */
+export const REPLAY_KEYS = [
+	...KEY_TABLE.filter((b): b is Extract<(typeof KEY_TABLE)[number], { context: "global" }> => b.context === "global"),
+	{ context: "replay", keys: ["Space"], action: "replayToggle", help: "pause / play (at the end: play again)" },
+	{ context: "replay", keys: ["→"], action: "replayStep", help: "the next event, then pause" },
+	{ context: "replay", keys: ["End"], action: "replayEnd", help: "jump to the end" },
+	{
+		context: "replay",
+		keys: ["PgUp", "PgDn"],
+		action: "scrollPage",
+		help: SCROLL,
+		label: "PgUp/PgDn, Shift+↑/↓, Home",
+	},
+	{
+		context: "replay",
+		keys: ["Shift+↑", "Shift+↓"],
+		action: "scrollLine",
+		help: SCROLL,
+		label: "PgUp/PgDn, Shift+↑/↓, Home",
+	},
+	{ context: "replay", keys: ["Home"], action: "scrollTop", help: SCROLL, label: "PgUp/PgDn, Shift+↑/↓, Home" },
+	{ context: "replay", keys: ["Ctrl+O"], action: "expand", help: "expand the newest folded block" },
+	{ context: "replay", keys: ["Tab"], action: "inspector", help: "show or hide the inspector" },
+	{ context: "replay", keys: ["q", "Esc", "Ctrl+D"], action: "quit", help: "leave the replay" },
+	{ context: "replay", keys: ["Ctrl+Z"], action: "suspend", help: "suspend (fg resumes)" },
+] as const satisfies readonly KeyBinding<string, ReplayContext>[];
+
+/** What a key of the replay screen can do. */
+export type ReplayAction = (typeof REPLAY_KEYS)[number]["action"];

@@ -3,9 +3,10 @@ import type { Key } from "ink";
 /**
  * Where a key binding applies. A key is offered to the active contexts of the screen on top in order: `global` (over
  * every screen and dialog), then the open dialog (`approval`), the history `search`, the screen's own (`chat`; a
- * screen to come brings its own context and bindings, and its layers), and the `editor`.
+ * screen to come brings its own context and bindings, and its layers), and the `editor`. The session tree's screen
+ * has `tree`, and `treeField` while its one-line field (search, label) is open.
  */
-export type KeyContext = "global" | "approval" | "search" | "chat" | "editor" | PickerContext;
+export type KeyContext = "global" | "approval" | "search" | "chat" | "editor" | "tree" | "treeField" | PickerContext;
 /** The resume picker's contexts: its list (typing filters) and its delete question. */
 type PickerContext = "picker" | "picker_delete";
 
@@ -62,6 +63,8 @@ const NAMED: Readonly<Record<string, (key: Key) => boolean>> = {
 
 /** Keys Ink does not report as themselves: they are recognised by what arrives instead. */
 const SPECIAL: Readonly<Record<string, Test>> = {
+	// Space arrives as the text " ", with no flag of its own.
+	Space: (text) => text === " ",
 	// Ctrl+_ arrives as its byte, 0x1F, with no modifier.
 	"Ctrl+_": (text) => text === "\x1f",
 	// Ctrl+J arrives as "\n", which the editor reads as typed text (see `bytesOf`); under the kitty keyboard protocol
@@ -85,7 +88,7 @@ function parse(name: string): { ctrl: boolean; meta: boolean; shift: boolean; ba
 /**
  * How a key name is recognised in an input event. The modifiers it names must be held; others are not looked at
  * (so bindings are tried most modifiers first). A letter alone ("y") is that letter in either case, also when the
- * Enter typed right after it came in the same read ("y\r").
+ * Enter typed right after it came in the same read ("y\r"); "Shift+N" is the capital only (tried before "n").
  */
 function compileKey(name: string): Test {
 	const special = SPECIAL[name];
@@ -96,6 +99,8 @@ function compileKey(name: string): Test {
 	if (named) return (_text, k) => named(k) && held(k);
 	const letter = base.toLowerCase();
 	if (ctrl || meta) return (text, k) => text === letter && held(k);
+	// Ink reports a capital as the capital with Shift held; a test may send the small letter with Shift.
+	if (shift) return (text, k) => text.toLowerCase() === letter && (k.shift || text !== letter);
 	return (text) => (text.length === 2 && text.endsWith("\r") ? text.slice(0, 1) : text).toLowerCase() === letter;
 }
 

@@ -5,12 +5,20 @@ import { frameRows, type Size } from "../state/layout.js";
 import type { UiStore } from "../state/store.js";
 import { ChatScreen } from "./ChatScreen.js";
 import { PickerScreen } from "./PickerScreen.js";
+import { ReplayScreen } from "./ReplayScreen.js";
 import type { AppActions, AppInfo, Screen } from "./screen.js";
+import { TreeScreen } from "./TreeScreen.js";
 
 export type { AppActions, AppInfo } from "./screen.js";
 
-/** The app's screens by the name the store keeps on its stack: the chat; the next ones register here. */
-export const SCREENS: Readonly<Record<string, Screen>> = { chat: ChatScreen, picker: PickerScreen };
+/** The app's screens by the name the store keeps on its stack: the chat, the session tree, the replay, the resume
+ * picker; the next ones register here. */
+export const SCREENS: Readonly<Record<string, Screen>> = {
+	chat: ChatScreen,
+	tree: TreeScreen,
+	replay: ReplayScreen,
+	picker: PickerScreen,
+};
 
 export type AppProps = {
 	store: UiStore;

@@ -1,7 +1,7 @@
 import type { Key } from "ink";
 import type { PastedRange } from "../../agent/events.js";
 import type { ApprovalDecision } from "../../agent/loop.js";
-import { KEY_TABLE, type KeyAction } from "../keys/key-table.js";
+import { KEY_TABLE } from "../keys/key-table.js";
 import { byteActions, type KeyActions, type KeyLayer, keyDispatcher } from "../keys/keymap.js";
 import { mustReadAll, type PreviewFit, readAll, seenBefore } from "../state/approval-layout.js";
 import type { InputModel } from "../state/input-model.js";
@@ -28,6 +28,8 @@ export type KeyDeps = {
 	externalEditor?: () => void;
 	/** ↑ on an empty input: the newest queued message, taken back out of the queue. */
 	pullQueued?: () => string | undefined;
+	/** Esc twice on an empty input while idle: the session tree (what it opens is the app's to say). */
+	doubleEscape?: () => void;
 	/** Rows of the chat pane, for PgUp/PgDn. */
 	page: () => number;
 	/** The approval preview's rows on screen and in all, as last drawn (absent or null: not drawn). */
@@ -39,6 +41,8 @@ export type KeyDeps = {
 
 /** Two Ctrl+C within this long exit. */
 const DOUBLE_PRESS_MS = 1000;
+/** Two Esc within this long (on an empty input, while idle) open the session tree. */
+const DOUBLE_ESCAPE_MS = 600;
 const WHEEL_LINES = 3;
 /** A focus report, as Ink passes it on (without its ESC): the window gained (I) or lost (O) focus. */
 const FOCUS = /^\[([IO])$/;
@@ -61,6 +65,13 @@ type Ctx = {
 	now: () => number;
 };
 
+/** The chat screen's bindings: every context but those of other screens (the session tree's). */
+type ChatBinding = Exclude<(typeof KEY_TABLE)[number], { context: "tree" | "treeField" }>;
+const CHAT_KEYS = KEY_TABLE.filter(
+	(binding): binding is ChatBinding => binding.context !== "tree" && binding.context !== "treeField",
+);
+type KeyAction = ChatBinding["action"];
+
 type Actions<A extends KeyAction> = Pick<KeyActions<KeyAction>, A>;
 
 /**
@@ -79,7 +90,7 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		...chatActions(ctx),
 		...editorActions(ctx),
 	};
-	const bytes = byteActions(KEY_TABLE, "editor");
+	const bytes = byteActions(CHAT_KEYS, "editor");
 	/** Printable text and the control characters that arrive inside a chunk (as the editor's keys). */
 	const type = (text: string) => {
 		input.keys.typedAt = ctx.now();
@@ -110,7 +121,7 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		{ context: "chat" },
 		{ context: "editor", rest: typed },
 	];
-	const dispatch = keyDispatcher(KEY_TABLE, layers, actions);
+	const dispatch = keyDispatcher(CHAT_KEYS, layers, actions);
 	return (text, key) => {
 		// A focus report is not a key: it neither types nor counts as typing.
 		const focus = FOCUS.exec(text);
@@ -287,11 +298,18 @@ type ChatAction =
 	| "scrollEdge";
 
 /** The chat screen: stop, quit, fold, suspend, search, $EDITOR, and scrolling. */
-function chatActions({ deps, store, input, pressToQuit }: Ctx): Actions<ChatAction> {
+function chatActions({ deps, store, input, pressToQuit, now }: Ctx): Actions<ChatAction> {
 	return {
 		stop: () => {
-			if (deps.running()) deps.abort();
-			else if (!input.dismiss()) store.toBottom();
+			if (deps.running()) return deps.abort();
+			if (input.dismiss()) return;
+			store.toBottom();
+			if (!input.empty || !deps.doubleEscape) return;
+			const at = now();
+			if (at - input.keys.escapeAt < DOUBLE_ESCAPE_MS) {
+				input.keys.escapeAt = Number.NEGATIVE_INFINITY;
+				deps.doubleEscape();
+			} else input.keys.escapeAt = at;
 		},
 		quit: () => {
 			if (!input.empty) return input.deleteForward();
@@ -389,7 +407,7 @@ const NO_KEY: Key = {
 };
 
 /** Ctrl+O: expands or collapses the latest folded item: a tool call, thinking, a paste or a `!command`'s output. */
-function toggleLatest(store: UiStore): void {
+export function toggleLatest(store: UiStore): void {
 	const items = store.view.items;
 	for (let i = items.length - 1; i >= 0; i--) {
 		const item = items[i];

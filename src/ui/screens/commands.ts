@@ -1,10 +1,12 @@
 import type { Setup } from "../../modes/setup.js";
 import { formatTotalsCost, formatUsage } from "../../view/format.js";
 import { initialView } from "../../view/state.js";
-import { HELP_CONTEXTS, KEY_TABLE } from "../keys/key-table.js";
+import { HELP_CONTEXTS, KEY_TABLE, TREE_CONTEXTS } from "../keys/key-table.js";
 import { keyHelp } from "../keys/keymap.js";
 import type { Completer, CompletionItem, InputModel } from "../state/input-model.js";
 import type { UiStore } from "../state/store.js";
+import { exportConversation } from "./export-command.js";
+import type { SessionIntents } from "./screen.js";
 
 type Level = "info" | "warning" | "error";
 
@@ -22,6 +24,8 @@ export type CommandContext = {
 	setTheme?: (name: string) => string | null;
 	/** Opens the resume picker, filtered by `query`. Absent: it cannot open yet. */
 	openPicker?: (query: string) => void;
+	/** The session's tree, fork and clone (absent: not wired, as in tests that need none). */
+	session?: SessionIntents;
 };
 
 /** Where completions come from (filled in once the conversation exists). */
@@ -133,6 +137,27 @@ export const COMMANDS: readonly CommandSpec[] = [
 			ctx.openPicker ? ctx.openPicker(arg.trim()) : notice(ctx, "the picker cannot open yet", "warning"),
 	},
 	{
+		name: "tree",
+		description: "the session as a tree: go back, edit and resend, label, fork (also Esc Esc)",
+		run: (_arg, ctx) => {
+			const why = intents(ctx).openTree();
+			if (why) notice(ctx, why, "warning");
+		},
+	},
+	{
+		name: "fork",
+		args: "[ENTRY]",
+		description: "a new session of the path up to ENTRY (default: the current entry), switched to",
+		idle: true,
+		run: (arg, ctx) => intents(ctx).fork(arg.trim() || undefined),
+	},
+	{
+		name: "clone",
+		description: "a new session of the whole current path, switched to",
+		idle: true,
+		run: (_arg, ctx) => intents(ctx).fork(),
+	},
+	{
 		name: "compact",
 		args: "[focus]",
 		description: "summarize older messages to free context",
@@ -144,10 +169,22 @@ export const COMMANDS: readonly CommandSpec[] = [
 		},
 	},
 	{ name: "copy", description: "copy the last answer to the clipboard (OSC 52)", run: (_arg, ctx) => copyLast(ctx) },
+	{
+		name: "export",
+		args: "[FILE]",
+		description: "write this conversation to FILE as Markdown or HTML (.html); default gar-ID.md",
+		run: (arg, ctx) => exportConversation(arg, ctx),
+	},
 	{ name: "quit", description: "leave gar (also Ctrl+D on an empty input)", run: (_arg, ctx) => ctx.exit() },
 ];
 
 const ALIASES: Readonly<Record<string, string>> = { exit: "quit", q: "quit", clear: "new" };
+
+/** The session intents, or an error a person can read (they exist once the conversation does). */
+function intents(ctx: CommandContext): SessionIntents {
+	if (!ctx.session) throw new Error("the session is not ready yet: try again in a moment");
+	return ctx.session;
+}
 
 function find(name: string): CommandSpec | undefined {
 	const wanted = ALIASES[name] ?? name;
@@ -287,6 +324,8 @@ export function helpText(): string {
 	return [
 		"Keys",
 		...keyHelp(KEY_TABLE, HELP_CONTEXTS).map(([keys, what]) => `  ${keys.padEnd(22)}${what}`),
+		"Keys in the session tree (/tree, Esc Esc)",
+		...keyHelp(KEY_TABLE, TREE_CONTEXTS).map(([keys, what]) => `  ${keys.padEnd(22)}${what}`),
 		"Commands",
 		...commands,
 		`  ${"!cmd".padEnd(width)}  run a shell command; its output goes into the next message's context`,

@@ -5,6 +5,7 @@ import type { PendingQuestion, ViewState } from "../../view/state.js";
 import type { ChatPosition } from "../chat/window.js";
 import { darkTheme, type Theme } from "../theme/theme.js";
 import type { PickerModel } from "./picker.js";
+import type { ReplayControls } from "./replay-controls.js";
 
 /**
  * The open approval question as this screen shows it: the view's question (`request`, the same object as
@@ -64,6 +65,8 @@ export class UiStore {
 	theme: Theme = darkTheme;
 	/** The resume picker's state while its screen ("picker") is open. */
 	picker: PickerModel | null = null;
+	/** The replay playing on the replay screen (`gar replay` in a terminal); null in a live conversation. */
+	replay: ReplayControls | null = null;
 	/** Told when the terminal reports a focus change (the conversation: a run that ends unseen notifies). */
 	onFocus: (focused: boolean) => void = () => {};
 	private version = 0;
