@@ -1,5 +1,6 @@
-// The resume picker in a real terminal: run tasks, quit, `gar -r`, find a session by a word of its prompt, open it
-// and go on in it.
+// Issue 18's end-to-end flow in a real terminal: run tasks, quit, `gar -r`, find a session by a word of its prompt,
+// open it and go on in it, then /tree, back to its first prompt, edit and resend it: the file keeps both branches and
+// the new one is the leaf.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -30,7 +31,7 @@ const userTexts = (request: RecordedRequest | undefined) =>
 	((request?.body as Body | undefined)?.messages ?? []).filter((m) => m.role === "user").map((m) => m.content);
 
 describe.skipIf(!HAS_TMUX)("resuming a session with gar -r", () => {
-	it("runs two tasks, quits, finds the first by a word of its prompt, opens it and goes on in it", async () => {
+	it("runs two tasks, quits, finds the first by a word of its prompt, opens it, goes on, edits and resends", async () => {
 		server = await startWireServer((_req, call) => ({
 			text: [`answer ${call + 1}`],
 			usage: { input: 100, output: 5 },
@@ -68,7 +69,23 @@ describe.skipIf(!HAS_TMUX)("resuming a session with gar -r", () => {
 		tmux.type("and the lexer too");
 		tmux.send(["Enter"]);
 		await tmux.waitFor(/answer 3/);
+		await tmux.waitFor(/state\s+● idle/);
 		expect(userTexts(server.requests.at(-1))).toEqual(["fix the flaky parser test", "and the lexer too"]);
+
+		// The tree: back to the first prompt, edit and resend it.
+		tmux.type("/tree");
+		tmux.send(["Enter"]);
+		await tmux.waitFor(/session tree · fix the flaky parser test/);
+		tmux.send(["Home", "Down"]);
+		await tmux.waitFor(/^› you › fix the flaky parser test/m);
+		tmux.type("e");
+		await tmux.waitFor(/› fix the flaky parser test +Enter send/);
+		tmux.send(["C-u"]);
+		tmux.type("fix the parser test properly");
+		tmux.send(["Enter"]);
+		await tmux.waitFor(/answer 4/);
+		await tmux.waitFor(/state\s+● idle/);
+		expect(userTexts(server.requests.at(-1))).toEqual(["fix the parser test properly"]);
 		tmux.send(["C-d"]);
 		await tmux.waitFor(/continue it with/);
 
@@ -84,6 +101,15 @@ describe.skipIf(!HAS_TMUX)("resuming a session with gar -r", () => {
 				.entries.flatMap((e) => (e.type === "user" ? [e.content] : []))
 				.join(" | "),
 		);
-		expect(prompts.sort()).toEqual(["fix the flaky parser test | and the lexer too", "write the release notes"]);
+		expect(prompts.sort()).toEqual([
+			"fix the flaky parser test | and the lexer too | fix the parser test properly",
+			"write the release notes",
+		]);
+		// Both branches are in the file; the edited prompt's is the leaf.
+		const resumed = loadSession(files.find((file) => loadSession(file).entries.length > 4) ?? "");
+		const users = resumed.entries.filter((e) => e.type === "user");
+		expect(resumed.leaves()).toHaveLength(2);
+		expect(users[2]?.parentId).toBe(users[0]?.parentId);
+		expect(resumed.pathTo(resumed.leafId).some((e) => e.id === users[2]?.id)).toBe(true);
 	}, 60_000);
 });
