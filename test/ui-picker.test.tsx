@@ -9,6 +9,7 @@ import { EventChannel } from "../src/agent/channel.js";
 import type { AgentEvent } from "../src/agent/events.js";
 import { Conversation } from "../src/conversation/conversation.js";
 import { createScriptedProvider } from "../src/llm/scripted.js";
+import { forkSession } from "../src/session/fork.js";
 import { loadSession } from "../src/session/load.js";
 import { sessionDirFor } from "../src/session/paths.js";
 import { listTrash } from "../src/session/trash.js";
@@ -180,6 +181,31 @@ describe("gar -r: the picker before the app connects", () => {
 		await b.press("theme\r");
 		expect(await picked).toEqual({ file: p.themes, cwd: p.cwd });
 		b.unmount();
+	});
+
+	it("groups a fork under the session it was copied from, newest first among them", async () => {
+		const p = project();
+		const fork = forkSession(p.parser, undefined, { dir: p.base });
+		const a = drawn();
+		void pickAtStart(a.store, { cwd: p.cwd, sessionDir: p.base }, p.trash);
+		await until(() => a.frame().includes("4 sessions"), "the rows");
+		const titles = a
+			.frame()
+			.split("\n")
+			.slice(3, 7)
+			.map((line) => line.slice(2, 33).trimEnd());
+		expect(titles).toEqual([
+			"explain the router",
+			"Themes",
+			"fix the flaky parser test",
+			"  ⑂ fix the flaky parser test",
+		]);
+		// Filtered, rows go by how well they match; a fork still shows its mark.
+		await a.press("flaky");
+		await until(() => a.frame().includes("2 of 4 sessions"), "the filter");
+		expect(a.frame()).toContain("⑂ fix the flaky parser test");
+		void fork;
+		a.unmount();
 	});
 
 	it("renames with Ctrl+R (the name is saved in the file), and Ctrl+R is never typed into the filter", async () => {

@@ -33,6 +33,33 @@ function shortReason(code: string, reason: string, file: string): string {
 	return `cannot be read: ${reason.replaceAll(file, "").trim()}`;
 }
 
+/**
+ * The rows with each fork right under the session it was copied from (newest first among siblings), drawn in one
+ * step further; a fork whose origin is not listed stays in its place.
+ */
+export function grouped(rows: readonly PickerRow[]): PickerHit[] {
+	const listed = new Set(rows.map((row) => row.id));
+	const forks = new Map<string, PickerRow[]>();
+	for (const row of rows) {
+		if (row.forkOf === undefined || !listed.has(row.forkOf) || row.forkOf === row.id) continue;
+		forks.set(row.forkOf, [...(forks.get(row.forkOf) ?? []), row]);
+	}
+	const out: PickerHit[] = [];
+	const seen = new Set<string>();
+	const add = (row: PickerRow, depth: number) => {
+		if (seen.has(row.file)) return;
+		seen.add(row.file);
+		out.push({ row, matched: "", ...(depth > 0 ? { depth } : {}) });
+		for (const fork of forks.get(row.id) ?? []) add(fork, depth + 1);
+	};
+	for (const row of rows) {
+		if (row.forkOf === undefined || !listed.has(row.forkOf) || row.forkOf === row.id) add(row, 0);
+	}
+	// A cycle of forks (hand-made files) has no top: its rows still show.
+	for (const row of rows) add(row, 0);
+	return out;
+}
+
 /** The rows of a listing: sessions newest first, then the files that cannot be listed (each saying why). */
 function rowsOf(catalog: Catalog): { rows: PickerRow[]; texts: Map<string, string[]> } {
 	// The name (or first prompt) and the labels; the prompts are added when a search first needs them.
@@ -115,7 +142,7 @@ export function pickerSource(setup: PickerSetup): PickerSource {
 			return listed.rows;
 		},
 		filter(rows, query): PickerHit[] {
-			if (query.trim() === "") return rows.map((row) => ({ row, matched: "" }));
+			if (query.trim() === "") return grouped(rows);
 			return matcherOf(rows)
 				.find(query)
 				.map(({ row, text }) => ({ row, matched: text }));

@@ -25,8 +25,11 @@ export type PickerRow = {
 /** The last exchange of a session, shown under the list. */
 export type PickerPreview = { prompt?: string; reply?: string; tools: [name: string, count: number][] };
 
-/** A row as the filter found it: `matched` is the text of the session it matched (a prompt, a label, the name). */
-export type PickerHit = { row: PickerRow; matched: string };
+/**
+ * A row as the filter found it: `matched` is the text of the session it matched (a prompt, a label, the name);
+ * `depth`, how far a fork is drawn in under the session it was copied from (unfiltered lists group them).
+ */
+export type PickerHit = { row: PickerRow; matched: string; depth?: number };
 
 /**
  * What the picker asks of gar, loaded after the first frame (ui/picker-source.ts). Failures come back as text (or

@@ -86,7 +86,11 @@ export function rowCells(hit: PickerHit, now: number, home: string): Record<Pick
 	const { row, matched } = hit;
 	const other = matched !== "" && matched !== row.title && matched !== row.latestPrompt;
 	return {
-		title: flat(row.problem ? `⚠ ${row.id}` : `${row.forkOf ? "⑂ " : ""}${row.title || "(no prompt yet)"}`),
+		title: flat(
+			row.problem
+				? `⚠ ${row.id}`
+				: `${"  ".repeat(hit.depth ?? 0)}${row.forkOf ? "⑂ " : ""}${row.title || "(no prompt yet)"}`,
+		),
 		latest: flat(row.problem ?? (other ? `≈ ${matched}` : row.latestPrompt)),
 		age: formatAge(now - row.modifiedMs),
 		entries: row.problem ? "" : String(row.entries),
