@@ -165,6 +165,7 @@ export function PickerScreen({ store, info, size }: ScreenProps) {
 	return <Picker picker={picker} cwd={info.cwd} size={size} />;
 }
 
+/** The picker's frame: title bar, filter (or rename) field, list, preview, and the keys' hint or a message. */
 function Picker({ picker, cwd, size }: { picker: PickerModel; cwd: string; size: ScreenProps["size"] }) {
 	const theme = useTheme();
 	const [, setEpoch] = useState(0);
