@@ -10,6 +10,7 @@ import { benchDeltas } from "./bench-deltas.js";
 import { benchExport } from "./bench-export.js";
 import { benchHooks } from "./bench-hooks.js";
 import { benchPicker } from "./bench-picker.js";
+import { benchRequest } from "./bench-request.js";
 import { benchSessionLoad } from "./bench-session.js";
 import { benchTree } from "./bench-tree.js";
 import { benchTui } from "./bench-tui.js";
@@ -153,6 +154,8 @@ async function main() {
 	for (const line of await benchHooks()) console.log(line);
 	console.log("");
 	for (const line of await benchTree()) console.log(line);
+	console.log("");
+	for (const line of await benchRequest()) console.log(line);
 	console.log("");
 	for (const line of await benchTui()) console.log(line);
 	if (!HAS_GNU_TIME) console.log("\n(peak RSS of child processes needs /usr/bin/time: apt-get install time)");

@@ -79,6 +79,8 @@ describe("slash command completion", () => {
 			"/label ",
 			"/session",
 			"/resume ",
+			"/request ",
+			"/context",
 			"/tree",
 			"/fork ",
 			"/clone",

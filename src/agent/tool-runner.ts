@@ -1,4 +1,5 @@
 import type { PreToolVerdict, StepHooks } from "../hooks/types.js";
+import type { SubagentTotals } from "../llm/spend.js";
 import type { ToolCallBlock, ToolResultMessage } from "../llm/types.js";
 import { previewTool, runTool } from "../tools/index.js";
 import type { AnyTool, ToolPreview, ToolResult } from "../tools/types.js";
@@ -41,6 +42,8 @@ type RunnerOptions = {
 	push: (message: ToolResultMessage) => void;
 	/** Shortens a tool's result before it enters the context (a share of the window; see compaction/result-cap). */
 	limit?: (content: string, tool: string) => string;
+	/** Told what the sub-agents of a command reported (its result's details say it). */
+	subagents?: (totals: SubagentTotals) => void;
 	/** PreToolUse and PostToolUse (README "Hooks"); absent: no hooks are configured. */
 	hooks?: StepHooks;
 };
@@ -232,6 +235,7 @@ export class ToolRunner {
 	private end(call: ToolCallBlock, outcome: ToolOutcome, result: ToolResult, durationMs: number): void {
 		const { content, details, isError } = result;
 		this.o.push({ role: "tool_result", callId: call.id, name: call.name, content, isError });
+		if (details?.kind === "bash" && details.subagents) this.o.subagents?.(details.subagents.totals);
 		this.o.channel.emit({
 			type: "tool_end",
 			callId: call.id,

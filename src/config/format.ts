@@ -23,6 +23,10 @@ export function configValues(config: GarConfig): [string, unknown][] {
 			[`${prefix}.context_window`, table.contextWindow],
 			[`${prefix}.idle_timeout`, table.idleTimeout],
 			[`${prefix}.think_tags`, table.thinkTags],
+			[`${prefix}.prices.input`, table.prices?.input],
+			[`${prefix}.prices.output`, table.prices?.output],
+			[`${prefix}.prices.cache_read`, table.prices?.cacheRead],
+			[`${prefix}.prices.cache_write`, table.prices?.cacheWrite],
 		);
 	}
 	values.push(

@@ -244,6 +244,14 @@ function build(m: Layer, rank: (key: string) => number): GarConfig {
 		if (typeof contextWindow === "number") settings.contextWindow = contextWindow;
 		if (typeof idleTimeout === "number") settings.idleTimeout = idleTimeout;
 		if (typeof thinkTags === "boolean") settings.thinkTags = thinkTags;
+		const [input, output, cacheRead, cacheWrite] = ["input", "output", "cache_read", "cache_write"].map((key) =>
+			at(`prices.${key}`),
+		);
+		if (typeof input === "number" && typeof output === "number") {
+			// Cache reads and writes cost as input unless given: no discount is assumed.
+			const cache = (value: unknown) => (typeof value === "number" ? value : input);
+			settings.prices = { input, output, cacheRead: cache(cacheRead), cacheWrite: cache(cacheWrite) };
+		}
 		return settings;
 	};
 	return {

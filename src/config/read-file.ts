@@ -213,8 +213,13 @@ function flatten(data: FileConfig, text: string, layer: FileLayer, home: string)
 	visit(rest, []);
 	for (const [name, profile] of Object.entries(profiles ?? {})) {
 		const entries = new Map<string, Entry>();
+		const source = { kind: "profile" as const, name, path: layer.path };
 		for (const [key, value] of Object.entries(profile)) {
-			if (value !== undefined) entries.set(key, { value, source: { kind: "profile", name, path: layer.path } });
+			if (value === undefined) continue;
+			// A profile's [profiles.NAME.prices] table is kept as dotted keys, as a provider table's is.
+			if (key === "prices" && typeof value === "object") {
+				for (const [part, price] of Object.entries(value)) entries.set(`prices.${part}`, { value: price, source });
+			} else entries.set(key, { value, source });
 		}
 		layer.profiles.set(name, entries);
 	}

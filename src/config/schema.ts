@@ -68,6 +68,11 @@ export const leaves = {
 	keep_recent_tokens: z.int().min(1),
 	window: z.int().min(1),
 	max_tool_result_share: z.number().gt(0).max(1),
+	// [providers.NAME.prices] and [profiles.NAME.prices]: USD per million tokens.
+	input: z.number().min(0).max(1e6),
+	output: z.number().min(0).max(1e6),
+	cache_read: z.number().min(0).max(1e6),
+	cache_write: z.number().min(0).max(1e6),
 	matcher: z.string().refine(isMatcher),
 	command: z.string().refine((value) => value.trim() !== ""),
 	timeout: z.number().gt(0),
@@ -103,6 +108,10 @@ export const EXPECTED: Record<LeafName, string> = {
 	keep_recent_tokens: "a whole number of tokens ≥ 1",
 	window: "a whole number of tokens ≥ 1",
 	max_tool_result_share: "a number > 0 and ≤ 1 (a share of the context window, such as 0.25)",
+	input: "a price in USD per million input tokens (a number ≥ 0, such as 0.5)",
+	output: "a price in USD per million output tokens (a number ≥ 0, such as 1.5)",
+	cache_read: "a price in USD per million tokens read from the cache (a number ≥ 0)",
+	cache_write: "a price in USD per million tokens written to the cache (a number ≥ 0)",
 	matcher: 'a regular expression over the tool name (such as "bash" or "write|edit"), or "*" for every tool',
 	command: "a shell command (a non-empty string)",
 	timeout: "a number of seconds > 0",
@@ -110,6 +119,14 @@ export const EXPECTED: Record<LeafName, string> = {
 };
 
 const opt = <K extends LeafName>(key: K) => leaves[key].optional();
+
+/** A model's prices, for one gar's table does not know; cache reads and writes cost as input unless given. */
+const pricesTable = z.strictObject({
+	input: leaves.input,
+	output: leaves.output,
+	cache_read: opt("cache_read"),
+	cache_write: opt("cache_write"),
+});
 
 const providerTable = z.strictObject({
 	api_key_env: opt("api_key_env"),
@@ -119,6 +136,7 @@ const providerTable = z.strictObject({
 	context_window: opt("context_window"),
 	idle_timeout: opt("idle_timeout"),
 	think_tags: opt("think_tags"),
+	prices: pricesTable.optional(),
 });
 
 const profileTable = z.strictObject({
@@ -132,6 +150,7 @@ const profileTable = z.strictObject({
 	thinking: opt("thinking"),
 	idle_timeout: opt("idle_timeout"),
 	think_tags: opt("think_tags"),
+	prices: pricesTable.optional(),
 });
 
 const agentTable = z.strictObject({
@@ -194,6 +213,9 @@ export function knownKeys(path: readonly PropertyKey[]): string[] {
 	if (path.length === 1 && head === "providers") return Object.keys(providersTable.shape);
 	if (path.length === 2 && head === "providers") return Object.keys(providerTable.shape);
 	if (path.length === 2 && head === "profiles" && typeof second === "string") return Object.keys(profileTable.shape);
+	if (path.length === 3 && (head === "providers" || head === "profiles") && path[2] === "prices") {
+		return Object.keys(pricesTable.shape);
+	}
 	if (head === "hooks" && path.length === 1) return [...HOOK_EVENTS];
 	if (head === "hooks" && path.length === 3) return [...HOOK_KEYS];
 	if (path.length !== 1) return [];

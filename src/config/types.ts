@@ -1,3 +1,4 @@
+import type { Pricing } from "../llm/models.js";
 import type { ThinkingLevel } from "../llm/types.js";
 import type { HookEventName } from "./schema.js";
 
@@ -27,6 +28,8 @@ export type ProviderSettings = {
 	idleTimeout?: number;
 	/** Read `<think>…</think>` in the reply text as thinking (for servers that send reasoning that way). */
 	thinkTags?: boolean;
+	/** `[providers.NAME.prices]`: USD per million tokens, for a model gar's table does not price. */
+	prices?: Pricing;
 };
 
 /** The effective configuration after files, environment and flags are merged. */

@@ -8,6 +8,7 @@ import {
 	type ContextHook,
 	type RunResult,
 } from "../agent/loop.js";
+import { type KeptRequest, type ModelChoice, pricedFlag } from "../agent/model-call.js";
 import { MessageQueue } from "../agent/queue.js";
 import { describeSystem, describeTools } from "../agent/request-info.js";
 import type { OutputSchema } from "../agent/structured.js";
@@ -15,6 +16,7 @@ import { type ContextSettings, DEFAULT_CONTEXT_SETTINGS } from "../compaction/ac
 import { type CompactOutcome, Compactor } from "../compaction/compact.js";
 import { capToolResult, maxResultChars } from "../compaction/result-cap.js";
 import type { Hooks, PermissionMode } from "../hooks/hooks.js";
+import { type Pricing, priceOf } from "../llm/models.js";
 import type { Message, Provider, ThinkingLevel, Usage } from "../llm/types.js";
 import type { SystemPrompt } from "../prompt/system-prompt.js";
 import { buildContext, SessionRecorder, type SessionWriter } from "../session/index.js";
@@ -37,6 +39,8 @@ export type ConversationOptions = {
 	provider: Provider;
 	model: string;
 	contextWindow: number | null;
+	/** The config's prices, for a model gar's table does not price. */
+	prices?: Pricing;
 	system: SystemPrompt;
 	tools: AnyTool[];
 	history?: Message[];
@@ -125,6 +129,7 @@ export class Conversation {
 				channel: options.channel,
 				queue: this.queue,
 				contextWindow: options.contextWindow,
+				...(options.prices ? { prices: options.prices } : {}),
 				approval: { needed: (tool) => this.mustAsk(tool), ask: (request, signal) => this.ask(request, signal) },
 				compact: (history, info) => this.compactStep(history, info),
 				...(options.hooks ? { hooks: options.hooks } : {}),
@@ -159,6 +164,11 @@ export class Conversation {
 		return { provider: provider.name, model, contextWindow };
 	}
 
+	/** Whether the price of the model in use is known (gar's table, or the config's prices). */
+	get priced(): boolean {
+		return priceOf(this.agent.current.model, this.agent.current.prices) !== undefined;
+	}
+
 	get messages(): readonly Message[] {
 		return this.agent.messages;
 	}
@@ -170,6 +180,11 @@ export class Conversation {
 
 	get tools(): readonly AnyTool[] {
 		return this.options.tools;
+	}
+
+	/** The system prompt every request of this conversation sends, with its parts. */
+	get system(): SystemPrompt {
+		return this.options.system;
 	}
 
 	/** Tools the person allowed for the rest of this session. */
@@ -233,11 +248,21 @@ export class Conversation {
 		this.outside = new AbortController();
 	}
 
-	/** Switches the model (and provider) for the next run; recorded as model_change. */
-	setModel(provider: Provider, model: string, contextWindow: number | null): void {
+	/** Switches the model (and provider) for the next run; recorded as model_change. `prices`: the config's. */
+	setModel(provider: Provider, model: string, contextWindow: number | null, prices?: Pricing): void {
 		if (this.controller) throw new ConversationBusyError("switch the model");
-		this.agent.setModel({ provider, model, contextWindow });
-		this.channel.emit({ type: "model_change", provider: provider.name, model, contextWindow });
+		this.choose({ provider, model, contextWindow, ...(prices ? { prices } : {}) });
+	}
+
+	/** A window learnt after the start (its server told it), from the next request on: a model_change, same model. */
+	setContextWindow(contextWindow: number): void {
+		this.choose({ ...this.agent.current, contextWindow });
+	}
+
+	private choose(choice: ModelChoice): void {
+		this.agent.setModel(choice);
+		const { provider, model, contextWindow } = choice;
+		this.channel.emit({ type: "model_change", provider: provider.name, model, contextWindow, ...pricedFlag(choice) });
 	}
 
 	/** Moves the leaf to an earlier entry (null: a new root): the next message starts a branch there. */
@@ -358,6 +383,11 @@ export class Conversation {
 	/** The exact body of a recent model request (for the request viewer); undefined when no longer kept. */
 	requestBody(requestId: string): unknown {
 		return this.agent.requestBody(requestId);
+	}
+
+	/** A recent model request as made, and what was sent (the last 8; undefined when no longer kept). */
+	recentRequest(requestId: string): Readonly<KeptRequest> | undefined {
+		return this.agent.recentRequest(requestId);
 	}
 
 	/**

@@ -14,6 +14,8 @@ export type Reach = {
 	contextWindow?: number;
 	/** Models the config's profiles name for this provider. */
 	profileModels: readonly string[];
+	/** `[providers.NAME.prices]` (or a profile's) is set: a model gar does not know still has a price. */
+	priced?: boolean;
 };
 
 /** A model on a provider. */
@@ -71,6 +73,10 @@ export function refuseSwitch(target: ModelTarget, reach: Reach, from: Reach): st
 /** A one-line note for a model gar's table does not know (its cost shows as unknown); null for a known one. */
 export function unknownModelNote(model: string, reach: Reach): string | null {
 	if (findModel(model)) return null;
+	if (reach.priced) {
+		if (reach.contextWindow !== undefined) return null;
+		return `gar does not know ${model}: its context window is unknown (context_window in [providers.${reach.name}] sets it)`;
+	}
 	if (reach.contextWindow !== undefined) return `gar does not know ${model}: its price is unknown`;
 	return `gar does not know ${model}: its price and context window are unknown (context_window in [providers.${reach.name}] sets the window)`;
 }

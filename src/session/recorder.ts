@@ -121,6 +121,7 @@ export class SessionRecorder {
 			turn: event.turn,
 			provider: event.message.provider,
 			model: event.message.model,
+			...(info && info.model !== event.message.model ? { requestedModel: info.model } : {}),
 			promptHash: info?.system.hash ?? "",
 			toolsHash: info?.tools.hash ?? "",
 			params: info?.params ?? { maxTokens: null, thinking: null },
@@ -134,6 +135,7 @@ export class SessionRecorder {
 			...(event.errorKind === undefined ? {} : { errorKind: event.errorKind }),
 			usage: event.message.usage,
 			costUsd: event.costUsd,
+			...(event.body ? { bodySha256: event.body.sha256, bodyBytes: event.body.bytes } : {}),
 		});
 	}
 
@@ -150,6 +152,7 @@ export class SessionRecorder {
 			costUsd: event.costUsd,
 			...(event.error === undefined ? {} : { error: event.error }),
 			...(event.errorKind === undefined ? {} : { errorKind: event.errorKind }),
+			...(event.subagents ? { subagents: event.subagents } : {}),
 		});
 	}
 

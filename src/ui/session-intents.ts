@@ -9,7 +9,7 @@ import type { UiStore } from "./state/store.js";
 
 /** The chat of the conversation's current path: its entries folded through the reducer, at the recorded times. */
 export function pathView(conversation: Conversation): ViewState {
-	let view = initialView(conversation.model);
+	let view = initialView({ ...conversation.model, priced: conversation.priced });
 	const writer = conversation.session;
 	if (writer && writer.leafId !== null) {
 		for (const { event, ts } of replayEvents(writer.session)) view = reduce(view, event, Date.parse(ts) || 0);

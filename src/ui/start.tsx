@@ -203,6 +203,9 @@ type ActionDeps = {
 
 /** What the keys ask of the app beyond the store and the input. */
 function appActions({ store, input, terminal, linked, exit, submit }: ActionDeps): AppActions {
+	const warn = (message: string | undefined) => {
+		if (message) linked.setup?.channel.emit({ type: "notice", level: "warning", message });
+	};
 	return {
 		submit,
 		get session() {
@@ -225,5 +228,11 @@ function appActions({ store, input, terminal, linked, exit, submit }: ActionDeps
 			else linked.setup?.channel.emit({ type: "notice", level: "warning", message: result.error });
 		},
 		pullQueued: () => linked.setup?.conversation.queue.pullLast(),
+		// The request viewer and a sub-agent's session: their modules load when first opened.
+		openRequest: async (requestId) => {
+			const setup = linked.setup;
+			if (setup) warn((await import("./screens/inspect-open.js")).openRequest(store, setup, requestId));
+		},
+		openSubagent: async (file) => warn((await import("./screens/inspect-open.js")).openSession(store, file)),
 	};
 }

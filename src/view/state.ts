@@ -1,7 +1,17 @@
-import type { AgentEvent, HookRun, PastedRange, RunStopReason, ToolOutcome, UserSource } from "../agent/events.js";
+import type {
+	AgentEvent,
+	HookRun,
+	PastedRange,
+	RequestInfo,
+	RunStopReason,
+	ToolOutcome,
+	UserSource,
+} from "../agent/events.js";
 import { costUsd } from "../llm/models.js";
+import { NO_SUBAGENTS, type SubagentTotals } from "../llm/spend.js";
 import { EMPTY_USAGE, type ErrorKind, type Usage } from "../llm/types.js";
 import type { ToolDetails, ToolPreview, ToolProgress } from "../tools/types.js";
+import type { ResponseFacts } from "./request-view.js";
 
 /**
  * Where a tool call is: its arguments streaming, waiting its turn, waiting for the person, running, or ended.
@@ -66,6 +76,8 @@ export type ChatItem =
 			usage: Usage;
 			costUsd: number | null;
 			error?: string;
+			/** What the run's sub-agents reported (absent: none), apart from its own usage and cost. */
+			subagents?: SubagentTotals;
 	  };
 
 /** What the agent is doing right now; `since` is when it started doing it (epoch ms). */
@@ -93,6 +105,18 @@ export type PendingQuestion = {
 	reason?: string;
 };
 
+/**
+ * One model call of the conversation, for the request viewer: its id and turn, the chat item its reply starts at, the
+ * `request` event's summary (absent in a session replayed without request records) and how it ended.
+ */
+export type CallFacts = {
+	requestId: string;
+	turn: number;
+	item: number;
+	info?: RequestInfo;
+	response?: ResponseFacts;
+};
+
 /** Tokens and cost, for the session, the current (or last) run, and the last model call. */
 export type Totals = { usage: Usage; costUsd: number | null };
 
@@ -114,12 +138,16 @@ export type ViewState = {
 	session: Totals;
 	run: Totals;
 	lastCall: Totals | null;
+	/** What sub-agents reported (bash commands that ran gar), apart from the totals above: this session's, this run's. */
+	subagents: { session: SubagentTotals; run: SubagentTotals };
 	/** Tokens of the last request and its reply (input + cache + output), and the window they fill. */
 	context: { tokens: number; window: number | null };
 	/** Time to first token and output speed of the current or last call. */
 	speed: { ttftMs: number | null; tokensPerSec: number | null };
 	/** Tool calls that ran, by tool name. */
 	toolCounts: Readonly<Record<string, number>>;
+	/** Every model call shown, in order (the request viewer's list; the inspector's split of the latest). */
+	calls: CallFacts[];
 	/** Hook runs in this view: all of them, those that blocked or stopped something, those that failed. */
 	hooks: { runs: number; blocked: number; failed: number };
 	queue: { steers: readonly string[]; followUps: readonly string[] };
@@ -139,14 +167,23 @@ export type ViewState = {
 /**
  * What nothing has cost with `model`: $0 for a priced model, unknown (null) for one without a known price — shown
  * as "unknown" from the first frame, not "$0.00" until the first reply. A model not known yet ("") costs 0.
+ * `priced`: whether the conversation knows its price (the config may price a model gar's table does not); absent,
+ * gar's table decides.
  */
-export function zeroCost(model: string): number | null {
-	return model === "" ? 0 : costUsd(model, EMPTY_USAGE);
+export function zeroCost(model: string, priced?: boolean): number | null {
+	if (model === "") return 0;
+	if (priced !== undefined) return priced ? 0 : null;
+	return costUsd(model, EMPTY_USAGE);
 }
 
 /** An empty view for a conversation with this model. */
-export function initialView(model: { provider: string; model: string; contextWindow?: number | null }): ViewState {
-	const zero = zeroCost(model.model);
+export function initialView(model: {
+	provider: string;
+	model: string;
+	contextWindow?: number | null;
+	priced?: boolean;
+}): ViewState {
+	const zero = zeroCost(model.model, model.priced);
 	return {
 		revision: 0,
 		items: [],
@@ -160,9 +197,11 @@ export function initialView(model: { provider: string; model: string; contextWin
 		session: { usage: EMPTY_USAGE, costUsd: zero },
 		run: { usage: EMPTY_USAGE, costUsd: zero },
 		lastCall: null,
+		subagents: { session: NO_SUBAGENTS, run: NO_SUBAGENTS },
 		context: { tokens: 0, window: model.contextWindow ?? null },
 		speed: { ttftMs: null, tokensPerSec: null },
 		toolCounts: {},
+		calls: [],
 		hooks: { runs: 0, blocked: 0, failed: 0 },
 		queue: { steers: [], followUps: [] },
 		index: { blocks: new Map(), calls: new Map(), streamChars: 0, firstTokenAt: null, lastDataAt: null },

@@ -1,5 +1,5 @@
 import type { PastedRange, UserSource } from "../../agent/events.js";
-import { formatCost, formatDuration, formatTokens, formatUsage } from "../../view/format.js";
+import { formatCost, formatDuration, formatSubagents, formatTokens, formatUsage } from "../../view/format.js";
 import type { ChatItem } from "../../view/state.js";
 import { labelFor } from "../editor/paste.js";
 import type { Theme } from "../theme/theme.js";
@@ -140,6 +140,7 @@ function runEndRows(item: Extract<ChatItem, { kind: "run_end" }>, width: number,
 		`${item.turns} ${item.turns === 1 ? "turn" : "turns"}`,
 		formatUsage(usage),
 		formatCost(item.costUsd, usage.estimated === true),
+		...(item.subagents ? [`+ ${formatSubagents(item.subagents)} (as reported)`] : []),
 		formatDuration(item.durationMs),
 	];
 	const failed = item.stopReason !== "done" && item.stopReason !== "aborted";

@@ -1,4 +1,4 @@
-import type { KeyBinding, KeyContext } from "./keymap.js";
+import type { DocContext, KeyBinding, KeyContext } from "./keymap.js";
 
 const WORD = "move by word";
 const LINE_EDGE = "start/end of the line";
@@ -105,6 +105,18 @@ export const KEY_TABLE = [
 	{ context: "chat", keys: ["PgUp", "PgDn"], action: "scrollPage", help: SCROLL, label: "PgUp/PgDn, Shift+↑/↓" },
 	{ context: "chat", keys: ["Shift+↑", "Shift+↓"], action: "scrollLine", help: SCROLL, label: "PgUp/PgDn, Shift+↑/↓" },
 	{ context: "chat", keys: ["Ctrl+Z"], action: "suspend", help: "suspend (fg resumes)" },
+	{
+		context: "chat",
+		keys: ["Alt+R"],
+		action: "openRequest",
+		help: "the exact request of the turn at the top of the screen (the latest when following)",
+	},
+	{
+		context: "chat",
+		keys: ["Alt+S"],
+		action: "openSubagent",
+		help: "the session of the sub-agent a bash block ran (read-only)",
+	},
 
 	// Not in /help (README names some of them).
 	{ context: "chat", keys: ["Home", "End"], action: "scrollEdge", help: "" },
@@ -172,6 +184,29 @@ export const KEY_TABLE = [
 	{ context: "tree", keys: ["Esc", "q"], action: "treeClose", help: "back to the chat" },
 	{ context: "treeField", keys: ["Enter"], action: "treeFieldSubmit", help: "search / set the label" },
 	{ context: "treeField", keys: ["Esc"], action: "treeFieldCancel", help: "leave the field" },
+
+	// The doc screen: the request viewer and a sub-agent's session (keys on its bottom line).
+	{ context: "doc", keys: ["Esc", "q"], action: "docClose", help: "back to the chat" },
+	{ context: "doc", keys: ["↑", "↓"], action: "docLine", help: "scroll a line" },
+	{ context: "doc", keys: ["PgUp", "PgDn"], action: "docPage", help: "scroll a page" },
+	{ context: "doc", keys: ["Home", "End"], action: "docEdge", help: "the top / the end" },
+	{ context: "doc", keys: ["Shift+Tab"], action: "docPrevSection", help: "select the section before" },
+	{ context: "doc", keys: ["Tab"], action: "docNextSection", help: "select the next section" },
+	{ context: "doc", keys: ["Enter"], action: "docToggle", help: "open or close the selected section" },
+	{
+		context: "doc",
+		keys: ["1", "2", "3", "4", "5", "6", "7", "8", "9"],
+		action: "docToggleNth",
+		help: "open or close section N",
+	},
+	{ context: "doc", keys: ["/"], action: "docFind", help: "search (the folded sections too)" },
+	{ context: "doc", keys: ["n"], action: "docNextHit", help: "the next match" },
+	{ context: "doc", keys: ["p"], action: "docPrevHit", help: "the match before" },
+	{ context: "doc", keys: ["["], action: "docPrevCall", help: "the model call before" },
+	{ context: "doc", keys: ["]"], action: "docNextCall", help: "the next model call" },
+	{ context: "find", keys: ["Esc"], action: "findCancel", help: "stop searching" },
+	{ context: "find", keys: ["Enter"], action: "findRun", help: "find the text typed" },
+	{ context: "find", keys: ["Backspace"], action: "findBackspace", help: "delete from the text" },
 ] as const satisfies readonly KeyBinding[];
 
 /** What a key of the picker can do. */
@@ -179,6 +214,16 @@ export type PickerAction = (typeof PICKER_KEYS)[number]["action"];
 
 /** What a key of the app can do: the actions the table names. */
 export type KeyAction = (typeof KEY_TABLE)[number]["action"];
+
+type Binding = (typeof KEY_TABLE)[number];
+type DocBinding = Extract<Binding, { context: DocContext }>;
+/** The doc screen's keys (the request viewer, a sub-agent's session), with the table's global ones. */
+export type DocKeyAction = DocBinding["action"] | "interrupt";
+/** The bindings the doc screen reads: its own and the global ones. */
+export const DOC_KEYS = KEY_TABLE.filter(
+	(binding): binding is DocBinding | Extract<Binding, { context: "global" }> =>
+		binding.context === "doc" || binding.context === "find" || binding.context === "global",
+);
 
 /** The contexts /help lists (the approval panel and the search line show their own keys). */
 export const HELP_CONTEXTS: readonly KeyContext[] = ["global", "chat", "editor"];

@@ -4,6 +4,7 @@ import type { InputModel } from "../state/input-model.js";
 import { frameRows, type Size } from "../state/layout.js";
 import type { UiStore } from "../state/store.js";
 import { ChatScreen } from "./ChatScreen.js";
+import { DocScreen } from "./DocScreen.js";
 import { PickerScreen } from "./PickerScreen.js";
 import { ReplayScreen } from "./ReplayScreen.js";
 import type { AppActions, AppInfo, Screen } from "./screen.js";
@@ -11,13 +12,14 @@ import { TreeScreen } from "./TreeScreen.js";
 
 export type { AppActions, AppInfo } from "./screen.js";
 
-/** The app's screens by the name the store keeps on its stack: the chat, the session tree, the replay, the resume
- * picker; the next ones register here. */
+/** The app's screens by the name the store keeps on its stack: the chat, the session tree, the replay, the doc screen
+ * (the request viewer), the resume picker; the next ones register here. */
 export const SCREENS: Readonly<Record<string, Screen>> = {
 	chat: ChatScreen,
 	tree: TreeScreen,
 	replay: ReplayScreen,
 	picker: PickerScreen,
+	doc: DocScreen,
 };
 
 export type AppProps = {

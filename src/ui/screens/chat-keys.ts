@@ -2,7 +2,7 @@ import type { Key } from "ink";
 import type { PastedRange } from "../../agent/events.js";
 import type { ApprovalDecision } from "../../agent/loop.js";
 import { KEY_TABLE } from "../keys/key-table.js";
-import { byteActions, type KeyActions, type KeyLayer, keyDispatcher } from "../keys/keymap.js";
+import { byteActions, type DocContext, type KeyActions, type KeyLayer, keyDispatcher } from "../keys/keymap.js";
 import { mustReadAll, type PreviewFit, readAll, seenBefore } from "../state/approval-layout.js";
 import type { InputModel } from "../state/input-model.js";
 import type { UiStore } from "../state/store.js";
@@ -28,6 +28,10 @@ export type KeyDeps = {
 	externalEditor?: () => void;
 	/** ↑ on an empty input: the newest queued message, taken back out of the queue. */
 	pullQueued?: () => string | undefined;
+	/** Alt+R: open the request viewer on this call (the turn chosen by the chat's position). */
+	openRequest?: (requestId: string) => void;
+	/** Alt+S: open the session a sub-agent wrote (a session file), read-only. */
+	openSubagent?: (file: string) => void;
 	/** Esc twice on an empty input while idle: the session tree (what it opens is the app's to say). */
 	doubleEscape?: () => void;
 	/** Rows of the chat pane, for PgUp/PgDn. */
@@ -66,10 +70,10 @@ type Ctx = {
 };
 
 /** The chat screen's bindings: every context but those of other screens (the session tree's). */
-type ChatBinding = Exclude<(typeof KEY_TABLE)[number], { context: "tree" | "treeField" }>;
-const CHAT_KEYS = KEY_TABLE.filter(
-	(binding): binding is ChatBinding => binding.context !== "tree" && binding.context !== "treeField",
-);
+/** The chat's keys: every binding but the other screens' (the tree's, the doc screen's). */
+type ChatBinding = Exclude<(typeof KEY_TABLE)[number], { context: "tree" | "treeField" | DocContext }>;
+const OTHER_SCREENS = new Set<string>(["tree", "treeField", "doc", "find"]);
+const CHAT_KEYS = KEY_TABLE.filter((binding): binding is ChatBinding => !OTHER_SCREENS.has(binding.context));
 type KeyAction = ChatBinding["action"];
 
 type Actions<A extends KeyAction> = Pick<KeyActions<KeyAction>, A>;
@@ -287,6 +291,8 @@ function searchRest(input: InputModel, text: string, key: Key): boolean {
 }
 
 type ChatAction =
+	| "openRequest"
+	| "openSubagent"
 	| "stop"
 	| "quit"
 	| "expand"
@@ -317,6 +323,16 @@ function chatActions({ deps, store, input, pressToQuit, now }: Ctx): Actions<Cha
 			pressToQuit("d", "Esc stops the run; Ctrl+D again quits");
 		},
 		expand: () => toggleLatest(store),
+		openRequest: () => {
+			const call = focusedCall(store);
+			if (call && deps.openRequest) deps.openRequest(call);
+			else store.flashHint("no model call yet: the request viewer opens on one (or /request N)");
+		},
+		openSubagent: () => {
+			const file = focusedSubagent(store);
+			if (file && deps.openSubagent) deps.openSubagent(file);
+			else store.flashHint("no bash block ran a sub-agent that saved a session (gar -p under gar reports it)");
+		},
 		suspend: () => deps.suspend?.(),
 		// Not while a question is open (typing its reason).
 		search: () => (store.approval ? undefined : input.startSearch()),
@@ -383,7 +399,7 @@ function wheel(store: UiStore, text: string): boolean {
 }
 
 /** A key with nothing held: what a control byte inside typed text is dispatched with. */
-const NO_KEY: Key = {
+export const NO_KEY: Key = {
 	upArrow: false,
 	downArrow: false,
 	leftArrow: false,
@@ -420,4 +436,36 @@ export function toggleLatest(store: UiStore): void {
 			return;
 		}
 	}
+}
+
+/** The first chat item on screen: the top line's item while scrolled up, else none (the view follows the end). */
+function topItem(store: UiStore): number | null {
+	return store.top?.index ?? null;
+}
+
+/** Alt+R's call: the one whose reply is at the top of the screen (or the last above it); following: the latest. */
+function focusedCall(store: UiStore): string | undefined {
+	const { calls } = store.view;
+	const top = topItem(store);
+	if (top === null) return calls.at(-1)?.requestId;
+	let found = calls[0];
+	for (const call of calls) if (call.item <= top) found = call;
+	return found?.requestId;
+}
+
+/** Alt+S's session: of the newest bash block with a sub-agent's session at or above the bottom of what is shown. */
+function focusedSubagent(store: UiStore): string | undefined {
+	const { items } = store.view;
+	const top = topItem(store);
+	const from = top === null ? items.length - 1 : Math.min(items.length - 1, top + 40);
+	for (let i = from; i >= 0; i--) {
+		const item = items[i];
+		if (item?.kind !== "tool" || item.details?.kind !== "bash") continue;
+		const runs = item.details.subagents?.runs ?? [];
+		for (let r = runs.length - 1; r >= 0; r--) {
+			const file = runs[r]?.sessionFile;
+			if (file) return file;
+		}
+	}
+	return undefined;
 }

@@ -57,7 +57,7 @@ export const COMMANDS: readonly CommandSpec[] = [
 		run: async (_arg, ctx) => {
 			const { conversation } = ctx.setup;
 			await conversation.newSession();
-			ctx.store.view = initialView(conversation.model);
+			ctx.store.view = initialView({ ...conversation.model, priced: conversation.priced });
 			ctx.store.toBottom();
 			ctx.store.changed();
 			notice(ctx, `new session ${conversation.session?.session.header.id ?? "(not saved)"}`);
@@ -79,7 +79,7 @@ export const COMMANDS: readonly CommandSpec[] = [
 			}
 			const next = await ctx.setup.providerFor(arg);
 			if ("error" in next) return notice(ctx, next.error, "warning");
-			conversation.setModel(next.provider, next.model, next.contextWindow);
+			conversation.setModel(next.provider, next.model, next.contextWindow, next.prices);
 			const note = next.note ? `\n${next.note}` : "";
 			notice(ctx, `model: ${next.provider.name}/${next.model} from the next message on${note}`);
 		},
@@ -135,6 +135,27 @@ export const COMMANDS: readonly CommandSpec[] = [
 		idle: true,
 		run: (arg, ctx) =>
 			ctx.openPicker ? ctx.openPicker(arg.trim()) : notice(ctx, "the picker cannot open yet", "warning"),
+	},
+	{
+		name: "request",
+		args: "[N]",
+		description: "the exact request of a model call (the last; N: the nth, -N from the end) — also Alt+R",
+		run: async (arg, ctx) => {
+			const { openRequest } = await import("./inspect-open.js");
+			const error = openRequest(ctx.store, ctx.setup, arg);
+			if (error) notice(ctx, error, "warning");
+		},
+	},
+	{
+		name: "context",
+		description: "what fills the context of the next request, and its 10 largest items",
+		run: async (_arg, ctx) => {
+			const [{ contextReport, liveContextInput }, { contextLines }] = await Promise.all([
+				import("../../inspect/context-report.js"),
+				import("../../view/context-view.js"),
+			]);
+			notice(ctx, contextLines(contextReport(liveContextInput(ctx.setup.conversation))).join("\n"));
+		},
 	},
 	{
 		name: "tree",

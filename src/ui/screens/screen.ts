@@ -49,7 +49,15 @@ export type SessionIntents = {
 /** What the keys ask of the app beyond the store and the input: send, stop, quit, suspend, $EDITOR, the queue. */
 export type AppActions = Pick<
 	KeyDeps,
-	"submit" | "abort" | "exit" | "suspend" | "externalEditor" | "pullQueued" | "doubleEscape"
+	| "submit"
+	| "abort"
+	| "exit"
+	| "suspend"
+	| "externalEditor"
+	| "pullQueued"
+	| "doubleEscape"
+	| "openRequest"
+	| "openSubagent"
 > & {
 	/** The session's intents, once the conversation exists (absent before, and in tests that need none). */
 	session?: SessionIntents;

@@ -4,6 +4,7 @@ import { reduce } from "../../view/reducer.js";
 import type { PendingQuestion, ViewState } from "../../view/state.js";
 import type { ChatPosition } from "../chat/window.js";
 import { darkTheme, type Theme } from "../theme/theme.js";
+import type { OpenDoc } from "./doc-view.js";
 import type { PickerModel } from "./picker.js";
 import type { ReplayControls } from "./replay-controls.js";
 
@@ -61,6 +62,8 @@ export class UiStore {
 	hint: string | null = null;
 	/** The provider's idle timeout (config), so a stalled reply can say when gar gives up; null: not yet known. */
 	idleTimeoutMs: () => number | null = () => null;
+	/** The document the doc screen shows (the request viewer, a sub-agent's session); null: none open. */
+	doc: OpenDoc | null = null;
 	/** The colours everything is drawn in; `setTheme` switches them live (themes.ts `loadTheme` finds one by name). */
 	theme: Theme = darkTheme;
 	/** The resume picker's state while its screen ("picker") is open. */
