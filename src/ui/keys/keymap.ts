@@ -6,9 +6,20 @@ import type { Key } from "ink";
  * screen to come brings its own context and bindings, and its layers), and the `editor`. The session tree's screen
  * has `tree`, and `treeField` while its one-line field (search, label) is open.
  */
-export type KeyContext = "global" | "approval" | "search" | "chat" | "editor" | "tree" | "treeField" | DocContext;
+export type KeyContext =
+	| "global"
+	| "approval"
+	| "search"
+	| "chat"
+	| "editor"
+	| "tree"
+	| "treeField"
+	| DocContext
+	| PickerContext;
 /** The doc screen's contexts (the request viewer, a sub-agent's session): its keys, and its `/` search line. */
 export type DocContext = "doc" | "find";
+/** The resume picker's contexts: its list (typing filters) and its delete question. */
+type PickerContext = "picker" | "picker_delete";
 
 /**
  * One binding: in `context`, any of `keys` runs `action`. Keys are named as /help and README write them ("Ctrl+C",
