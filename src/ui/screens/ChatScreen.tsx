@@ -10,6 +10,7 @@ import { InputBox } from "../views/InputBox.js";
 import { Inspector } from "../views/Inspector.js";
 import { QueuedRows } from "../views/QueuedRows.js";
 import { StatusBar } from "../views/StatusBar.js";
+import { TranscriptBar } from "../views/TranscriptBar.js";
 import { createKeyHandler } from "./chat-keys.js";
 import type { ScreenProps } from "./screen.js";
 
@@ -38,7 +39,7 @@ function useChatKeys({ store, input, info, actions }: ScreenProps, drawn: { curr
 
 /**
  * The chat screen: status bar, chat and inspector, queued messages, a hint, and the input (or the approval
- * question), placed by `chatLayout`. A view over the store: keys become store changes or conversation intents.
+ * question, or the transcript mode's bar), placed by `chatLayout`. A view over the store: keys become store changes or conversation intents.
  */
 export function ChatScreen(props: ScreenProps) {
 	const { store, input, info, size } = props;
@@ -100,6 +101,9 @@ export function ChatScreen(props: ScreenProps) {
 				<Text color={theme.warning} wrap="truncate-end">
 					{store.hint}
 				</Text>
+			) : null}
+			{layout.transcript && store.transcript ? (
+				<TranscriptBar transcript={store.transcript} blocks={view.items.length} width={columns} />
 			) : null}
 			{layout.approval ? <ApprovalPanel layout={layout.approval} width={columns} version={version} /> : null}
 			{layout.input.shown ? (

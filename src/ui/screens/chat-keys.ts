@@ -6,7 +6,9 @@ import { byteActions, type KeyActions, type KeyLayer, keyDispatcher } from "../k
 import { mustReadAll, type PreviewFit, readAll, seenBefore } from "../state/approval-layout.js";
 import type { InputModel } from "../state/input-model.js";
 import type { UiStore } from "../state/store.js";
+import { cancelFind, enterTranscript, leaveTranscript } from "../state/transcript.js";
 import { readyToRun } from "./commands.js";
+import { type FindAction, findActions, findRest, type TranscriptAction, transcriptActions } from "./transcript-keys.js";
 
 /** How a sent line is delivered while a run goes on: a steer (Enter) or a follow-up (Alt+Enter). */
 export type SendMode = "send" | "follow_up";
@@ -76,6 +78,8 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		...globalActions(ctx),
 		...approvalActions(ctx),
 		...searchActions(ctx),
+		...transcriptActions(store),
+		...findActions(store),
 		...chatActions(ctx),
 		...editorActions(ctx),
 	};
@@ -107,6 +111,13 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		// While asking, other keys are ignored so typing cannot approve by accident; typing the reason edits.
 		{ context: "approval", active: () => store.approval !== null, rest: () => store.approval?.stage === "ask" },
 		{ context: "search", active: () => input.search !== null, rest: (text, key) => searchRest(input, text, key) },
+		// The transcript mode takes every key: the input is out of sight (its draft stays as it was).
+		{
+			context: "find",
+			active: () => store.transcript?.typing != null,
+			rest: (text, key) => findRest(store, text, key),
+		},
+		{ context: "transcript", active: () => store.transcript !== null, rest: () => true },
 		{ context: "chat" },
 		{ context: "editor", rest: typed },
 	];
@@ -186,11 +197,16 @@ function context(deps: KeyDeps): Ctx {
 	return { deps, store, input, submit, answer, pressToQuit, tab, now };
 }
 
-/** Ctrl+C, over everything: ends the search, denies the question and stops, clears the input, stops the run, quits. */
+/**
+ * Ctrl+C, over everything: ends the search (the history's, the transcript's) or the transcript mode, denies the
+ * question and stops, clears the input, stops the run, quits.
+ */
 function globalActions({ deps, store, input, answer, pressToQuit }: Ctx): Actions<"interrupt"> {
 	return {
 		interrupt: () => {
 			if (input.search) return input.endSearch(false);
+			if (store.transcript?.typing != null) return cancelFind(store);
+			if (store.transcript) return leaveTranscript(store);
 			if (store.approval) return answer({ approved: false, reason: "the user stopped the run", stop: true });
 			if (!input.empty) return input.clear();
 			if (deps.running()) return deps.abort();
@@ -278,7 +294,7 @@ function searchRest(input: InputModel, text: string, key: Key): boolean {
 type ChatAction =
 	| "stop"
 	| "quit"
-	| "expand"
+	| "transcript"
 	| "suspend"
 	| "search"
 	| "externalEditor"
@@ -298,7 +314,7 @@ function chatActions({ deps, store, input, pressToQuit }: Ctx): Actions<ChatActi
 			if (!deps.running()) return deps.exit();
 			pressToQuit("d", "Esc stops the run; Ctrl+D again quits");
 		},
-		expand: () => toggleLatest(store),
+		transcript: () => enterTranscript(store),
 		suspend: () => deps.suspend?.(),
 		// Not while a question is open (typing its reason).
 		search: () => (store.approval ? undefined : input.startSearch()),
@@ -314,7 +330,10 @@ function chatActions({ deps, store, input, pressToQuit }: Ctx): Actions<ChatActi
 	};
 }
 
-type EditorAction = Exclude<KeyAction, "interrupt" | ApprovalAction | SearchAction | ChatAction>;
+type EditorAction = Exclude<
+	KeyAction,
+	"interrupt" | ApprovalAction | SearchAction | ChatAction | TranscriptAction | FindAction
+>;
 
 /** The editor: sending, new lines, moving, deleting, undo; ↑/↓ also walk the history and completions. */
 function editorActions({ deps, store, input, submit, tab }: Ctx): Actions<EditorAction> {
@@ -387,19 +406,3 @@ const NO_KEY: Key = {
 	capsLock: false,
 	numLock: false,
 };
-
-/** Ctrl+O: expands or collapses the latest folded item: a tool call, thinking, a paste or a `!command`'s output. */
-function toggleLatest(store: UiStore): void {
-	const items = store.view.items;
-	for (let i = items.length - 1; i >= 0; i--) {
-		const item = items[i];
-		const folds =
-			item?.kind === "tool" ||
-			item?.kind === "thinking" ||
-			(item?.kind === "user" && (item.pastes !== undefined || item.source === "shell"));
-		if (item && folds) {
-			store.toggleExpanded(item.key);
-			return;
-		}
-	}
-}

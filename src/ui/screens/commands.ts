@@ -277,6 +277,8 @@ export function helpText(): string {
 	return [
 		"Keys",
 		...keyHelp(KEY_TABLE, HELP_CONTEXTS).map(([keys, what]) => `  ${keys.padEnd(22)}${what}`),
+		"In the transcript (Ctrl+O)",
+		...keyHelp(KEY_TABLE, ["transcript"]).map(([keys, what]) => `  ${keys.padEnd(22)}${what}`),
 		"Commands",
 		...commands,
 		`  ${"!cmd".padEnd(width)}  run a shell command; its output goes into the next message's context`,
