@@ -1,4 +1,5 @@
 import { homedir } from "node:os";
+import type { UserInput } from "../agent/events.js";
 import type { Setup } from "../modes/setup.js";
 import { gitBranch } from "../prompt/system-prompt.js";
 import { tildePath } from "../text/paths.js";
@@ -26,7 +27,8 @@ export async function wire(app: StartedApp, connected: Connected): Promise<void>
 	const { switchTheme, themeNames, userConfigDir } = await import("./theme/themes.js");
 	const configDir = userConfigDir();
 	await wireEditor(app.input, connected, () => themeNames(configDir));
-	const submit = submitter(setup, {
+	const attach = await fileContext(connected);
+	const submit = submitter(setup, attach, {
 		setup,
 		store: app.store,
 		input: app.input,
@@ -62,27 +64,44 @@ function followBranch(info: AppInfo, { conversation, channel }: Setup): void {
 	});
 }
 
-/** The editor: /command completion, the project's prompt history, and queued messages a run left undelivered. */
+/**
+ * The editor: /command completion, the `@` finder over the project's files (listed now, in the background, and
+ * again once a run ended), the project's prompt history, and queued messages a run left undelivered.
+ */
 async function wireEditor(input: InputModel, { setup, cwd }: Connected, themes: () => string[]): Promise<void> {
 	const { conversation, channel } = setup;
 	input.completer = commandCompleter({ models: () => setup.modelChoices(), themes });
-	const [{ configPaths }, { historyFile, openHistory }] = await Promise.all([
+	const [{ configPaths }, { historyFile, openHistory }, { FileFinder }] = await Promise.all([
 		import("../config/paths.js"),
 		import("./editor/history-file.js"),
+		import("../files/finder.js"),
 	]);
+	const finder = new FileFinder({ cwd });
+	input.finder = finder;
+	finder.warm();
 	input.history = openHistory(historyFile(configPaths(homedir(), process.env).dataDir, cwd));
 	if (input.history.problem) channel.emit({ type: "notice", level: "warning", message: input.history.problem });
 	channel.subscribe((event) => {
-		if (event.type === "agent_end" && conversation.queue.size > 0)
-			input.restore(conversation.queue.drain().join("\n\n"));
+		if (event.type !== "agent_end") return;
+		finder.stale();
+		if (conversation.queue.size > 0) input.restore(conversation.queue.drain().join("\n\n"));
 	});
+}
+
+type Attach = (message: UserInput) => UserInput;
+
+/** What a message carries of the files it mentions with `@` (`[tui] file_context`; off: nothing but the text). */
+async function fileContext({ setup, cwd }: Connected): Promise<Attach> {
+	if (!setup.config.tui.fileContext) return (message) => message;
+	const { withMentionedFiles } = await import("../files/mention-context.js");
+	return (message) => withMentionedFiles(message, cwd);
 }
 
 /**
  * What to do with a line the person sent: a /command, a !shell line, a steer (Enter) or follow-up (Alt+Enter)
- * while a run goes on, or a new run.
+ * while a run goes on, or a new run; a message carries the files it mentions (`attach`).
  */
-function submitter(setup: Setup, ctx: CommandContext): Submit {
+function submitter(setup: Setup, attach: Attach, ctx: CommandContext): Submit {
 	const { conversation, channel } = setup;
 	const { store, input } = ctx;
 	return (line: string, mode: SendMode = "send", pastes) => {
@@ -103,7 +122,7 @@ function submitter(setup: Setup, ctx: CommandContext): Submit {
 		// `//text` lost a character at the start: the pasted blocks moved with it.
 		const shift = line.length - sorted.text.length;
 		const moved = pastes?.map((p) => ({ start: p.start - shift, end: p.end - shift })).filter((p) => p.start >= 0);
-		const message = moved?.length ? { text: sorted.text, pastes: moved } : { text: sorted.text };
+		const message = attach(moved?.length ? { text: sorted.text, pastes: moved } : { text: sorted.text });
 		if (conversation.running) {
 			if (mode === "follow_up") conversation.followUp(message);
 			else conversation.steer(message);

@@ -173,10 +173,12 @@ function context(deps: KeyDeps): Ctx {
 			const reason = input.take().trim();
 			return answer({ approved: false, reason: reason || "the user said no" });
 		}
-		// Enter on an open completion takes the selected item; a command that needs its argument waits for it.
-		if (input.completions()) {
+		// Enter on an open completion takes the selected item; a command that needs its argument waits for it, and a
+		// path put in for an `@` mention is only put in.
+		const completion = input.completions();
+		if (completion) {
 			const completed = input.accept();
-			if (completed === undefined || !readyToRun(completed)) return;
+			if (completion.mention || completed === undefined || !readyToRun(completed)) return;
 		}
 		const { text, pastes } = input.takeMessage();
 		if (text.trim() === "") return;
