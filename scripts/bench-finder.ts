@@ -49,9 +49,12 @@ const ms = (t0: number) => `${(performance.now() - t0).toFixed(0)} ms`;
 export async function benchFinder(): Promise<string[]> {
 	// fzf-for-js slices a search with setImmediate where `require` exists (as in gar's CommonJS bundle); this script
 	// is an ES module, so give it one before fzf loads.
-	(globalThis as { require?: NodeJS.Require }).require ??= createRequire(import.meta.url);
+	const global = globalThis as { require?: NodeJS.Require };
+	const had = "require" in global;
+	global.require ??= createRequire(import.meta.url);
 	const { listFiles } = await import("../src/files/list.js");
 	const { FileFinder } = await import("../src/files/finder.js");
+	if (!had) delete global.require;
 	const root = makeTree(FILES);
 	const lines: string[] = [];
 	try {

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { startWireServer } from "../test/support/wire-server.js";
 import { benchAcp } from "./bench-acp.js";
 import { benchDeltas } from "./bench-deltas.js";
+import { benchFinder } from "./bench-finder.js";
 import { benchHooks } from "./bench-hooks.js";
 import { benchSessionLoad } from "./bench-session.js";
 import { benchTui } from "./bench-tui.js";
@@ -144,6 +145,8 @@ async function main() {
 	for (const line of await benchSessionLoad()) console.log(line);
 	console.log("");
 	for (const line of await benchHooks()) console.log(line);
+	console.log("");
+	for (const line of await benchFinder()) console.log(line);
 	console.log("");
 	for (const line of await benchTui()) console.log(line);
 	if (!HAS_GNU_TIME) console.log("\n(peak RSS of child processes needs /usr/bin/time: apt-get install time)");
