@@ -215,8 +215,10 @@ describe("the transcript mode", () => {
 			"done · 1 turn · ↑0 ↓0 · $0.00 · 10 ms",
 			"",
 		]);
+		// Opened again, taller than the screen: from its first line down.
 		await a.press("\r");
-		expect(chatOf(a.rowsOf())).toContain("▌   • point 30");
+		expect(chatOf(a.rowsOf()).slice(0, 4)).toEqual(["", "▌ ● • point 1", "▌   • point 2", "▌   • point 3"]);
+		expect(chatOf(a.rowsOf())).not.toContain("▌   … 26 more lines (folded)");
 		a.unmount();
 	});
 
@@ -277,6 +279,17 @@ describe("the transcript mode", () => {
 		expect(chatOf(a.rowsOf()).slice(0, 2)).toEqual(["", "▌ you › message 4"]);
 		await a.press(END);
 		expect(chatOf(a.rowsOf()).at(-1)).toBe("▌ you › message 39");
+		a.unmount();
+	});
+
+	it("keeps the first line of a block Enter opens in sight, however tall it grows", async () => {
+		const output = Array.from({ length: 30 }, (_, i) => `out ${i + 1}`);
+		const a = app([{ kind: "user", key: "u1", source: "prompt", text: "go" }, bash("t1", "seq 30", output)], 12);
+		// Ctrl+O opens the newest block where the view is (at the bottom), as it did before the mode.
+		await a.press(CTRL_O);
+		expect(chatOf(a.rowsOf()).at(-1)).toBe("▌   out 30");
+		await a.press("\r", "\r");
+		expect(chatOf(a.rowsOf()).slice(0, 3)).toEqual(["", "▌ ▸ bash seq 30  exit 0 · 40 ms", "▌   out 1"]);
 		a.unmount();
 	});
 

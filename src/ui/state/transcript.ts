@@ -110,6 +110,9 @@ export function toggleCursor(store: UiStore): void {
 	}
 	// Toggled by hand: it stays as the person left it.
 	if (t.opened === item.key) t.opened = null;
+	// Opened, it may grow past the screen: its first line stays in sight (the view held from now on).
+	t.reveal = {};
+	store.anchor = null;
 	store.toggleItem(item);
 }
 
