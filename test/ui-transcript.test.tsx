@@ -191,6 +191,17 @@ describe("the transcript mode", () => {
 		a.unmount();
 	});
 
+	it("takes keys read together in one chunk one by one (fast typing, a batching terminal)", async () => {
+		const a = app();
+		await a.press(CTRL_O, "kkk");
+		expect(a.rowsOf().at(-1)).toContain("block 2 of 6");
+		await a.press("/gram\r");
+		expect(a.rowsOf().at(-1)).toContain("block 3 of 6");
+		await a.press("nN");
+		expect(a.rowsOf().at(-1)).toContain("block 3 of 6");
+		a.unmount();
+	});
+
 	it("folds a long reply to its first rows and opens it again", async () => {
 		const long = Array.from({ length: 30 }, (_, i) => `- point ${i + 1}`).join("\n");
 		const a = app([

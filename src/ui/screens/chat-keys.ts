@@ -8,7 +8,14 @@ import type { InputModel } from "../state/input-model.js";
 import type { UiStore } from "../state/store.js";
 import { cancelFind, enterTranscript, leaveTranscript } from "../state/transcript.js";
 import { readyToRun } from "./commands.js";
-import { type FindAction, findActions, findRest, type TranscriptAction, transcriptActions } from "./transcript-keys.js";
+import {
+	type FindAction,
+	findActions,
+	findRest,
+	keysOf,
+	type TranscriptAction,
+	transcriptActions,
+} from "./transcript-keys.js";
 
 /** How a sent line is delivered while a run goes on: a steer (Enter) or a follow-up (Alt+Enter). */
 export type SendMode = "send" | "follow_up";
@@ -106,6 +113,13 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		if (!key.ctrl && !key.meta) type(text);
 		return true;
 	};
+	/** In the transcript mode, a chunk of several keys is dispatched key by key (see `keysOf`). */
+	const oneByOne = (text: string, key: Key): boolean | null => {
+		const keys = keysOf(text, key, NO_KEY);
+		if (!keys) return null;
+		for (const [char, k] of keys) dispatch(char, k);
+		return true;
+	};
 	const layers: KeyLayer[] = [
 		{ context: "global" },
 		// While asking, other keys are ignored so typing cannot approve by accident; typing the reason edits.
@@ -115,9 +129,13 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		{
 			context: "find",
 			active: () => store.transcript?.typing != null,
-			rest: (text, key) => findRest(store, text, key),
+			rest: (text, key) => oneByOne(text, key) ?? findRest(store, text, key),
 		},
-		{ context: "transcript", active: () => store.transcript !== null, rest: () => true },
+		{
+			context: "transcript",
+			active: () => store.transcript !== null,
+			rest: (text, key) => oneByOne(text, key) ?? true,
+		},
 		{ context: "chat" },
 		{ context: "editor", rest: typed },
 	];

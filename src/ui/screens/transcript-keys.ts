@@ -58,3 +58,26 @@ export function findRest(store: UiStore, text: string, key: Key): boolean {
 	if (printable) editFind(store, { type: printable });
 	return true;
 }
+
+/** Keys that arrive as bytes inside a chunk of typed text: Enter, Tab, Backspace. */
+const CONTROL: Readonly<Record<string, Partial<Key>>> = {
+	"\r": { return: true },
+	"\t": { tab: true },
+	"\x7f": { delete: true },
+};
+
+/**
+ * A chunk of keys read at once ("/grammar\r", "jjj": fast typing, a terminal that batches) as the keys it holds, one
+ * by one, so each is the transcript's key it is; null for a single key or anything that is not typed text.
+ */
+export function keysOf(text: string, key: Key, none: Key): [string, Key][] | null {
+	if (key.ctrl || key.meta || Array.from(text).length < 2) return null;
+	const keys: [string, Key][] = [];
+	for (const char of text) {
+		const control = CONTROL[char];
+		if (control) keys.push(["", { ...none, ...control }]);
+		else if (char >= " ") keys.push([char, { ...none, shift: /^[A-Z]$/.test(char) }]);
+		else return null;
+	}
+	return keys;
+}
