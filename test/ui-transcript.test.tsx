@@ -199,6 +199,10 @@ describe("the transcript mode", () => {
 		expect(a.rowsOf().at(-1)).toContain("block 3 of 6");
 		await a.press("nN");
 		expect(a.rowsOf().at(-1)).toContain("block 3 of 6");
+		// A letter and the Enter typed right after it: the move, then the toggle.
+		await a.press("j\r");
+		expect(chatOf(a.rowsOf())).toContain("▌ ● The parser drops the last token.");
+		expect([...a.store.folded]).toEqual(["r1"]);
 		a.unmount();
 	});
 

@@ -113,13 +113,6 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		if (!key.ctrl && !key.meta) type(text);
 		return true;
 	};
-	/** In the transcript mode, a chunk of several keys is dispatched key by key (see `keysOf`). */
-	const oneByOne = (text: string, key: Key): boolean | null => {
-		const keys = keysOf(text, key, NO_KEY);
-		if (!keys) return null;
-		for (const [char, k] of keys) dispatch(char, k);
-		return true;
-	};
 	const layers: KeyLayer[] = [
 		{ context: "global" },
 		// While asking, other keys are ignored so typing cannot approve by accident; typing the reason edits.
@@ -129,17 +122,20 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		{
 			context: "find",
 			active: () => store.transcript?.typing != null,
-			rest: (text, key) => oneByOne(text, key) ?? findRest(store, text, key),
+			rest: (text, key) => findRest(store, text, key),
 		},
-		{
-			context: "transcript",
-			active: () => store.transcript !== null,
-			rest: (text, key) => oneByOne(text, key) ?? true,
-		},
+		{ context: "transcript", active: () => store.transcript !== null, rest: () => true },
 		{ context: "chat" },
 		{ context: "editor", rest: typed },
 	];
 	const dispatch = keyDispatcher(KEY_TABLE, layers, actions);
+	/** In the transcript mode a chunk of several keys ("/grammar\r", "j\r") is dispatched key by key (`keysOf`). */
+	const press = (text: string, key: Key) => {
+		const keys = store.transcript && !store.approval ? keysOf(text, key, NO_KEY) : null;
+		if (!keys) return dispatch(text, key);
+		for (const [char, k] of keys) dispatch(char, k);
+		return true;
+	};
 	return (text, key) => {
 		// A focus report is not a key: it neither types nor counts as typing.
 		const focus = FOCUS.exec(text);
@@ -152,7 +148,7 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 			input.paste(step.text);
 			store.toBottom();
 		}
-		if (step.kind === "key" && !wheel(store, text)) dispatch(text, key);
+		if (step.kind === "key" && !wheel(store, text)) press(text, key);
 	};
 }
 
