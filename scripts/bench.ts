@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { startWireServer } from "../test/support/wire-server.js";
 import { benchAcp } from "./bench-acp.js";
 import { benchDeltas } from "./bench-deltas.js";
+import { benchExport } from "./bench-export.js";
 import { benchFinder } from "./bench-finder.js";
 import { benchHooks } from "./bench-hooks.js";
 import { benchSessionLoad } from "./bench-session.js";
@@ -143,6 +144,8 @@ async function main() {
 	for (const line of await benchDeltas()) console.log(line);
 	console.log("");
 	for (const line of await benchSessionLoad()) console.log(line);
+	console.log("");
+	for (const line of await benchExport()) console.log(line);
 	console.log("");
 	for (const line of await benchHooks()) console.log(line);
 	console.log("");

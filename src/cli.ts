@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { checkCwd, whyMissing } from "./commands/path-check.js";
 import { commandNames, registerCommands } from "./commands/register.js";
+import type { ReplayApp } from "./commands/replay.js";
 import { configFlags, positiveNumber, type RootOptions } from "./commands/root-options.js";
 import { nearCommand, promptIntent, typoMessage } from "./commands/words.js";
 import { isUsageError, UsageError } from "./errors.js";
@@ -79,8 +80,17 @@ function buildProgram(run: (code: number) => void, mode: ProgramMode = { promptO
 		});
 	if (mode.promptOnly) return program;
 	addDemo(program, run);
-	registerCommands(program, run);
+	registerCommands(program, run, { replay: (replay) => replayApp(program, replay) });
 	return program;
+}
+
+/** gar replay in a terminal: the app plays the loaded session (ui/replay.ts), asking the background first. */
+async function replayApp(program: Command, replay: Parameters<ReplayApp>[0]): Promise<number> {
+	const theme = program.opts<RootOptions>().theme;
+	const { earlyBackgroundQuery } = await import("./ui/terminal/background.js");
+	const asked = earlyBackgroundQuery(theme, process.env);
+	const { runReplayTui } = await import("./ui/replay.js");
+	return runReplayTui({ ...replay, ...(theme ? { theme } : {}), ...(asked ? { background: asked } : {}) });
 }
 
 /** The root command's description, prompt argument and flags (README "Flags" describes each). */

@@ -33,6 +33,12 @@ describe("the npm package", () => {
 		expect(readdirSync(installed)).not.toContain("node_modules");
 		const gar = join(prefix, "bin", "gar");
 		expect(execFileSync(gar, ["--version"], { encoding: "utf8" }).trim()).toBe(pkg.version);
+		// The demo session README's quick start replays ships with the package.
+		const demo = execFileSync(gar, ["replay", join(installed, "examples", "demo-session.jsonl")], {
+			encoding: "utf8",
+			env: { ...process.env, HOME: work, XDG_CONFIG_HOME: join(work, "c"), XDG_DATA_HOME: join(work, "d") },
+		});
+		expect(demo).toContain("[done · 5 turns");
 
 		const server = await startWireServer((_req, call) =>
 			call === 0 ? { toolCalls: [{ name: "read", args: { path: "notes.txt" } }] } : { text: "It says hello." },

@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EventChannel } from "../src/agent/channel.js";
 import type { AgentEvent } from "../src/agent/events.js";
@@ -15,6 +17,8 @@ import {
 import { InputModel } from "../src/ui/state/input-model.js";
 import { UiStore } from "../src/ui/state/store.js";
 import { initialView } from "../src/view/state.js";
+import { tempDirsPerTest } from "./fixtures/session/run.js";
+import { writePlainSession } from "./support/export-sessions.js";
 
 /** What setup.modelChoices() gives on OpenAI with an Anthropic key too (test/model-switch.test.ts checks that). */
 const MODELS = [
@@ -76,6 +80,7 @@ describe("slash command completion", () => {
 			"/session",
 			"/compact ",
 			"/copy",
+			"/export ",
 			"/quit",
 		]);
 		expect(values("/n")).toEqual(["/new", "/name "]);
@@ -225,5 +230,51 @@ describe("slash commands", () => {
 		await runShellLine("!!ls", h.ctx);
 		expect(h.calls).toEqual(["context echo hi"]);
 		expect(h.notices()).toEqual(["$ ls\nran ls"]);
+	});
+});
+
+describe("/export", () => {
+	const tmp = tempDirsPerTest();
+
+	/** The harness over a saved session whose folder is a temp dir (where /export writes by default). */
+	function saved() {
+		const cwd = tmp();
+		const writer = writePlainSession(tmp(), cwd);
+		const h = harness();
+		(h.ctx.setup.conversation as { session: unknown }).session = writer;
+		return { ...h, cwd, id: writer.session.header.id, leaf: writer.leafId };
+	}
+
+	it("writes the current path as Markdown to gar-ID.md in the session's folder", async () => {
+		const { ctx, cwd, id, leaf, notices } = saved();
+		await runCommand("/export", ctx);
+		const file = join(cwd, `gar-${id}.md`);
+		expect(readFileSync(file, "utf8").startsWith("# fix the parser\n")).toBe(true);
+		expect(notices()).toEqual([`exported the conversation up to ${leaf} to ${file} (Markdown)`]);
+	});
+
+	it("writes HTML for a .html name, and asks before overwriting: the command comes back with --force", async () => {
+		const { ctx, cwd, notices } = saved();
+		const file = join(cwd, "page.html");
+		writeFileSync(file, "mine");
+		await runCommand("/export page.html", ctx);
+		expect(readFileSync(file, "utf8")).toBe("mine");
+		expect(ctx.input.text).toBe("/export page.html --force");
+		expect(notices().at(-1)).toBe(
+			`${file} exists: Enter overwrites it (the command is back in the input with --force); change the name to keep it`,
+		);
+		await runCommand(ctx.input.take(), ctx);
+		expect(readFileSync(file, "utf8").startsWith("<!doctype html>")).toBe(true);
+	});
+
+	it("says why when there is nothing to export or the file cannot be written", async () => {
+		const { ctx, notices } = harness();
+		await runCommand("/export", ctx);
+		expect(notices()).toEqual(["this conversation is not saved, so there is nothing to export"]);
+		const s = saved();
+		await runCommand("/export no/such/folder/x.md", s.ctx);
+		expect(s.notices().at(-1)).toBe(
+			`cannot write ${join(s.cwd, "no/such/folder/x.md")}: the folder ${join(s.cwd, "no/such/folder")} does not exist`,
+		);
 	});
 });

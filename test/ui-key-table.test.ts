@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Key } from "ink";
 import { describe, expect, it } from "vitest";
-import { HELP_CONTEXTS, KEY_TABLE } from "../src/ui/keys/key-table.js";
+import { HELP_CONTEXTS, KEY_TABLE, REPLAY_KEYS } from "../src/ui/keys/key-table.js";
 import { type KeyActions, type KeyContext, keyDispatcher, keyHelp } from "../src/ui/keys/keymap.js";
 
 /**
@@ -57,6 +57,7 @@ const FLAGS: Record<string, keyof Key> = {
 /** The input event Ink reports for a key name. */
 function eventFor(name: string): [string, Key] {
 	if (name === "Ctrl+_") return ["\x1f", NO_KEY];
+	if (name === "Space") return [" ", NO_KEY];
 	const parts = name.split("+");
 	const base = parts.pop() ?? "";
 	const key = { ...NO_KEY, ctrl: parts.includes("Ctrl"), meta: parts.includes("Alt"), shift: parts.includes("Shift") };
@@ -104,6 +105,32 @@ describe("the key table", () => {
 					const first = KEY_TABLE.find((b) => b.context === context && (b.keys as readonly string[]).includes(name));
 					expect(fired, `${context} ${name}`).toBe(first?.action);
 				}
+			}
+		}
+	});
+});
+
+describe("the replay screen's keys", () => {
+	it.each([
+		["README.md", "replay key"],
+		["README_CN.md", "回放按键"],
+	])("are what %s's replay key table names", (file, header) => {
+		expect(new Set(readmeKeys(file, header))).toEqual(new Set(REPLAY_KEYS.flatMap((b) => b.keys)));
+	});
+
+	it("reach each action from the key as Ink reports it", () => {
+		let fired = "";
+		const actions = new Proxy({} as KeyActions<string>, {
+			get: (_target, action: string) => () => {
+				fired = action;
+			},
+		});
+		const press = keyDispatcher(REPLAY_KEYS, [{ context: "global" }, { context: "replay" }], actions);
+		for (const binding of REPLAY_KEYS) {
+			for (const name of binding.keys) {
+				fired = "";
+				press(...eventFor(name));
+				expect(fired, name).toBe(binding.action);
 			}
 		}
 	});

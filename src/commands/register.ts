@@ -5,22 +5,27 @@ import { resolve } from "node:path";
 import { type Command, Option } from "commander";
 import { UsageError } from "../errors.js";
 import { checkCwd } from "./path-check.js";
+import type { ReplayApp } from "./replay.js";
 import { configFlags, positiveNumber, type RootOptions } from "./root-options.js";
 import { nearCommand } from "./words.js";
 
 type Run = (code: number) => void;
 
+/** The full-screen apps a command opens in a terminal, given by cli.ts (commands/ does not import ui/). */
+export type Apps = { replay?: ReplayApp };
+
 /**
- * Adds config, show (tree), sessions, fork, label, name, compact, trust, untrust, hooks, replay, acp, mcp and help,
- * in this order.
+ * Adds config, show (tree), sessions, fork, label, name, compact, trust, untrust, hooks, replay, export, acp, mcp and
+ * help, in this order.
  */
-export function registerCommands(program: Command, run: Run): void {
+export function registerCommands(program: Command, run: Run, apps: Apps = {}): void {
 	addConfig(program, run);
 	addSessionCommands(program, run);
 	addCompact(program, run);
 	addTrustCommands(program, run);
 	addHooks(program, run);
-	addReplay(program, run);
+	addReplay(program, run, apps.replay);
+	addExport(program, run);
 	addServers(program, run);
 	addHelp(program, run);
 }
@@ -158,17 +163,56 @@ async function hooksContext(program: Command, cwdOption?: string) {
 	return { result, cwd, env: process.env, write: (text: string) => process.stdout.write(text) };
 }
 
-function addReplay(program: Command, run: Run): void {
+function addReplay(program: Command, run: Run, app: ReplayApp | undefined): void {
 	subcommand(program, "replay <session>")
-		.description("re-emit a recorded conversation (a file, or a session id) as agent events, without a model")
+		.description(
+			"play a recorded conversation (a file, or a session id) without a model: in the app in a terminal, else as events",
+		)
 		.option("--at <entry>", "replay the path up to this entry (default: the current leaf)")
-		.option("--speed <n>", "pace events at n times the recorded speed (default: as fast as possible)", positiveNumber)
-		.addOption(new Option("--output <format>", "output format").choices(["text", "stream-json"]).default("text"))
-		.action(async (target: string, options: { at?: string; speed?: number; output: "text" | "stream-json" }) => {
-			const { replayCommand } = await import("./replay.js");
-			const ctx = await sessionsContext(program);
-			run(await replayCommand(target, { baseDir: ctx.baseDir, cwd: ctx.cwd, ...options }));
-		});
+		.option(
+			"--speed <n>",
+			"pace events at n times the recorded speed (default: the app 1, piped or --output as fast as possible)",
+			positiveNumber,
+		)
+		.addOption(
+			new Option("--output <format>", "print a transcript or events instead of playing in the app (piped: text)")
+				.choices(["text", "stream-json"])
+				.default("text"),
+		)
+		.action(
+			async (
+				target: string,
+				options: { at?: string; speed?: number; output: "text" | "stream-json" },
+				cmd: Command,
+			) => {
+				const { replayCommand } = await import("./replay.js");
+				const ctx = await sessionsContext(program);
+				// In a terminal without --output the session plays in the app; piped or with --output it stays text or events.
+				const terminal = process.stdout.isTTY && process.stdin.isTTY && cmd.getOptionValueSource("output") !== "cli";
+				run(
+					await replayCommand(target, { baseDir: ctx.baseDir, cwd: ctx.cwd, ...options }, terminal ? app : undefined),
+				);
+			},
+		);
+}
+
+function addExport(program: Command, run: Run): void {
+	subcommand(program, "export <session>")
+		.description("write a session's path as Markdown or one self-contained HTML page")
+		.option("--at <entry>", "export the path up to this entry (default: the current leaf)")
+		.addOption(
+			new Option("--format <format>", "md or html (default: from -o's extension, else md)").choices(["md", "html"]),
+		)
+		.option("-o, --output <file>", "write to this file (default: standard output)")
+		.option("--force", "overwrite the -o file when it exists")
+		.action(
+			async (target: string, options: { at?: string; format?: "md" | "html"; output?: string; force?: boolean }) => {
+				const { exportCommand } = await import("./export.js");
+				const ctx = await sessionsContext(program);
+				const io = { stdout: (t: string) => process.stdout.write(t), stderr: (t: string) => process.stderr.write(t) };
+				run(exportCommand(target, { baseDir: ctx.baseDir, cwd: ctx.cwd, ...options }, io));
+			},
+		);
 }
 
 /** gar acp and gar mcp: gar driven by an editor or another agent over stdio. */

@@ -38,9 +38,14 @@ const FILES: Record<string, string> = {
 export function createDemoProject(): string {
 	const dir = mkdtempSync(join(tmpdir(), "gar-demo-"));
 	process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+	demoProjectIn(dir);
+	return dir;
+}
+
+/** Writes the demo project's files into `dir` (made if missing); scripts/make-demo-session.ts runs the demo there. */
+export function demoProjectIn(dir: string): void {
 	mkdirSync(dir, { recursive: true });
 	for (const [name, text] of Object.entries(FILES)) writeFileSync(join(dir, name), text);
-	return dir;
 }
 
 /** The task the demo types for the person. */

@@ -1,4 +1,5 @@
 import type { AgentEvent } from "../agent/events.js";
+import type { Usage } from "../llm/types.js";
 import { failureLines } from "../view/failure-lines.js";
 import {
 	firstLine,
@@ -22,6 +23,26 @@ export type TranscriptOptions = {
 };
 
 const SOURCE_LABEL = { prompt: "", steer: "(steer) ", follow_up: "(follow-up) ", hook: "(from a hook) " } as const;
+
+/** What a run's last line says of it: the stop reason, turns, tokens, cost, time, and an error worth telling. */
+export type RunFacts = {
+	stopReason: string;
+	turns: number;
+	usage: Usage;
+	costUsd: number | null;
+	durationMs: number;
+	error?: string;
+};
+
+/** "done · 2 turns · ↑330 ↓30 · cache r 0 w 50 · $0.0020 · 2.0 s": a run's summary (transcripts, exports). */
+export function runLine(run: RunFacts): string {
+	const { usage } = run;
+	const tokens = `${formatUsage(usage)} · cache r ${formatTokens(usage.cacheRead)} w ${formatTokens(usage.cacheWrite)}`;
+	const turns = `${run.turns} turn${run.turns === 1 ? "" : "s"}`;
+	const error = run.error && run.stopReason !== "aborted" ? ` · ${run.error}` : "";
+	const cost = formatCost(run.costUsd, usage.estimated === true);
+	return `${run.stopReason} · ${turns} · ${tokens} · ${cost} · ${formatDuration(run.durationMs)}${error}`;
+}
 
 /** "· bash npm test — exit 0 · 4.1 s": the call's whole target (never cut) and how it went. */
 export function toolLine(item: ToolItem): string {
@@ -97,14 +118,7 @@ export function createTranscript(
 					const item = view.items[index];
 					if (item?.kind === "tool" && item.status === "interrupted") line(toolLine(item));
 				}
-				const { usage } = event;
-				const tokens = `${formatUsage(usage)} · cache r ${formatTokens(usage.cacheRead)} w ${formatTokens(usage.cacheWrite)}`;
-				const turns = `${event.turns} turn${event.turns === 1 ? "" : "s"}`;
-				const error = event.error && event.stopReason !== "aborted" ? ` · ${event.error}` : "";
-				const time = formatDuration(event.durationMs);
-				line(
-					`[${event.stopReason} · ${turns} · ${tokens} · ${formatCost(event.costUsd, usage.estimated === true)} · ${time}${error}]`,
-				);
+				line(`[${runLine(event)}]`);
 				break;
 			}
 			default: {

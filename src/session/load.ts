@@ -61,6 +61,7 @@ export function loadSession(file: string): Session {
 	}
 	if (!session) throw new SessionError(`${file} is empty: not a gar session`, "bad_header");
 	const warnings = session.warnings;
+	session.skippedLines.push(...[...malformed, ...tooDeep].sort((a, b) => a - b));
 	if (malformed.length > 0) {
 		const tail = torn ? "; the last line is incomplete (a crash while writing?)" : "";
 		warnings.push(`skipped ${plural(malformed.length, "malformed line")} (${listed(malformed)}) in ${file}${tail}`);

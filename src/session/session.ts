@@ -22,6 +22,10 @@ export type AddResult = "ok" | "duplicate" | "orphan" | "bad_target";
 export class Session {
 	/** Problems met while loading (skipped lines, orphans); empty for a clean file. */
 	readonly warnings: string[] = [];
+	/** Lines of the file that could not be read as entries (the loader skipped them), in file order. */
+	readonly skippedLines: number[] = [];
+	/** Nodes made roots because their parent was missing, with the parent id they named. */
+	readonly orphans = new Map<string, string>();
 	private readonly list: SessionEntry[] = [];
 	private readonly byId = new Map<string, SessionEntry>();
 	private readonly childIds = new Map<string | null, string[]>();
@@ -79,6 +83,7 @@ export class Session {
 		let result: AddResult = "ok";
 		// Checked before the entry is indexed, so an entry naming itself as its parent becomes a root, not a cycle.
 		if (isNode(entry) && entry.parentId !== null && !this.node(entry.parentId)) {
+			this.orphans.set(entry.id, entry.parentId);
 			entry.parentId = null;
 			result = "orphan";
 		}

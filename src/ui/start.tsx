@@ -30,6 +30,8 @@ export type StartOptions = {
 	theme?: string;
 	/** The terminal's background, asked before this module loaded (terminal/background.ts earlyBackgroundQuery). */
 	background?: Promise<Background | undefined>;
+	/** A screen to open over the chat before the first frame (`gar replay`: "replay"). */
+	screen?: string;
 };
 
 /** Sends a line the person typed: a task, a steer or follow-up, a /command or a !shell line. */
@@ -81,6 +83,8 @@ export type StartedApp = {
 	exit: () => void;
 	/** The conversation exists: the keys and the inspector reach it, kept notices go to its channel. */
 	link: (setup: Setup) => void;
+	/** Kept notices (and those to come) go to `channel`: a replay's, which has no conversation to link. */
+	notify: (channel: EventChannel) => void;
 	/** Lines are sent through `submit` from now on; those typed while gar connected go first, in order. */
 	sendTo: (submit: Submit) => void;
 	/** Unmounts the app and gives the terminal back. */
@@ -115,6 +119,7 @@ export async function startApp(options: StartOptions): Promise<StartedApp> {
 	const start = await themed;
 	store.setTheme(start.theme);
 	if (start.warning) notices.warn(start.warning);
+	if (options.screen) store.openScreen(options.screen);
 	terminal.enter();
 	const ink = render(
 		<StoreTheme store={store}>
@@ -141,6 +146,7 @@ export async function startApp(options: StartOptions): Promise<StartedApp> {
 			linked.setup = setup;
 			notices.to(setup.channel);
 		},
+		notify: (channel) => notices.to(channel),
 		sendTo: (submit) => lines.to(submit),
 		close: () => {
 			ink.unmount();

@@ -131,3 +131,39 @@ export type KeyAction = (typeof KEY_TABLE)[number]["action"];
 
 /** The contexts /help lists (the approval panel and the search line show their own keys). */
 export const HELP_CONTEXTS: readonly KeyContext[] = ["global", "chat", "editor"];
+
+/** A context of the replay screen's own (`gar replay` in a terminal): the replay's keys, over the global ones. */
+export type ReplayContext = "global" | "replay";
+
+/**
+ * The replay screen's keys (screens/ReplayScreen.tsx): the global ones (Ctrl+C), then its own. Nothing typed is sent
+ * during a replay; README's replay key table names these.
+ */
+export const REPLAY_KEYS = [
+	...KEY_TABLE.filter((b): b is Extract<(typeof KEY_TABLE)[number], { context: "global" }> => b.context === "global"),
+	{ context: "replay", keys: ["Space"], action: "replayToggle", help: "pause / play (at the end: play again)" },
+	{ context: "replay", keys: ["→"], action: "replayStep", help: "the next event, then pause" },
+	{ context: "replay", keys: ["End"], action: "replayEnd", help: "jump to the end" },
+	{
+		context: "replay",
+		keys: ["PgUp", "PgDn"],
+		action: "scrollPage",
+		help: SCROLL,
+		label: "PgUp/PgDn, Shift+↑/↓, Home",
+	},
+	{
+		context: "replay",
+		keys: ["Shift+↑", "Shift+↓"],
+		action: "scrollLine",
+		help: SCROLL,
+		label: "PgUp/PgDn, Shift+↑/↓, Home",
+	},
+	{ context: "replay", keys: ["Home"], action: "scrollTop", help: SCROLL, label: "PgUp/PgDn, Shift+↑/↓, Home" },
+	{ context: "replay", keys: ["Ctrl+O"], action: "expand", help: "expand the newest folded block" },
+	{ context: "replay", keys: ["Tab"], action: "inspector", help: "show or hide the inspector" },
+	{ context: "replay", keys: ["q", "Esc", "Ctrl+D"], action: "quit", help: "leave the replay" },
+	{ context: "replay", keys: ["Ctrl+Z"], action: "suspend", help: "suspend (fg resumes)" },
+] as const satisfies readonly KeyBinding<string, ReplayContext>[];
+
+/** What a key of the replay screen can do. */
+export type ReplayAction = (typeof REPLAY_KEYS)[number]["action"];

@@ -61,6 +61,8 @@ const NAMED: Readonly<Record<string, (key: Key) => boolean>> = {
 
 /** Keys Ink does not report as themselves: they are recognised by what arrives instead. */
 const SPECIAL: Readonly<Record<string, Test>> = {
+	// Space arrives as the text " ", with no flag of its own.
+	Space: (text) => text === " ",
 	// Ctrl+_ arrives as its byte, 0x1F, with no modifier.
 	"Ctrl+_": (text) => text === "\x1f",
 	// Ctrl+J arrives as "\n", which the editor reads as typed text (see `bytesOf`); under the kitty keyboard protocol

@@ -4,12 +4,13 @@ import type { InputModel } from "../state/input-model.js";
 import { frameRows, type Size } from "../state/layout.js";
 import type { UiStore } from "../state/store.js";
 import { ChatScreen } from "./ChatScreen.js";
+import { ReplayScreen } from "./ReplayScreen.js";
 import type { AppActions, AppInfo, Screen } from "./screen.js";
 
 export type { AppActions, AppInfo } from "./screen.js";
 
 /** The app's screens by the name the store keeps on its stack: the chat; the next ones register here. */
-export const SCREENS: Readonly<Record<string, Screen>> = { chat: ChatScreen };
+export const SCREENS: Readonly<Record<string, Screen>> = { chat: ChatScreen, replay: ReplayScreen };
 
 export type AppProps = {
 	store: UiStore;

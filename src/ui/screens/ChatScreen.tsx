@@ -1,16 +1,14 @@
-import { Box, Text, useInput } from "ink";
+import { Text, useInput } from "ink";
 import { useLayoutEffect, useMemo, useRef, useSyncExternalStore } from "react";
-import { type ChatLayout, chatLayout, GUTTER, INSPECTOR_WIDTH, inputPlace } from "../state/layout.js";
+import { type ChatLayout, chatLayout, inputPlace } from "../state/layout.js";
 import { useStore } from "../state/use-store.js";
 import { withoutLateReplies } from "../terminal/late-reply.js";
 import { useTheme } from "../theme/context.js";
 import { ApprovalPanel } from "../views/ApprovalPanel.js";
-import { Chat } from "../views/Chat.js";
 import { InputBox } from "../views/InputBox.js";
-import { Inspector } from "../views/Inspector.js";
 import { QueuedRows } from "../views/QueuedRows.js";
-import { StatusBar } from "../views/StatusBar.js";
 import { TranscriptBar } from "../views/TranscriptBar.js";
+import { ChatPanes } from "./ChatPanes.js";
 import { createKeyHandler } from "./chat-keys.js";
 import type { ScreenProps } from "./screen.js";
 
@@ -57,45 +55,12 @@ export function ChatScreen(props: ScreenProps) {
 		input.width = layout.input.width;
 	});
 	useChatKeys(props, drawn);
-	const { chat, columns } = layout;
+	const { columns } = layout;
 	const { view } = store;
 	const version = store.getVersion();
 	return (
 		<>
-			<StatusBar
-				version={info.version}
-				view={view}
-				viewVersion={version}
-				width={columns}
-				cwd={info.cwd}
-				branch={info.branch}
-				sessionId={info.sessionId()}
-				sessionName={info.sessionName()}
-				summary={!layout.inspector}
-				idleTimeoutMs={store.idleTimeoutMs()}
-			/>
-			<Box height={chat.height}>
-				<Chat store={store} width={chat.width} height={chat.height} version={version} />
-				{layout.inspector ? (
-					<Box
-						marginLeft={GUTTER}
-						borderStyle="single"
-						borderTop={false}
-						borderBottom={false}
-						borderRight={false}
-						borderColor={theme.border}
-					>
-						<Inspector
-							view={view}
-							width={INSPECTOR_WIDTH}
-							version={version}
-							sessionId={info.sessionId()}
-							sessionBranch={info.sessionBranch()}
-							idleTimeoutMs={store.idleTimeoutMs()}
-						/>
-					</Box>
-				) : null}
-			</Box>
+			<ChatPanes store={store} info={info} layout={layout} />
 			<QueuedRows queue={view.queue} width={columns} />
 			{layout.hint ? (
 				<Text color={theme.warning} wrap="truncate-end">

@@ -1,6 +1,7 @@
 import type { Key } from "ink";
 import type { PastedRange } from "../../agent/events.js";
 import type { ApprovalDecision } from "../../agent/loop.js";
+import { startsFolded } from "../chat/folds.js";
 import { KEY_TABLE, type KeyAction } from "../keys/key-table.js";
 import { byteActions, type KeyActions, type KeyLayer, keyDispatcher } from "../keys/keymap.js";
 import { mustReadAll, type PreviewFit, readAll, seenBefore } from "../state/approval-layout.js";
@@ -422,3 +423,18 @@ const NO_KEY: Key = {
 	capsLock: false,
 	numLock: false,
 };
+
+/**
+ * Ctrl+O where there is no transcript mode (the replay screen): expands or collapses the newest item that starts
+ * folded (chat/folds.ts): a tool call, thinking, a paste, a `!command`'s output, a hook's context.
+ */
+export function toggleLatest(store: UiStore): void {
+	const items = store.view.items;
+	for (let i = items.length - 1; i >= 0; i--) {
+		const item = items[i];
+		if (item && startsFolded(item)) {
+			store.toggleExpanded(item.key);
+			return;
+		}
+	}
+}

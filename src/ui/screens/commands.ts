@@ -5,6 +5,7 @@ import { HELP_CONTEXTS, KEY_TABLE } from "../keys/key-table.js";
 import { keyHelp } from "../keys/keymap.js";
 import type { Completer, CompletionItem, InputModel } from "../state/input-model.js";
 import type { UiStore } from "../state/store.js";
+import { exportConversation } from "./export-command.js";
 
 type Level = "info" | "warning" | "error";
 
@@ -134,6 +135,12 @@ export const COMMANDS: readonly CommandSpec[] = [
 		},
 	},
 	{ name: "copy", description: "copy the last answer to the clipboard (OSC 52)", run: (_arg, ctx) => copyLast(ctx) },
+	{
+		name: "export",
+		args: "[FILE]",
+		description: "write this conversation to FILE as Markdown or HTML (.html); default gar-ID.md",
+		run: (arg, ctx) => exportConversation(arg, ctx),
+	},
 	{ name: "quit", description: "leave gar (also Ctrl+D on an empty input)", run: (_arg, ctx) => ctx.exit() },
 ];
 

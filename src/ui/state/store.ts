@@ -5,6 +5,7 @@ import type { ChatItem, PendingQuestion, ViewState } from "../../view/state.js";
 import { startsFolded } from "../chat/folds.js";
 import type { ChatPosition } from "../chat/window.js";
 import { darkTheme, type Theme } from "../theme/theme.js";
+import type { ReplayControls } from "./replay-controls.js";
 import type { Transcript } from "./transcript.js";
 
 /**
@@ -67,6 +68,8 @@ export class UiStore {
 	idleTimeoutMs: () => number | null = () => null;
 	/** The colours everything is drawn in; `setTheme` switches them live (themes.ts `loadTheme` finds one by name). */
 	theme: Theme = darkTheme;
+	/** The replay playing on the replay screen (`gar replay` in a terminal); null in a live conversation. */
+	replay: ReplayControls | null = null;
 	/** Told when the terminal reports a focus change (the conversation: a run that ends unseen notifies). */
 	onFocus: (focused: boolean) => void = () => {};
 	private version = 0;
