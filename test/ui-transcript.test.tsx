@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { EMPTY_USAGE } from "../src/llm/types.js";
 import { loadMarkdown } from "../src/ui/chat/markdown.js";
 import { App, type AppInfo } from "../src/ui/screens/App.js";
+import { helpText } from "../src/ui/screens/commands.js";
 import { InputModel } from "../src/ui/state/input-model.js";
 import { UiStore } from "../src/ui/state/store.js";
 import { type ChatItem, initialView, type ToolItem } from "../src/view/state.js";
@@ -348,6 +349,27 @@ describe("the transcript mode", () => {
 		expect(long).toEqual(short);
 		// Ctrl+O looks back 500 items for a folded block; every other key reads about a screen's worth.
 		for (const count of long.slice(1)) expect(count).toBeLessThan(200);
+	});
+
+	it("gives a paste to the search line while it is open, else to the input (the mode ends)", async () => {
+		const a = app();
+		await a.press(CTRL_O, "/", "\x1b[200~gram\nmar\x1b[201~");
+		expect(a.rowsOf().at(-1)).toBe("search the transcript: gram mar   Enter search · Esc close");
+		await a.press(ESC, "\x1b[200~pasted text\x1b[201~");
+		expect(a.store.transcript).toBeNull();
+		expect(a.input.text).toBe("pasted text");
+		a.unmount();
+	});
+
+	it("is in /help with its keys", () => {
+		const help = helpText().split("\n");
+		const at = help.indexOf("In the transcript (Ctrl+O)");
+		expect(at).toBeGreaterThan(0);
+		expect(help.slice(at + 1, at + 4)).toEqual([
+			"  ↑ / ↓, k / j          the block above / below",
+			"  Enter, Ctrl+O         expand or fold the block",
+			"  /                     search the transcript (older blocks first)",
+		]);
 	});
 
 	it("ends with Ctrl+C and when an approval question opens", async () => {

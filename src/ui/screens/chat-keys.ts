@@ -7,7 +7,7 @@ import { byteActions, type KeyActions, type KeyLayer, keyDispatcher } from "../k
 import { mustReadAll, type PreviewFit, readAll, seenBefore } from "../state/approval-layout.js";
 import type { InputModel } from "../state/input-model.js";
 import type { UiStore } from "../state/store.js";
-import { cancelFind, enterTranscript, leaveTranscript } from "../state/transcript.js";
+import { cancelFind, editFind, enterTranscript, leaveTranscript } from "../state/transcript.js";
 import { readyToRun } from "./commands.js";
 import {
 	type FindAction,
@@ -145,12 +145,20 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		// The run ended while a reason was typed: the draft set aside for it comes back.
 		if (!store.approval) input.bringBack();
 		const step = input.keys.paste.read(text, key);
-		if (step.kind === "pasted") {
-			input.paste(step.text);
-			store.toBottom();
-		}
+		if (step.kind === "pasted") pasted(store, input, step.text);
 		if (step.kind === "key" && !wheel(store, text)) press(text, key);
 	};
+}
+
+/**
+ * A bracketed paste goes into the input (the transcript mode ends: the person means to write), or into the transcript's
+ * search line while it is open (on one line).
+ */
+function pasted(store: UiStore, input: InputModel, text: string): void {
+	if (store.transcript?.typing != null) return editFind(store, { type: text.replace(/\s+/g, " ") });
+	leaveTranscript(store);
+	input.paste(text);
+	store.toBottom();
 }
 
 /** A pause longer than this between keys ends a run of typing. */
