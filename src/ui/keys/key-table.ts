@@ -97,8 +97,20 @@ export const KEY_TABLE = [
 	{ context: "approval", keys: ["n"], action: "deny", help: "deny, then say why (optional)" },
 
 	// The transcript mode (Ctrl+O): a cursor on the chat's blocks; its bar shows these keys.
-	{ context: "transcript", keys: ["↑", "k"], action: "blockUp", help: "the block above / below", label: "↑ / ↓, k / j" },
-	{ context: "transcript", keys: ["↓", "j"], action: "blockDown", help: "the block above / below", label: "↑ / ↓, k / j" },
+	{
+		context: "transcript",
+		keys: ["↑", "k"],
+		action: "blockUp",
+		help: "the block above / below",
+		label: "↑ / ↓, k / j",
+	},
+	{
+		context: "transcript",
+		keys: ["↓", "j"],
+		action: "blockDown",
+		help: "the block above / below",
+		label: "↑ / ↓, k / j",
+	},
 	{ context: "transcript", keys: ["Enter", "Ctrl+O"], action: "toggleBlock", help: "expand or fold the block" },
 	{ context: "transcript", keys: ["/"], action: "find", help: "search the transcript (older blocks first)" },
 	{ context: "transcript", keys: ["n"], action: "findOlder", help: "the next match, older", label: "n / N" },

@@ -155,10 +155,12 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
  * search line while it is open (on one line).
  */
 function pasted(store: UiStore, input: InputModel, text: string): void {
-	if (store.transcript?.typing != null) return editFind(store, { type: text.replace(/\s+/g, " ") });
-	leaveTranscript(store);
-	input.paste(text);
-	store.toBottom();
+	if (store.transcript?.typing != null) editFind(store, { type: text.replace(/\s+/g, " ") });
+	else {
+		leaveTranscript(store);
+		input.paste(text);
+		store.toBottom();
+	}
 }
 
 /** A pause longer than this between keys ends a run of typing. */
