@@ -48,6 +48,7 @@ async function timeThroughGar(provider: Provider): Promise<{ ms: number; bytes: 
 		turns: 1,
 		usage: run.usage,
 		costUsd: null,
+		totalCostUsd: null,
 		durationMs: 0,
 		sessionId: null,
 	});

@@ -10,7 +10,9 @@ import { benchDeltas } from "./bench-deltas.js";
 import { benchExport } from "./bench-export.js";
 import { benchFinder } from "./bench-finder.js";
 import { benchHooks } from "./bench-hooks.js";
+import { benchRequest } from "./bench-request.js";
 import { benchSessionLoad } from "./bench-session.js";
+import { benchTree } from "./bench-tree.js";
 import { benchTui } from "./bench-tui.js";
 import { benchWire } from "./bench-wire.js";
 
@@ -148,6 +150,10 @@ async function main() {
 	for (const line of await benchExport()) console.log(line);
 	console.log("");
 	for (const line of await benchHooks()) console.log(line);
+	console.log("");
+	for (const line of await benchTree()) console.log(line);
+	console.log("");
+	for (const line of await benchRequest()) console.log(line);
 	console.log("");
 	for (const line of await benchFinder()) console.log(line);
 	console.log("");

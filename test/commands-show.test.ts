@@ -85,7 +85,8 @@ describe("gar show", () => {
 		w.close();
 		const fork = forkSession(w.file, u.id, { dir });
 		const [first] = shown(fork, true);
-		expect(first).toMatch(new RegExp(`^session \\w+ · /p · fork of ${w.session.header.id} at ${u.id}$`));
-		expect(shown(w.file, true)[0]).toBe(`session ${w.session.header.id} · /p`);
+		// Unnamed, it is called by its first prompt.
+		expect(first).toMatch(new RegExp(`^session \\w+ "one" · /p · fork of ${w.session.header.id} at ${u.id}$`));
+		expect(shown(w.file, true)[0]).toBe(`session ${w.session.header.id} "one" · /p`);
 	});
 });

@@ -7,7 +7,7 @@ import type { AgentEvent } from "../src/agent/events.js";
 import type { ApprovalDecision, ApprovalRequest } from "../src/agent/loop.js";
 import { permissionRequest } from "../src/modes/acp/permission.js";
 import { type Setup, setupRun } from "../src/modes/setup.js";
-import { isMetadata, loadSession, replayEvents } from "../src/session/index.js";
+import { forkSession, isMetadata, loadSession, replayEvents, SessionWriter } from "../src/session/index.js";
 import { reduce } from "../src/view/reducer.js";
 import { initialView } from "../src/view/state.js";
 import { hookToml, hookWorld, running, sent } from "./support/hook-world.js";
@@ -218,6 +218,23 @@ describe("SessionStart and the session file", () => {
 			"SessionStart:startup",
 			"SessionEnd:clear",
 			"SessionStart:clear",
+		]);
+	});
+
+	it("a fork or clone ends the old session (reason other) and resumes the copy (source resume)", async () => {
+		const w = hookWorld(hookToml("SessionStart", "$HOOKS/log.sh") + hookToml("SessionEnd", "$HOOKS/log.sh"));
+		server = await startWireServer([{ text: "ok" }]);
+		const { conversation } = await app(w);
+		await conversation.start();
+		await conversation.run("hi");
+		const source = conversation.session as SessionWriter;
+		const copy = SessionWriter.open(forkSession(source.file, undefined, { dir: w.root }));
+		await conversation.switchSession(copy);
+		expect(conversation.session).toBe(copy);
+		expect(w.logged().map((p) => `${p.hook_event_name}:${p.source ?? p.reason}`)).toEqual([
+			"SessionStart:startup",
+			"SessionEnd:other",
+			"SessionStart:resume",
 		]);
 	});
 

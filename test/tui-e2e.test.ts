@@ -145,14 +145,17 @@ describe.skipIf(!HAS_TMUX)("the full-screen app in a real terminal", () => {
 		const panel = screen.split("\n");
 		const top = panel.findIndex((l) => l.startsWith("┌"));
 		expect(panel[top + 1]).toMatch(/│ bash in .* \(timeout 2 m 00 s\)/);
-		expect(screen).toContain("y allow once · a allow bash for this session · n deny · Esc deny and stop");
+		expect(screen).toContain("y allow once · a allow bash for this session");
+		// p names every prefix it would save, the one hidden behind the spaces too.
+		expect(screen).toContain("p allow commands starting with `echo`, `ls`, `rm` (saved)");
+		expect(screen).toMatch(/· n deny\s*│\n│ Esc deny and stop/);
 		expect(panel.slice(top).join("\n")).not.toContain("; rm -rf important");
 		// y before the end was on screen does not run it.
 		tmux.type("y");
 		screen = await tmux.waitFor(/read the whole command first/);
 		for (let i = 0; i < 4; i++) tmux.send(["Down"]);
-		await tmux.waitFor(/read the whole command first: 11 more lines — ↓ to read · 4 above/);
-		for (let i = 0; i < 4; i++) tmux.send(["PageDown"]);
+		await tmux.waitFor(/read the whole command first: 13 more lines — ↓ to read · 4 above/);
+		for (let i = 0; i < 5; i++) tmux.send(["PageDown"]);
 		screen = await tmux.waitFor(/end of the preview/);
 		expect(screen).toContain("│ > ls -la␣×300; rm -rf important");
 		tmux.send(["Escape"]);
@@ -240,14 +243,20 @@ describe.skipIf(!HAS_TMUX)("the line mode (--plain) in a real terminal", () => {
 		await tmux.waitFor(/Ctrl\+D quits/);
 		tmux.type("list the files please");
 		tmux.send(["Enter"]);
-		let screen = await tmux.waitFor(/\$ echo approved-ok[\s\S]*Esc deny and stop ›/);
-		expect(screen).toContain("y allow once · a allow bash for this session · n deny · Esc deny and stop ›");
+		let screen = await tmux.waitFor(/\$ echo approved-ok[\s\S]*n deny · Esc[\s\S]*›/);
+		// The line wraps at the terminal's 120 columns, anywhere: compared without the white space.
+		const flat = (text: string) => text.replace(/\s+/g, "");
+		expect(flat(screen)).toContain(
+			flat(
+				"y allow once · a allow bash for this session · p allow commands starting with `echo` (saved) · n deny · Esc deny and stop ›",
+			),
+		);
 		// Other keys do nothing; y alone (no Enter) allows.
 		tmux.type("x");
 		await new Promise((r) => setTimeout(r, 300));
 		expect(tmux.screen()).not.toContain("exit 0");
 		tmux.type("y");
-		screen = await tmux.waitFor(/\$ touch PWNED[\s\S]*Esc deny and stop ›/);
+		screen = await tmux.waitFor(/\$ touch PWNED[\s\S]*n deny · Esc[\s\S]*›/);
 		expect(screen).toMatch(/· bash echo approved-ok — exit 0/);
 		tmux.send(["Escape"]);
 		screen = await tmux.waitFor(/✗ bash touch PWNED — denied \(Esc\)/);

@@ -78,6 +78,12 @@ describe("slash command completion", () => {
 			"/name ",
 			"/label ",
 			"/session",
+			"/request ",
+			"/context",
+			"/tree",
+			"/fork ",
+			"/clone",
+			"/changes",
 			"/compact ",
 			"/copy",
 			"/export ",
@@ -87,7 +93,7 @@ describe("slash command completion", () => {
 		expect(complete("/se")?.items).toEqual([
 			{ value: "/session", label: "/session", description: "this session's file, id, entries and cost" },
 		]);
-		expect(complete("/mo")?.items[0]?.label).toBe("/model NAME");
+		expect(complete("/mo")?.items[0]?.label).toBe("/model [NAME]");
 		expect(values("/session")).toBeNull();
 		expect(values("/zzz")).toBeNull();
 		expect(values("hello")).toBeNull();
@@ -137,7 +143,7 @@ describe("slash commands", () => {
 		const text = h.notices()[0] ?? "";
 		for (const name of [
 			"/new",
-			"/model NAME",
+			"/model [NAME]",
 			"/theme NAME",
 			"/inspector",
 			"/name TEXT",

@@ -193,6 +193,55 @@ describe("the first frame", () => {
 	});
 });
 
+describe("sub-agents in the inspector", () => {
+	it("keeps self, sub-agents (as reported) and total apart, and splits the latest request", () => {
+		let view = oneRun({ input: 1000, output: 100, cacheRead: 0, cacheWrite: 0 }, 0.01);
+		const details = {
+			kind: "bash" as const,
+			command: "gar -p x",
+			cwd: "/",
+			exitCode: 0,
+			signal: null,
+			durationMs: 1,
+			timedOut: false,
+			aborted: false,
+			truncated: false,
+			totalLines: 1,
+			totalBytes: 1,
+			subagents: {
+				reportedBy: "child" as const,
+				runs: [],
+				totals: { runs: 2, usage: { input: 30_000, output: 900, cacheRead: 0, cacheWrite: 0 }, costUsd: 0.024 },
+			},
+		};
+		view = reduce(
+			view,
+			{
+				type: "tool_end",
+				callId: "c",
+				name: "bash",
+				outcome: "done",
+				content: "",
+				details,
+				isError: false,
+				durationMs: 1,
+			},
+			0,
+		);
+		const shown = frame(view);
+		expect(shown).toMatch(/│ tokens\s+↑1k ↓100/);
+		expect(shown).toMatch(/│ cost\s+\$0\.010/);
+		expect(shown).toMatch(/│ subagents 2 runs ↑30k ↓900 · \$0\.024/);
+		expect(shown).toMatch(/│ total\s+↑31k ↓1k · \$0\.034/);
+	});
+
+	it("shows no sub-agent rows without sub-agents", () => {
+		const shown = frame(oneRun({ input: 1000, output: 100, cacheRead: 0, cacheWrite: 0 }, 0.01));
+		expect(shown).not.toContain("subagents");
+		expect(shown).not.toMatch(/│ total/);
+	});
+});
+
 describe("the layout", () => {
 	it("cuts the inspector's last rows off on a short terminal instead of drawing rows over each other", () => {
 		const rows = frame(initialView({ provider: "openai", model: "gpt-5" }), 120, 12)

@@ -6,9 +6,12 @@ import { type KeyActions, type KeyContext, keyDispatcher, keyHelp } from "../src
 
 /**
  * The key names a help or README label names: "Ctrl+←/→, Alt+B / F" → Ctrl+←, Ctrl+→, Alt+B, Alt+F (an
- * alternative after "/" keeps the first one's modifiers unless it names its own); "↑ on an empty input" → ↑.
+ * alternative after "/" keeps the first one's modifiers unless it names its own); "↑ on an empty input" → ↑; "/" alone is
+ * the key "/".
  */
 function namesIn(label: string): string[] {
+	// The key "/" itself (the tree's search), not a separator.
+	if (label === "/") return ["/"];
 	const [keys = ""] = label.split(" on ");
 	return keys.split(/,\s*/).flatMap((group) => {
 		const [first = "", ...rest] = group.split(/\s*\/\s*/);
@@ -83,6 +86,14 @@ describe("the key table", () => {
 		const named = readmeKeys(file, header);
 		for (const key of helpKeys) expect(named, `${file} names ${key}`).toContain(key);
 		for (const key of named) expect(boundKeys.has(key), `${key} in ${file} is bound`).toBe(true);
+	});
+
+	it.each([
+		["README.md", "in the tree"],
+		["README_CN.md", "会话树中的按键"],
+	])("is what %s's session tree table names: exactly the tree's keys", (file, header) => {
+		const tree = new Set<string>(KEY_TABLE.filter((b) => b.context === "tree").flatMap((b) => b.keys));
+		expect(new Set(readmeKeys(file, header))).toEqual(tree);
 	});
 
 	it("reaches each binding's action from the key as Ink reports it", () => {

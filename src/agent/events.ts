@@ -1,4 +1,5 @@
 import type { HookRun } from "../hooks/types.js";
+import type { SubagentTotals } from "../llm/spend.js";
 import type {
 	AssistantMessage,
 	ErrorKind,
@@ -69,7 +70,13 @@ export type RequestInfo = {
 	turn: number;
 	provider: string;
 	model: string;
-	params: { maxTokens: number | null; thinking: ThinkingLevel | null; temperature?: number };
+	params: {
+		maxTokens: number | null;
+		thinking: ThinkingLevel | null;
+		temperature?: number;
+		/** The structured-output retry: the answer is asked for as JSON matching this schema. */
+		responseSchema?: { name: string; schema: Record<string, unknown> };
+	};
 	system: { hash: string; chars: number; tokens: number; parts: SystemPart[] };
 	tools: { names: string[]; hash: string; chars: number; tokens: number };
 	messages: { count: number; tokens: number };
@@ -89,6 +96,8 @@ export type AgentEvent =
 			maxTurns: number;
 			/** The model's context window in tokens, when known. */
 			contextWindow: number | null;
+			/** true: the config prices this model, which gar's table does not (absent: the table decides). */
+			priced?: boolean;
 	  }
 	/** A user message entered the context; emitted (and saved) before the model is called. */
 	/** `pastes`: where the person pasted blocks into the message (absent: none). */
@@ -122,6 +131,8 @@ export type AgentEvent =
 			timing: CallTiming;
 			retries: number;
 			errorKind?: ErrorKind;
+			/** The request's body as it went out: the sha256 (hex) and size of its bytes (absent: nothing was sent). */
+			body?: { sha256: string; bytes: number };
 	  }
 	/**
 	 * A call waits for the person; `preview` says what it will do. Comes before its `tool_start`. `reason`: why gar
@@ -134,6 +145,10 @@ export type AgentEvent =
 			args: Record<string, unknown>;
 			preview: ToolPreview;
 			reason?: string;
+			/** The prefixes "commands starting with …" would save as allow rules; absent: not offered for this call. */
+			prefixes?: string[];
+			/** What the permission rules said of the call: which parts they allow, or why no prefix is offered. */
+			ruleNote?: string;
 	  }
 	| {
 			type: "approval_result";
@@ -142,11 +157,16 @@ export type AgentEvent =
 			reason?: string;
 			/** The person allowed this tool for the rest of the session. */
 			remember?: boolean;
+			/** The person allowed commands starting with these, saved as allow rules in the user config. */
+			prefixes?: string[];
 			/** The person also stopped the run (Esc or Ctrl+C at the question). */
 			stop?: boolean;
 	  }
-	/** The tool really starts (after approval, if any). */
-	| { type: "tool_start"; callId: string; name: string; args: Record<string, unknown> }
+	/**
+	 * The tool really starts (after approval, if any). `rule`: the permission rule that allowed it without asking
+	 * (README "Permission rules"), in words.
+	 */
+	| { type: "tool_start"; callId: string; name: string; args: Record<string, unknown>; rule?: string }
 	| { type: "tool_update"; callId: string; name: string; progress: ToolProgress }
 	/** The one terminal event of every tool call; `content` is what the model reads (carried once). */
 	| {
@@ -162,7 +182,7 @@ export type AgentEvent =
 	| { type: "turn_end"; turn: number; stopReason: StopReason }
 	/** Messages waiting to be delivered (steers after the current tool, follow-ups when the run ends). */
 	| { type: "queue"; steers: string[]; followUps: string[] }
-	| { type: "model_change"; provider: string; model: string; contextWindow: number | null }
+	| { type: "model_change"; provider: string; model: string; contextWindow: number | null; priced?: boolean }
 	/** The older part of the context is being summarized (README "Long sessions"). */
 	| { type: "compaction_start"; reason: CompactionReason; tokensBefore: number; focus?: string }
 	/**
@@ -200,6 +220,11 @@ export type AgentEvent =
 			durationMs: number;
 			error?: string;
 			errorKind?: ErrorKind;
+			/**
+			 * What the gar runs its bash commands started reported spending (nested ones included; absent: none). Kept
+			 * apart from `usage` and `costUsd`, which are this run's own calls.
+			 */
+			subagents?: SubagentTotals;
 	  };
 
 /** The tool result message the model reads for a `tool_end` event. */

@@ -1,5 +1,5 @@
 import type { StepHooks } from "../hooks/types.js";
-import { costUsd } from "../llm/models.js";
+import { costUsd, type Pricing } from "../llm/models.js";
 import {
 	type AssistantMessage,
 	type Message,
@@ -19,7 +19,9 @@ import {
 	buildRequest,
 	describeRequest,
 	failedReply,
+	type KeptRequest,
 	type ModelChoice,
+	pricedFlag,
 	RecentRequests,
 	type Reply,
 	type RequestSettings,
@@ -34,7 +36,7 @@ import { type Approval, ToolRunner } from "./tool-runner.js";
 
 export type { ModelChoice } from "./model-call.js";
 export type { RunResult } from "./run-state.js";
-export type { Approval, ApprovalDecision, ApprovalRequest } from "./tool-runner.js";
+export type { Approval, ApprovalDecision, ApprovalRequest, RuleCheck } from "./tool-runner.js";
 
 /**
  * Transforms the context before each request (compaction's seam): gets the history and returns the messages to
@@ -79,6 +81,8 @@ export type AgentOptions = {
 	maxTokens?: number;
 	/** The model's context window, when known (reported in agent_start for context-fill displays). */
 	contextWindow?: number | null;
+	/** The config's prices, for a model gar's table does not price. */
+	prices?: Pricing;
 	/** When set, mutating calls for which `approval.needed` says so wait for `approval.ask`. */
 	approval?: Approval;
 	/** Structured output: the final answer must be JSON valid against this schema. */
@@ -143,7 +147,12 @@ export class Agent {
 			maxTokens: options.maxTokens,
 			info: { system: describeSystem(options.system), tools: describeTools(tools) },
 		};
-		this.choice = { provider: options.provider, model: options.model, contextWindow: options.contextWindow ?? null };
+		this.choice = {
+			provider: options.provider,
+			model: options.model,
+			contextWindow: options.contextWindow ?? null,
+			...(options.prices ? { prices: options.prices } : {}),
+		};
 	}
 
 	/** The context: every message of the conversation so far, in order. */
@@ -192,6 +201,11 @@ export class Agent {
 		return this.requests.body(requestId);
 	}
 
+	/** A recent request as made, and what was sent; undefined when unknown or no longer kept (the last 8). */
+	recentRequest(requestId: string): Readonly<KeptRequest> | undefined {
+		return this.requests.get(requestId);
+	}
+
 	/** Runs until done. `prompt` null continues from the current context (e.g. after a steer). */
 	async run(prompt: string | UserInput | null, signal: AbortSignal = new AbortController().signal): Promise<RunResult> {
 		const run = this.startRun(signal);
@@ -215,6 +229,7 @@ export class Agent {
 		this.runCount++;
 		const runId = this.options.newRunId?.() ?? `run_${started.toString(36)}_${this.runCount}`;
 		const maxTurns = this.options.maxTurns ?? 50;
+		const totals = new RunTotals(runId, started);
 		const tools = new ToolRunner({
 			tools: this.options.tools,
 			channel,
@@ -225,10 +240,11 @@ export class Agent {
 			...(this.options.approval ? { approval: this.options.approval } : {}),
 			...(this.options.limitToolResult ? { limit: this.options.limitToolResult } : {}),
 			...(this.options.hooks ? { hooks: this.options.hooks } : {}),
+			subagents: (spent) => totals.spendSubagents(spent),
 		});
 		const { provider, model, contextWindow } = this.choice;
-		channel.emit({ type: "agent_start", runId, provider: provider.name, model, maxTurns, contextWindow });
-		const totals = new RunTotals(runId, started);
+		const priced = pricedFlag(this.choice);
+		channel.emit({ type: "agent_start", runId, provider: provider.name, model, maxTurns, contextWindow, ...priced });
 		return { signal, maxTurns, totals, tools, budget: new CompactionBudget(), schemaAttempts: 0, stopContinuations: 0 };
 	}
 
@@ -448,7 +464,8 @@ export class Agent {
 				: await this.send({ requestId, turn, startedAt }, messages, run.signal, output);
 		const { message } = reply;
 		this.history.push(message);
-		const cost = costUsd(message.model, message.usage);
+		// A cost the provider reported is the truth; else gar's table, else the config's prices; else unknown.
+		const cost = message.reportedCostUsd ?? costUsd(message.model, message.usage, this.choice.prices);
 		channel.emit({
 			type: "message_end",
 			requestId,
@@ -458,6 +475,7 @@ export class Agent {
 			timing: { startedAt, firstTokenMs: reply.firstTokenMs, durationMs: this.now() - startedAt },
 			retries: reply.retries,
 			...(message.errorKind === undefined ? {} : { errorKind: message.errorKind }),
+			...(reply.sent?.bodySha256 ? { body: { sha256: reply.sent.bodySha256, bytes: reply.sent.bodyBytes } } : {}),
 		});
 		return { message, cost };
 	}
@@ -473,12 +491,16 @@ export class Agent {
 		const { requestId, turn, startedAt } = call;
 		const { provider } = this.choice;
 		const request = buildRequest(this.choice, this.settings, messages, signal, output);
-		this.requests.keep(requestId, provider, { ...request, messages: messages.slice() });
-		const info = describeRequest(this.choice, this.settings, requestId, turn, messages);
+		const kept = this.requests.keep(requestId, provider, { ...request, messages: messages.slice() });
+		// The last attempt's: a retry sends the same bytes again.
+		request.onSent = (sent) => {
+			kept.sent = sent;
+		};
+		const info = describeRequest(this.choice, this.settings, requestId, turn, messages, output);
 		channel.emit({ type: "request", ...info });
 		channel.emit({ type: "message_start", turn, requestId });
 		const reply = await streamReply(provider, request, { channel, requestId, turn, now: this.now, startedAt });
-		return { ...reply, message: withEstimatedInput(reply.message, info) };
+		return { ...reply, message: withEstimatedInput(reply.message, info), ...(kept.sent ? { sent: kept.sent } : {}) };
 	}
 }
 

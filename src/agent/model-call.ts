@@ -1,3 +1,4 @@
+import { type Pricing, priceOf } from "../llm/models.js";
 import {
 	type AssistantMessage,
 	EMPTY_USAGE,
@@ -5,6 +6,7 @@ import {
 	type Message,
 	type ModelRequest,
 	type Provider,
+	type SentRequest,
 	type ThinkingLevel,
 	type ToolSpec,
 } from "../llm/types.js";
@@ -14,8 +16,19 @@ import type { RequestInfo } from "./events.js";
 import { describeMessages } from "./request-info.js";
 import type { OutputSchema } from "./structured.js";
 
-/** The model a run talks to; `setModel` replaces it whole. */
-export type ModelChoice = { provider: Provider; model: string; contextWindow: number | null };
+/**
+ * The model a run talks to; `setModel` replaces it whole. `prices`: the config's, for a model gar's table does not
+ * price (see llm/models.ts priceOf).
+ */
+export type ModelChoice = { provider: Provider; model: string; contextWindow: number | null; prices?: Pricing };
+
+/**
+ * What agent_start and model_change say of a model's price: `priced` only where gar's table cannot know it (the
+ * config prices a model the table does not).
+ */
+export function pricedFlag(choice: Pick<ModelChoice, "model" | "prices">): { priced?: true } {
+	return priceOf(choice.model) === undefined && choice.prices ? { priced: true } : {};
+}
 
 /** What every request of an agent carries besides its messages. */
 export type RequestSettings = {
@@ -55,21 +68,28 @@ export function describeRequest(
 	requestId: string,
 	turn: number,
 	messages: readonly Message[],
+	output?: OutputSchema,
 ): RequestInfo {
+	const params: RequestInfo["params"] = { maxTokens: settings.maxTokens ?? null, thinking: settings.thinking ?? null };
+	// The structured-output retry's schema is part of the body: a rebuild needs it (a few per run at most).
+	if (output) params.responseSchema = { name: output.name, schema: output.schema };
 	return {
 		requestId,
 		turn,
 		provider: choice.provider.name,
 		model: choice.model,
-		params: { maxTokens: settings.maxTokens ?? null, thinking: settings.thinking ?? null },
+		params,
 		system: settings.info.system,
 		tools: settings.info.tools,
 		messages: describeMessages(messages),
 	};
 }
 
-/** A streamed reply: the final message, the time to its first token (null: none came) and the retries it took. */
-export type Reply = { message: AssistantMessage; firstTokenMs: number | null; retries: number };
+/**
+ * A streamed reply: the final message, the time to its first token (null: none came), the retries it took, and what
+ * was sent (absent: nothing went out, such as a call refused for a missing key).
+ */
+export type Reply = { message: AssistantMessage; firstTokenMs: number | null; retries: number; sent?: SentRequest };
 
 /** Where a streamed reply's events go, and how its time to first token is measured. */
 export type StreamTarget = {
@@ -173,16 +193,26 @@ export function failedReply(
 /** How many recent requests keep what is needed to show their exact body. */
 const KEPT_REQUESTS = 8;
 
+/** A request kept in memory: its provider, the request as made, and what went out (once it was sent). */
+export type KeptRequest = { provider: Provider; request: ModelRequest; sent?: SentRequest };
+
 /** The last few requests, kept so their exact body can be computed on demand (never stored: O(context) each). */
 export class RecentRequests {
-	private readonly kept = new Map<string, { provider: Provider; request: ModelRequest }>();
+	private readonly kept = new Map<string, KeptRequest>();
 
-	keep(requestId: string, provider: Provider, request: ModelRequest): void {
-		this.kept.set(requestId, { provider, request });
+	keep(requestId: string, provider: Provider, request: ModelRequest): KeptRequest {
+		const kept: KeptRequest = { provider, request };
+		this.kept.set(requestId, kept);
 		if (this.kept.size > KEPT_REQUESTS) {
 			const oldest = this.kept.keys().next().value;
 			if (oldest !== undefined) this.kept.delete(oldest);
 		}
+		return kept;
+	}
+
+	/** A kept request: the request as made and what was sent (undefined when unknown or no longer kept). */
+	get(requestId: string): Readonly<KeptRequest> | undefined {
+		return this.kept.get(requestId);
 	}
 
 	/** The exact body of a kept request; undefined when unknown or no longer kept. */

@@ -1,3 +1,4 @@
+import { addTotals, NO_SUBAGENTS, type SubagentTotals } from "../llm/spend.js";
 import { type AssistantMessage, addUsage, EMPTY_USAGE, type ErrorKind, textOf, type Usage } from "../llm/types.js";
 import type { AgentEvent, RunStopReason } from "./events.js";
 
@@ -23,6 +24,7 @@ export class RunTotals {
 	turns = 0;
 	private usage: Usage = EMPTY_USAGE;
 	private cost: number | null = 0;
+	private subagents: SubagentTotals = NO_SUBAGENTS;
 	last: AssistantMessage | undefined;
 	structured: unknown;
 	private ending: RunStop = { stop: "done" };
@@ -36,6 +38,11 @@ export class RunTotals {
 	spend(usage: Usage, cost: number | null): void {
 		this.usage = addUsage(this.usage, usage);
 		this.cost = this.cost === null || cost === null ? null : this.cost + cost;
+	}
+
+	/** Counts what a command's sub-agents reported: apart from the run's own usage and cost. */
+	spendSubagents(totals: SubagentTotals): void {
+		this.subagents = addTotals(this.subagents, totals);
 	}
 
 	/** Sets how the run ends (the default: done). */
@@ -56,6 +63,7 @@ export class RunTotals {
 			text: this.last ? textOf(this.last) : "",
 		};
 		if (this.structured !== undefined) result.structured = this.structured;
+		if (this.subagents.runs > 0) result.subagents = this.subagents;
 		const aborted = stop === "aborted";
 		if (error !== undefined || aborted) result.error = error ?? "aborted";
 		if (errorKind !== undefined || aborted) result.errorKind = errorKind ?? "aborted";

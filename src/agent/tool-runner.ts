@@ -1,4 +1,5 @@
 import type { PreToolVerdict, StepHooks } from "../hooks/types.js";
+import type { SubagentTotals } from "../llm/spend.js";
 import type { ToolCallBlock, ToolResultMessage } from "../llm/types.js";
 import { previewTool, runTool } from "../tools/index.js";
 import type { AnyTool, ToolPreview, ToolResult } from "../tools/types.js";
@@ -17,14 +18,42 @@ export type ApprovalRequest = {
 	args: Record<string, unknown>;
 	preview: ToolPreview;
 	reason?: string;
+	/** What allowing "commands starting with …" would save as rules (absent: not offered for this call). */
+	prefixes?: string[];
+	/** What the permission rules said: which parts they allow, or why none can be offered. */
+	ruleNote?: string;
 };
-/** `remember`: allow this tool for the rest of the session; `stop`: deny and stop the run. */
-export type ApprovalDecision = { approved: boolean; reason?: string; remember?: boolean; stop?: boolean };
-/** The approval policy: which tools must ask, and how to ask. `ask` should settle when `signal` aborts. */
+/**
+ * `remember`: allow this tool for the rest of the session; `prefixes`: allow commands starting with these, as rules
+ * saved to the config; `stop`: deny and stop the run.
+ */
+export type ApprovalDecision = {
+	approved: boolean;
+	reason?: string;
+	remember?: boolean;
+	prefixes?: string[];
+	stop?: boolean;
+};
+/**
+ * What the permission rules say of a call before anyone is asked: denied (`reason`, for the model), allowed (`rule`,
+ * in words), or nothing (`mustAsk`: a deny rule might match a command gar cannot split; `prefixes` and `note` for
+ * the question).
+ */
+export type RuleCheck =
+	| { kind: "deny"; reason: string }
+	| { kind: "allow"; rule: string }
+	| { kind: "none"; mustAsk?: boolean; prefixes?: string[]; note?: string };
+/**
+ * The approval policy: which tools must ask, what lasting rules say of a call (absent: no rules), and how to ask.
+ * `ask` should settle when `signal` aborts.
+ */
 export type Approval = {
 	needed(tool: string): boolean;
+	rules?(call: { name: string; args: Record<string, unknown> }): RuleCheck;
 	ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision>;
 };
+
+const NO_RULE: RuleCheck = { kind: "none" };
 
 export const SKIPPED = "Skipped: the user sent a new message before this call ran. Re-issue it if it is still needed.";
 export const NOT_RUN_ABORT = "Not run: the run was aborted before this call started.";
@@ -41,6 +70,8 @@ type RunnerOptions = {
 	push: (message: ToolResultMessage) => void;
 	/** Shortens a tool's result before it enters the context (a share of the window; see compaction/result-cap). */
 	limit?: (content: string, tool: string) => string;
+	/** Told what the sub-agents of a command reported (its result's details say it). */
+	subagents?: (totals: SubagentTotals) => void;
 	/** PreToolUse and PostToolUse (README "Hooks"); absent: no hooks are configured. */
 	hooks?: StepHooks;
 };
@@ -105,13 +136,15 @@ export class ToolRunner {
 		}
 		const planned = await this.preTool(tool, call, signal);
 		if (typeof planned === "string") return planned === "" ? undefined : planned;
-		if (!(await this.approved(tool, call, planned, signal))) return undefined;
+		const approved = await this.approved(tool, call, planned, signal);
+		if (!approved) return undefined;
 		// Timed from here: time spent waiting for the person does not count against the tool. runTool parses the
 		// arguments and plans the change again (tools/edit.ts, write.ts): the file may have changed since the preview.
 		const started = this.o.now();
 		const { channel } = this.o;
 		const { args } = planned;
-		channel.emit({ type: "tool_start", callId: call.id, name: call.name, args });
+		const rule = approved.rule === undefined ? {} : { rule: approved.rule };
+		channel.emit({ type: "tool_start", callId: call.id, name: call.name, args, ...rule });
 		const result = await runTool(tool, args, {
 			signal,
 			onUpdate: (progress) => channel.emit({ type: "tool_update", callId: call.id, name: call.name, progress }),
@@ -169,23 +202,38 @@ export class ToolRunner {
 
 	/**
 	 * Asks for approval where the policy or a hook says so (a hook's "allow" skips the policy's question, its "ask"
-	 * asks even where the policy would not); ends the call and returns false when it may not run.
+	 * asks even where the policy would not); a deny rule denies first, and an allow rule answers any question. Ends
+	 * the call and returns false when it may not run; else the rule that let it run without asking, if one did.
 	 */
-	private async approved(tool: AnyTool, call: ToolCallBlock, planned: Planned, signal: AbortSignal): Promise<boolean> {
+	private async approved(
+		tool: AnyTool,
+		call: ToolCallBlock,
+		planned: Planned,
+		signal: AbortSignal,
+	): Promise<false | { rule?: string }> {
 		const { approval } = this.o;
 		const { decision, reason } = planned.pre;
-		const asks = decision === "ask" || (decision !== "allow" && tool.mutating && approval?.needed(tool.name) === true);
-		if (!asks) return true;
+		const ruled = approval?.rules?.({ name: call.name, args: planned.args }) ?? NO_RULE;
+		if (ruled.kind === "deny") {
+			this.end(call, "denied", note(ruled.reason), 0);
+			return false;
+		}
+		const asks =
+			decision === "ask" ||
+			(ruled.kind === "none" && ruled.mustAsk === true) ||
+			(decision !== "allow" && tool.mutating && approval?.needed(tool.name) === true);
+		if (!asks) return {};
+		if (ruled.kind === "allow") return { rule: ruled.rule };
 		const hookReason = decision === "ask" ? reason : undefined;
 		const answer: ApprovalDecision = approval
-			? await this.ask(approval, tool, call, planned.args, signal, hookReason)
+			? await this.ask(approval, tool, call, planned.args, signal, hookReason, ruled)
 			: { approved: false, reason: "a hook asked for approval and there is no one to ask" };
 		// A "no" that also stopped the run (Esc) is a denial; an abort from elsewhere leaves the call not run.
 		if (signal.aborted && !(answer.stop && !answer.approved)) {
 			this.end(call, "not_run", note(NOT_RUN_ABORT), 0);
 			return false;
 		}
-		if (answer.approved) return true;
+		if (answer.approved) return {};
 		const why = answer.reason ? `: ${answer.reason.replace(/[.!]?$/, ".")}` : ".";
 		this.end(call, "denied", note(`The user denied this ${call.name} call${why} Do not retry it unchanged.`), 0);
 		return false;
@@ -198,6 +246,7 @@ export class ToolRunner {
 		args: Record<string, unknown>,
 		signal: AbortSignal,
 		reason: string | undefined,
+		ruled: RuleCheck,
 	): Promise<ApprovalDecision> {
 		const preview: ToolPreview = (await previewTool(tool, args, signal)) ?? {
 			kind: "invalid",
@@ -209,6 +258,8 @@ export class ToolRunner {
 			args,
 			preview,
 			...(reason === undefined ? {} : { reason }),
+			...(ruled.kind === "none" && ruled.prefixes ? { prefixes: ruled.prefixes } : {}),
+			...(ruled.kind === "none" && ruled.note ? { ruleNote: ruled.note } : {}),
 		};
 		this.o.channel.emit({ type: "approval_request", ...request });
 		let decision: ApprovalDecision;
@@ -217,13 +268,14 @@ export class ToolRunner {
 		} catch (error) {
 			decision = { approved: false, reason: error instanceof Error ? error.message : String(error) };
 		}
-		const { approved, reason: why, remember, stop } = decision;
+		const { approved, reason: why, remember, stop, prefixes } = decision;
 		this.o.channel.emit({
 			type: "approval_result",
 			callId: call.id,
 			approved,
 			...(why === undefined ? {} : { reason: why }),
 			...(remember ? { remember: true } : {}),
+			...(approved && prefixes?.length ? { prefixes } : {}),
 			...(stop ? { stop: true } : {}),
 		});
 		return decision;
@@ -232,6 +284,7 @@ export class ToolRunner {
 	private end(call: ToolCallBlock, outcome: ToolOutcome, result: ToolResult, durationMs: number): void {
 		const { content, details, isError } = result;
 		this.o.push({ role: "tool_result", callId: call.id, name: call.name, content, isError });
+		if (details?.kind === "bash" && details.subagents) this.o.subagents?.(details.subagents.totals);
 		this.o.channel.emit({
 			type: "tool_end",
 			callId: call.id,

@@ -15,13 +15,14 @@ type Run = (code: number) => void;
 export type Apps = { replay?: ReplayApp };
 
 /**
- * Adds config, show (tree), sessions, fork, label, name, compact, trust, untrust, hooks, replay, export, acp, mcp and
- * help, in this order.
+ * Adds config, show (tree), changes, sessions, fork, label, name, compact, request, context, trust, untrust, hooks,
+ * replay, export, acp, mcp and help, in this order.
  */
 export function registerCommands(program: Command, run: Run, apps: Apps = {}): void {
 	addConfig(program, run);
 	addSessionCommands(program, run);
 	addCompact(program, run);
+	addInspect(program, run);
 	addTrustCommands(program, run);
 	addHooks(program, run);
 	addReplay(program, run, apps.replay);
@@ -44,7 +45,7 @@ function addConfig(program: Command, run: Run): void {
 		});
 }
 
-/** show (tree), sessions, fork, label and name. */
+/** show (tree), changes, sessions, fork, label and name. */
 function addSessionCommands(program: Command, run: Run): void {
 	subcommand(program, "show <session>")
 		.alias("tree")
@@ -53,6 +54,17 @@ function addSessionCommands(program: Command, run: Run): void {
 		.action(async (id: string, options: { json?: boolean }) => {
 			const { showCommand } = await import("./show.js");
 			run(showCommand(await sessionsContext(program), id, options));
+		});
+
+	subcommand(program, "changes <session>")
+		.description(
+			"list the files a session's writes and edits changed (+/− lines), then each one's diff since before it",
+		)
+		.option("--json", "as JSON")
+		.option("--stat", "the list alone, no diffs")
+		.action(async (id: string, options: { json?: boolean; stat?: boolean }) => {
+			const { changesCommand } = await import("./changes.js");
+			run(changesCommand(await sessionsContext(program), id, options));
 		});
 
 	subcommand(program, "sessions")
@@ -103,6 +115,34 @@ function addCompact(program: Command, run: Run): void {
 			run(await compactCommand(id, { ...configFlags(merged), cwd, ...own }, { ...io, env: process.env }));
 		});
 }
+
+/** request and context: what a model call sent, and what fills the context of the next one. */
+function addInspect(program: Command, run: Run): void {
+	subcommand(program, "request <session> [request]")
+		.description("print one model call of a session (default: the list of calls): its parts, response and body")
+		.option("--turn <n>", "the nth model call of the session (1 the first, -1 the last)")
+		.option("--last", "the last model call")
+		.option("--json", "the whole report as JSON, with the body")
+		.option("--raw", "only the JSON body, exactly as it was sent")
+		.action(async (id: string, request: string | undefined, options: RequestFlags) => {
+			const { requestCommand } = await import("./request.js");
+			const ctx = await sessionsContext(program);
+			const warn = (text: string) =>
+				process.stderr.write(`gar: ${text}
+`);
+			run(requestCommand({ ...ctx, warn }, id, request, options));
+		});
+
+	subcommand(program, "context <session>")
+		.description("print what fills the context of the session's next request, and its 10 largest items")
+		.option("--json", "as JSON")
+		.action(async (id: string, options: { json?: boolean }) => {
+			const { contextCommand } = await import("./context.js");
+			run(contextCommand(await sessionsContext(program), id, options));
+		});
+}
+
+type RequestFlags = { turn?: string; last?: boolean; json?: boolean; raw?: boolean };
 
 function addTrustCommands(program: Command, run: Run): void {
 	subcommand(program, "trust [dir]")

@@ -9,6 +9,7 @@ import {
 	SessionWriter,
 } from "../session/index.js";
 import { sanitizeForTerminal } from "../term/sanitize.js";
+import { sessionTitle } from "../view/session-name.js";
 
 export type SessionsContext = { baseDir: string; cwd: string; write: (text: string) => void };
 
@@ -40,8 +41,9 @@ function projectCell(cwd: string, home: string): string {
 }
 
 /**
- * The session table: id, name, date, entries, first prompt (with `project`, the session's folder after the date);
- * the prompt column takes what width is left and starts with `(fork of ID)` for a fork.
+ * The session table: id, name (unnamed: one made from the first prompt), date, entries, first prompt (with
+ * `project`, the session's folder after the date); the prompt column takes what width is left and starts with
+ * `(fork of ID)` for a fork.
  */
 export function formatSessionTable(
 	sessions: SessionInfo[],
@@ -52,7 +54,7 @@ export function formatSessionTable(
 	const rows = sessions.map((s) =>
 		[
 			s.id,
-			s.name ?? "",
+			sessionTitle(s.name, s.firstPrompt) ?? "",
 			shortDate(s.modifiedAt),
 			...(project ? [projectCell(s.cwd, options.home ?? "")] : []),
 			String(s.entries),

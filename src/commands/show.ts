@@ -7,6 +7,7 @@ import {
 	toolCallsOf,
 } from "../session/index.js";
 import { sanitizeForTerminal } from "../term/sanitize.js";
+import { sessionTitle } from "../view/session-name.js";
 import type { SessionsContext } from "./sessions.js";
 
 const SUMMARY_CHARS = 72;
@@ -122,7 +123,9 @@ export function showCommand(ctx: SessionsContext, id: string, options: { json?: 
 		return 0;
 	}
 	const fork = header.parent ? ` · fork of ${header.parent.session} at ${header.parent.entry}` : "";
-	const lines = [`session ${header.id}${session.name ? ` "${session.name}"` : ""} · ${header.cwd}${fork}`, file];
+	const firstPrompt = session.entries.find((entry) => entry.type === "user");
+	const title = sessionTitle(session.name, firstPrompt?.type === "user" ? firstPrompt.content : undefined);
+	const lines = [`session ${header.id}${title ? ` "${title}"` : ""} · ${header.cwd}${fork}`, file];
 	for (const w of session.warnings) process.stderr.write(sanitizeForTerminal(`gar: warning: ${w}\n`));
 	const width = Math.max(...nodes.map((n) => n.type.length), 4);
 	for (const { node, guide } of drawn) {

@@ -1,5 +1,6 @@
 import type { EventChannel } from "../agent/channel.js";
 import type { CompactionReason } from "../agent/events.js";
+import type { Pricing } from "../llm/models.js";
 import { normalizeHistory } from "../llm/transform.js";
 import { EMPTY_USAGE, type Message, type Provider, type Usage } from "../llm/types.js";
 import { buildContext, type SessionWriter, summaryMessage, summaryOf } from "../session/index.js";
@@ -21,7 +22,7 @@ import { type SummaryResult, summarize } from "./summarize.js";
 export type CompactorDeps = {
 	channel: EventChannel;
 	settings: ContextSettings;
-	model: () => { provider: Provider; model: string; contextWindow: number | null };
+	model: () => { provider: Provider; model: string; contextWindow: number | null; prices?: Pricing };
 	/** Estimated tokens of the system prompt and the tool definitions. */
 	overhead: () => number;
 	session: () => SessionWriter | null;
@@ -88,6 +89,7 @@ function requestSummary(
 	return summarize({
 		provider: model.provider,
 		model: model.model,
+		...(model.prices ? { prices: model.prices } : {}),
 		conversation: fitChars(serializeMessages(plan.older), room - (previous?.length ?? 0)),
 		...(previous === undefined ? {} : { previous: withoutFiles(previous) }),
 		...(focus ? { focus } : {}),

@@ -1,4 +1,4 @@
-import { costUsd } from "../llm/models.js";
+import { costUsd, type Pricing } from "../llm/models.js";
 import { type AssistantMessage, EMPTY_USAGE, type Provider, textOf, type Usage } from "../llm/types.js";
 
 const SYSTEM = `You summarize a conversation between a person and a coding agent so that the agent can continue the work \
@@ -16,6 +16,8 @@ in this structure (use "none" for an empty section):
 export type SummaryRequest = {
 	provider: Provider;
 	model: string;
+	/** The config's prices, for a model gar's table does not price. */
+	prices?: Pricing;
 	/** The older part of the conversation, as text (see serializeMessages). */
 	conversation: string;
 	/** The summary made by the previous compaction: updated with the conversation, not summarized again. */
@@ -69,7 +71,7 @@ export async function summarize(request: SummaryRequest): Promise<SummaryResult>
 		return { ok: false, error: why, aborted: signal.aborted, overflow: false, usage: EMPTY_USAGE, costUsd: 0 };
 	}
 	const usage = final?.usage ?? EMPTY_USAGE;
-	const cost = final ? costUsd(final.model, usage) : 0;
+	const cost = final ? (final.reportedCostUsd ?? costUsd(final.model, usage, request.prices)) : 0;
 	const text = final ? textOf(final).trim() : "";
 	if (final && final.stopReason !== "error" && final.stopReason !== "aborted" && text !== "" && !signal.aborted) {
 		return { ok: true, summary: text, usage, costUsd: cost };

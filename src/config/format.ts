@@ -2,6 +2,7 @@ import { sanitizeForTerminal } from "../term/sanitize.js";
 import { tildePath } from "../text/paths.js";
 import { flagFor } from "./layers.js";
 import { maskSecret, stripUserinfo } from "./mask.js";
+import { type PermissionRule, ruleSource, ruleToml } from "./permissions.js";
 import type { GarConfig, LoadResult, Source } from "./types.js";
 
 /** Every effective value by dotted TOML key, in the order of the docs. Unset optional keys are left out. */
@@ -23,6 +24,10 @@ export function configValues(config: GarConfig): [string, unknown][] {
 			[`${prefix}.context_window`, table.contextWindow],
 			[`${prefix}.idle_timeout`, table.idleTimeout],
 			[`${prefix}.think_tags`, table.thinkTags],
+			[`${prefix}.prices.input`, table.prices?.input],
+			[`${prefix}.prices.output`, table.prices?.output],
+			[`${prefix}.prices.cache_read`, table.prices?.cacheRead],
+			[`${prefix}.prices.cache_write`, table.prices?.cacheWrite],
 		);
 	}
 	values.push(
@@ -55,8 +60,21 @@ function shown(key: string, value: unknown): unknown {
 }
 
 function showValue(value: unknown): string {
+	if (isRuleValue(value)) return ruleToml(value);
 	if (Array.isArray(value)) return `[${value.map((item) => JSON.stringify(item)).join(", ")}]`;
 	return typeof value === "string" ? JSON.stringify(value) : String(value);
+}
+
+function isRuleValue(value: unknown): value is Pick<PermissionRule, "tool" | "prefix"> {
+	return typeof value === "object" && value !== null && !Array.isArray(value) && "tool" in value;
+}
+
+/** The rules in force, one line each with where it is written (a rule without a prefix says what it allows). */
+function ruleLines(rules: readonly PermissionRule[], home: string): string[] {
+	return rules.map((rule) => {
+		const all = rule.prefix === undefined ? `; every ${rule.tool} call` : "";
+		return `permissions.${rule.list} = ${ruleToml(rule)}  (${ruleSource(rule, home)}${all})`;
+	});
 }
 
 /** A source in words: `default`, `env GAR_MODEL`, `flag --model`, `~/.config/gar/config.toml:7`. */
@@ -83,6 +101,7 @@ export function formatConfig(result: LoadResult): string {
 	const lines = configValues(result.config).map(
 		([key, value]) => `${key} = ${showValue(value)}  (${showSource(key, result.sources.get(key), result.home)})`,
 	);
+	lines.push(...ruleLines(result.rules, result.home));
 	for (const { key, value, source } of result.ignored) {
 		const where = showSource(key, source, result.home);
 		lines.push(`${key} = ${showValue(shown(key, value))}  (ignored, project not trusted: ${where})`);
@@ -106,5 +125,14 @@ export function formatConfigJson(result: LoadResult): string {
 	const apiKeyVars = Object.fromEntries(result.apiKeyVars.map(({ name, masked }) => [name, masked ?? null]));
 	const ignored = result.ignored.map(({ key, value, source }) => ({ key, value: shown(key, value), source }));
 	const { files, warnings } = result;
-	return JSON.stringify({ values, ignored, files, warnings, apiKeyVars }, null, 2);
+	const rule = ({ tool, prefix, file, line }: PermissionRule) => ({
+		tool,
+		...(prefix === undefined ? {} : { prefix }),
+		source: { kind: "file", path: file, ...(line === undefined ? {} : { line }) },
+	});
+	const permissions = {
+		allow: result.rules.filter((r) => r.list === "allow").map(rule),
+		deny: result.rules.filter((r) => r.list === "deny").map(rule),
+	};
+	return JSON.stringify({ values, permissions, ignored, files, warnings, apiKeyVars }, null, 2);
 }

@@ -118,6 +118,8 @@ export function loadConfig(options: LoadOptions): LoadResult {
 		secretVars: secretVars(files),
 		profileModels: profileModels(files),
 		hooks,
+		// Every file's rules, the user's first; an untrusted project's allow rules were dropped above.
+		rules: files.flatMap((file) => file.rules),
 	};
 }
 
@@ -245,6 +247,14 @@ function build(m: Layer, rank: (key: string) => number): GarConfig {
 		if (typeof contextWindow === "number") settings.contextWindow = contextWindow;
 		if (typeof idleTimeout === "number") settings.idleTimeout = idleTimeout;
 		if (typeof thinkTags === "boolean") settings.thinkTags = thinkTags;
+		const [input, output, cacheRead, cacheWrite] = ["input", "output", "cache_read", "cache_write"].map((key) =>
+			at(`prices.${key}`),
+		);
+		if (typeof input === "number" && typeof output === "number") {
+			// Cache reads and writes cost as input unless given: no discount is assumed.
+			const cache = (value: unknown) => (typeof value === "number" ? value : input);
+			settings.prices = { input, output, cacheRead: cache(cacheRead), cacheWrite: cache(cacheWrite) };
+		}
 		return settings;
 	};
 	return {

@@ -116,3 +116,21 @@ export function hookLine(text: string, event: string, index: number, key?: strin
 	}
 	return undefined;
 }
+
+/**
+ * The line of the `index`-th `[[A.B]]` table (0-based) for `header` = ["A", "B"]; undefined when the tables are not
+ * written as such headers (an inline array), where findLine gives the array's line.
+ */
+export function arrayTableLine(text: string, header: readonly string[], index: number): number | undefined {
+	let seen = -1;
+	const lines = text.split(/\r?\n/);
+	for (let i = 0; i < lines.length; i++) {
+		const open = /^\s*\[\[/.exec(lines[i] ?? "");
+		if (!open) continue;
+		const key = readKey(lines[i] ?? "", open[0].length);
+		if (!key || !(lines[i] ?? "").slice(key.end).startsWith("]]")) continue;
+		if (key.segments.length !== header.length || key.segments.some((part, j) => part !== header[j])) continue;
+		if (++seen === index) return i + 1;
+	}
+	return undefined;
+}

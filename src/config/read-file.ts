@@ -5,8 +5,9 @@ import type { z } from "zod";
 import { expandHome, tildePath } from "../text/paths.js";
 import { NotRegularFileError, readRegularFile } from "../text/regular-file.js";
 import { readHooks } from "./hooks.js";
-import { findLine, hookLine, keyLines } from "./locate.js";
+import { arrayTableLine, findLine, hookLine, keyLines } from "./locate.js";
 import { maskExcerpt } from "./mask.js";
+import { type PermissionRule, readRules } from "./permissions.js";
 import {
 	describeValue,
 	expectedAt,
@@ -32,13 +33,23 @@ export type FileLayer = {
 	entries: Layer;
 	profiles: Map<string, Layer>;
 	hooks: HookEntry[];
+	/** `[[permissions.allow]]` and `[[permissions.deny]]`, kept per file with their lines (never merged). */
+	rules: PermissionRule[];
 	warnings: string[];
 	errors: string[];
 };
 
 /** Reads, parses and validates one file. Missing file → undefined. Never throws: problems land in `errors`. */
 export function readConfigFile(path: string, home: string): FileLayer | undefined {
-	const layer: FileLayer = { path, entries: new Map(), profiles: new Map(), hooks: [], warnings: [], errors: [] };
+	const layer: FileLayer = {
+		path,
+		entries: new Map(),
+		profiles: new Map(),
+		hooks: [],
+		rules: [],
+		warnings: [],
+		errors: [],
+	};
 	const shown = tildePath(path, home);
 	let text: string;
 	try {
@@ -69,7 +80,7 @@ export function readConfigFile(path: string, home: string): FileLayer | undefine
 		return layer;
 	}
 	const data = validate(raw, text, shown, layer);
-	if (data) flatten(data, text, layer, home);
+	if (data) flatten(data, text, layer, home, shown);
 	return layer;
 }
 
@@ -113,8 +124,14 @@ function validate(raw: Record<string, unknown>, text: string, shown: string, lay
 		}
 		for (const key of issue.keys) {
 			const line = lineOf(text, [...issue.path, key]);
-			// A misspelt hook event or key would be a hook that silently never runs: an error, not a warning.
-			const list = issue.path[0] === "hooks" || (issue.path.length === 0 && key === "hooks") ? errors : warnings;
+			// A misspelt hook event or key would be a hook that silently never runs, and a misspelt `prefix` a rule
+			// that allows every command: errors, not warnings.
+			const strict =
+				issue.path[0] === "hooks" ||
+				(issue.path.length === 0 && key === "hooks") ||
+				issue.path[0] === "permissions" ||
+				(issue.path.length === 0 && /^perm/i.test(key));
+			const list = strict ? errors : warnings;
 			list.push({ line, text: unknownMessage(issue.path, key, shown, line) });
 			const table = valueAt(raw, issue.path);
 			if (table && typeof table === "object") delete (table as Record<string, unknown>)[key];
@@ -145,6 +162,9 @@ function lineOf(text: string, path: readonly PropertyKey[]): number | undefined 
 	if (head === "hooks" && typeof event === "string" && typeof index === "number") {
 		return hookLine(text, event, index, typeof key === "string" ? key : undefined) ?? findLine(text, path);
 	}
+	if (head === "permissions" && typeof event === "string" && typeof index === "number") {
+		return arrayTableLine(text, ["permissions", event], index) ?? findLine(text, path);
+	}
 	return findLine(text, path);
 }
 
@@ -159,6 +179,11 @@ function unknownMessage(path: readonly PropertyKey[], key: string, shown: string
 				);
 	const base = `unknown key "${key}" ${table} (${where})`;
 	if (path[0] === "hooks") return hookKeyMessage(path, key, base);
+	if (path[0] === "permissions") {
+		const meant = closestKey(key, knownKeys(path));
+		const takes = path.length === 1 ? "[[permissions.allow]] and [[permissions.deny]]" : "a rule takes tool and prefix";
+		return `${base}; ${meant ? `did you mean "${meant}"? ` : ""}${takes}`;
+	}
 	// A key that exists as written in another table is misplaced, not misspelt.
 	const home = path[0] === "profiles" ? undefined : homeTable(key);
 	const suggestion = home === undefined ? closestKey(key, knownKeys(path)) : undefined;
@@ -197,9 +222,12 @@ function hookKeyMessage(path: readonly PropertyKey[], key: string, base: string)
 	return `${base}; ${meant ? `did you mean "${meant}"? ` : ""}a hook table takes ${HOOK_KEYS.slice(0, 3).join(", ")}`;
 }
 
-function flatten(data: FileConfig, text: string, layer: FileLayer, home: string): void {
-	const { profiles, hooks, ...rest } = data;
+function flatten(data: FileConfig, text: string, layer: FileLayer, home: string, shown: string): void {
+	const { profiles, hooks, permissions, ...rest } = data;
 	layer.hooks = readHooks(hooks, text, layer.path);
+	const rules = readRules(permissions, text, layer.path, shown);
+	layer.rules = rules.rules;
+	layer.errors.push(...rules.errors);
 	const visit = (value: unknown, path: string[]): void => {
 		if (value === undefined) return;
 		if (value !== null && typeof value === "object" && !Array.isArray(value)) {
@@ -213,8 +241,13 @@ function flatten(data: FileConfig, text: string, layer: FileLayer, home: string)
 	visit(rest, []);
 	for (const [name, profile] of Object.entries(profiles ?? {})) {
 		const entries = new Map<string, Entry>();
+		const source = { kind: "profile" as const, name, path: layer.path };
 		for (const [key, value] of Object.entries(profile)) {
-			if (value !== undefined) entries.set(key, { value, source: { kind: "profile", name, path: layer.path } });
+			if (value === undefined) continue;
+			// A profile's [profiles.NAME.prices] table is kept as dotted keys, as a provider table's is.
+			if (key === "prices" && typeof value === "object") {
+				for (const [part, price] of Object.entries(value)) entries.set(`prices.${part}`, { value: price, source });
+			} else entries.set(key, { value, source });
 		}
 		layer.profiles.set(name, entries);
 	}

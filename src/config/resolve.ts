@@ -1,3 +1,4 @@
+import type { Pricing } from "../llm/models.js";
 import { MissingKeyError } from "./errors.js";
 import type { GarConfig, ProviderName } from "./types.js";
 
@@ -13,6 +14,8 @@ export type RunSettings = {
 	idleTimeoutMs: number;
 	/** `think_tags` of the provider table or profile; undefined when unset (the adapter decides). */
 	thinkTags?: boolean;
+	/** The provider table's or profile's prices, for a model gar's table does not price. */
+	prices?: Pricing;
 };
 
 /**
@@ -62,5 +65,6 @@ export function resolveRun(
 	const contextWindow = table.contextWindow ?? config.context.window;
 	if (contextWindow !== undefined) settings.contextWindow = contextWindow;
 	if (table.thinkTags !== undefined) settings.thinkTags = table.thinkTags;
+	if (table.prices) settings.prices = table.prices;
 	return settings;
 }

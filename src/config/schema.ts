@@ -69,10 +69,17 @@ export const leaves = {
 	keep_recent_tokens: z.int().min(1),
 	window: z.int().min(1),
 	max_tool_result_share: z.number().gt(0).max(1),
+	// [providers.NAME.prices] and [profiles.NAME.prices]: USD per million tokens.
+	input: z.number().min(0).max(1e6),
+	output: z.number().min(0).max(1e6),
+	cache_read: z.number().min(0).max(1e6),
+	cache_write: z.number().min(0).max(1e6),
 	matcher: z.string().refine(isMatcher),
 	command: z.string().refine((value) => value.trim() !== ""),
 	timeout: z.number().gt(0),
 	type: z.literal("command"),
+	tool: z.enum(APPROVABLE_TOOLS),
+	prefix: z.string(),
 };
 export type LeafName = keyof typeof leaves;
 
@@ -105,13 +112,27 @@ export const EXPECTED: Record<LeafName, string> = {
 	keep_recent_tokens: "a whole number of tokens ≥ 1",
 	window: "a whole number of tokens ≥ 1",
 	max_tool_result_share: "a number > 0 and ≤ 1 (a share of the context window, such as 0.25)",
+	input: "a price in USD per million input tokens (a number ≥ 0, such as 0.5)",
+	output: "a price in USD per million output tokens (a number ≥ 0, such as 1.5)",
+	cache_read: "a price in USD per million tokens read from the cache (a number ≥ 0)",
+	cache_write: "a price in USD per million tokens written to the cache (a number ≥ 0)",
 	matcher: 'a regular expression over the tool name (such as "bash" or "write|edit"), or "*" for every tool',
 	command: "a shell command (a non-empty string)",
 	timeout: "a number of seconds > 0",
 	type: '"command" (gar runs command hooks only)',
+	tool: 'one of "read", "write", "edit", "bash"',
+	prefix: 'the first words of a command, such as "npm test"',
 };
 
 const opt = <K extends LeafName>(key: K) => leaves[key].optional();
+
+/** A model's prices, for one gar's table does not know; cache reads and writes cost as input unless given. */
+const pricesTable = z.strictObject({
+	input: leaves.input,
+	output: leaves.output,
+	cache_read: opt("cache_read"),
+	cache_write: opt("cache_write"),
+});
 
 const providerTable = z.strictObject({
 	api_key_env: opt("api_key_env"),
@@ -121,6 +142,7 @@ const providerTable = z.strictObject({
 	context_window: opt("context_window"),
 	idle_timeout: opt("idle_timeout"),
 	think_tags: opt("think_tags"),
+	prices: pricesTable.optional(),
 });
 
 const profileTable = z.strictObject({
@@ -134,6 +156,7 @@ const profileTable = z.strictObject({
 	thinking: opt("thinking"),
 	idle_timeout: opt("idle_timeout"),
 	think_tags: opt("think_tags"),
+	prices: pricesTable.optional(),
 });
 
 const agentTable = z.strictObject({
@@ -177,6 +200,11 @@ const hooksTable = z.strictObject(
 	>,
 );
 
+/** One `[[permissions.allow]]` or `[[permissions.deny]]` table (the prefix is checked by config/permissions.ts). */
+const ruleTable = z.strictObject({ tool: leaves.tool, prefix: leaves.prefix.optional() });
+export const RULE_KEYS = ["tool", "prefix"] as const;
+const permissionsTable = z.strictObject({ allow: z.array(ruleTable).optional(), deny: z.array(ruleTable).optional() });
+
 /** A whole config file. Unknown keys fail `strictObject`; the loader turns those issues into warnings. */
 export const fileSchema = z.strictObject({
 	provider: opt("provider"),
@@ -191,6 +219,7 @@ export const fileSchema = z.strictObject({
 	tools: toolsTable.optional(),
 	context: contextTable.optional(),
 	hooks: hooksTable.optional(),
+	permissions: permissionsTable.optional(),
 });
 export type FileConfig = z.infer<typeof fileSchema>;
 
@@ -201,8 +230,13 @@ export function knownKeys(path: readonly PropertyKey[]): string[] {
 	if (path.length === 1 && head === "providers") return Object.keys(providersTable.shape);
 	if (path.length === 2 && head === "providers") return Object.keys(providerTable.shape);
 	if (path.length === 2 && head === "profiles" && typeof second === "string") return Object.keys(profileTable.shape);
+	if (path.length === 3 && (head === "providers" || head === "profiles") && path[2] === "prices") {
+		return Object.keys(pricesTable.shape);
+	}
 	if (head === "hooks" && path.length === 1) return [...HOOK_EVENTS];
 	if (head === "hooks" && path.length === 3) return [...HOOK_KEYS];
+	if (head === "permissions" && path.length === 1) return ["allow", "deny"];
+	if (head === "permissions" && path.length === 3) return [...RULE_KEYS];
 	if (path.length !== 1) return [];
 	if (head === "agent") return Object.keys(agentTable.shape);
 	if (head === "session") return Object.keys(sessionTable.shape);
@@ -226,6 +260,10 @@ export function expectedAt(path: readonly PropertyKey[]): string {
 	if (path[0] === "hooks") {
 		if (path.length === 2) return `an array of tables [[hooks.${String(last)}]]`;
 		if (path.length === 3) return `a table [[hooks.${String(path[1])}]] with command = "…"`;
+	}
+	if (path[0] === "permissions") {
+		if (path.length === 2) return `an array of tables [[permissions.${String(last)}]]`;
+		if (path.length === 3) return `a table [[permissions.${String(path[1])}]] with tool = "…"`;
 	}
 	if (typeof last === "number") {
 		return path[path.length - 2] === "pass_env"

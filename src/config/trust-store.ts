@@ -87,3 +87,10 @@ export function trustOfFile(projectFile: string, projects: readonly TrustedProje
 	const root = realPath(dirname(dirname(projectFile)));
 	return projects.find((project) => project.path === root);
 }
+
+/** The project `dir` belongs to (`projectRoot`) and whether the person trusts it (`gar trust`). */
+export function projectTrust(dir: string, configDir: string): { root: string; trusted: boolean } {
+	const root = projectRoot(dir);
+	const { projects } = readTrusted(trustFile(configDir));
+	return { root, trusted: projects.some((project) => project.path === root) };
+}

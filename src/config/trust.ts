@@ -33,6 +33,18 @@ export function dropUntrusted(project: FileLayer, user: FileLayer | undefined): 
 	};
 	drop(project.entries, "");
 	for (const [name, profile] of project.profiles) drop(profile, `profiles.${name}.`);
+	// An allow rule lets commands run unasked; a deny rule only ever asks less of the person, and stays.
+	project.rules = project.rules.filter((rule) => {
+		if (rule.list === "deny") return true;
+		const value = { tool: rule.tool, ...(rule.prefix === undefined ? {} : { prefix: rule.prefix }) };
+		const source = {
+			kind: "file" as const,
+			path: project.path,
+			...(rule.line === undefined ? {} : { line: rule.line }),
+		};
+		ignored.push({ key: "permissions.allow", value, source });
+		return false;
+	});
 	return ignored;
 }
 
@@ -41,6 +53,6 @@ export function ignoredNotice(project: FileLayer, ignored: readonly IgnoredKey[]
 	const dir = dirname(dirname(project.path));
 	const shown = tildePath(dir, home);
 	const root = /^[\w@%+=:,./~-]+$/.test(shown) ? shown : `'${dir.replace(/'/g, "'\\''")}'`;
-	const keys = ignored.map((entry) => entry.key).join(", ");
+	const keys = [...new Set(ignored.map((entry) => entry.key))].join(", ");
 	return `ignored ${keys} from ${tildePath(project.path, home)}: the project is not trusted (run "gar trust ${root}" to apply them)`;
 }

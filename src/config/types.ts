@@ -1,4 +1,6 @@
+import type { Pricing } from "../llm/models.js";
 import type { ThinkingLevel } from "../llm/types.js";
+import type { PermissionRule } from "./permissions.js";
 import type { HookEventName } from "./schema.js";
 
 export type ProviderName = "anthropic" | "openai";
@@ -27,6 +29,8 @@ export type ProviderSettings = {
 	idleTimeout?: number;
 	/** Read `<think>…</think>` in the reply text as thinking (for servers that send reasoning that way). */
 	thinkTags?: boolean;
+	/** `[providers.NAME.prices]`: USD per million tokens, for a model gar's table does not price. */
+	prices?: Pricing;
 };
 
 /** The effective configuration after files, environment and flags are merged. */
@@ -98,6 +102,8 @@ export type LoadResult = {
 	profileModels: { model: string; provider?: string }[];
 	/** Every configured hook, user file first, each with whether it may run (see `runnableHooks`). */
 	hooks: ConfiguredHook[];
+	/** The permission rules in force: the user file's, then the project's (its allow rules only when trusted). */
+	rules: PermissionRule[];
 };
 
 /** One `[[hooks.EVENT]]` table: its matcher, command and timeout (seconds), and the file and line it is on. */

@@ -8,6 +8,7 @@ import {
 	type ContextHook,
 	type RunResult,
 } from "../agent/loop.js";
+import { type KeptRequest, type ModelChoice, pricedFlag } from "../agent/model-call.js";
 import { MessageQueue } from "../agent/queue.js";
 import { describeSystem, describeTools } from "../agent/request-info.js";
 import type { OutputSchema } from "../agent/structured.js";
@@ -15,11 +16,13 @@ import { type ContextSettings, DEFAULT_CONTEXT_SETTINGS } from "../compaction/ac
 import { type CompactOutcome, Compactor } from "../compaction/compact.js";
 import { capToolResult, maxResultChars } from "../compaction/result-cap.js";
 import type { Hooks, PermissionMode } from "../hooks/hooks.js";
+import { type Pricing, priceOf } from "../llm/models.js";
 import type { Message, Provider, ThinkingLevel, Usage } from "../llm/types.js";
 import type { SystemPrompt } from "../prompt/system-prompt.js";
 import { buildContext, SessionRecorder, type SessionWriter } from "../session/index.js";
 import { runTool, toToolSpec } from "../tools/index.js";
 import type { AnyTool, ToolResult } from "../tools/types.js";
+import { ApprovalPolicy, type PolicyOptions, untilAborted } from "./approval-policy.js";
 
 /** Asks the person about one mutating call; should settle when `signal` aborts. */
 export type AskFn = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision>;
@@ -37,6 +40,8 @@ export type ConversationOptions = {
 	provider: Provider;
 	model: string;
 	contextWindow: number | null;
+	/** The config's prices, for a model gar's table does not price. */
+	prices?: Pricing;
 	system: SystemPrompt;
 	tools: AnyTool[];
 	history?: Message[];
@@ -52,8 +57,11 @@ export type ConversationOptions = {
 	transformContext?: ContextHook;
 	/** `[context]`: automatic compaction, reserve, recent part kept, tool result share (defaults when absent). */
 	context?: ContextSettings;
-	/** The approval policy: whether mutating calls must ask, which tools never ask, and how to ask. */
-	approval: { required: boolean; autoApprove: readonly string[]; ask?: AskFn };
+	/**
+	 * The approval policy: whether mutating calls must ask, which tools never ask, the permission rules (and how to
+	 * save one the person allows), and how to ask.
+	 */
+	approval: Omit<PolicyOptions, "notice"> & { ask?: AskFn };
 	/** The configured hooks (README "Hooks"); absent when there are none (or with --no-hooks). */
 	hooks?: Hooks;
 	now?: () => number;
@@ -89,9 +97,8 @@ export class Conversation {
 	private writer: SessionWriter | null;
 	private detach: (() => void) | null = null;
 	private controller: AbortController | null = null;
-	private readonly allowed = new Set<string>();
+	private readonly policy: ApprovalPolicy;
 	private readonly compactor: Compactor;
-	private approvalRequired: boolean;
 	private readonly hooks: Hooks | undefined;
 	/** SessionStart, once: started by start() or the first run. */
 	private starting: Promise<void> | null = null;
@@ -102,7 +109,10 @@ export class Conversation {
 
 	constructor(private readonly options: ConversationOptions) {
 		this.channel = options.channel;
-		this.approvalRequired = options.approval.required;
+		this.policy = new ApprovalPolicy({
+			...options.approval,
+			notice: (level, message) => this.channel.emit({ type: "notice", level, message }),
+		});
 		this.hooks = options.hooks;
 		this.queue = new MessageQueue((steers, followUps) =>
 			this.channel.emit({ type: "queue", steers: [...steers], followUps: [...followUps] }),
@@ -125,7 +135,12 @@ export class Conversation {
 				channel: options.channel,
 				queue: this.queue,
 				contextWindow: options.contextWindow,
-				approval: { needed: (tool) => this.mustAsk(tool), ask: (request, signal) => this.ask(request, signal) },
+				...(options.prices ? { prices: options.prices } : {}),
+				approval: {
+					needed: (tool) => this.policy.needed(tool),
+					rules: (call) => this.policy.check(call),
+					ask: (request, signal) => this.ask(request, signal),
+				},
 				compact: (history, info) => this.compactStep(history, info),
 				...(options.hooks ? { hooks: options.hooks } : {}),
 				limitToolResult: (content, tool) =>
@@ -159,6 +174,11 @@ export class Conversation {
 		return { provider: provider.name, model, contextWindow };
 	}
 
+	/** Whether the price of the model in use is known (gar's table, or the config's prices). */
+	get priced(): boolean {
+		return priceOf(this.agent.current.model, this.agent.current.prices) !== undefined;
+	}
+
 	get messages(): readonly Message[] {
 		return this.agent.messages;
 	}
@@ -172,9 +192,14 @@ export class Conversation {
 		return this.options.tools;
 	}
 
+	/** The system prompt every request of this conversation sends, with its parts. */
+	get system(): SystemPrompt {
+		return this.options.system;
+	}
+
 	/** Tools the person allowed for the rest of this session. */
 	get allowedTools(): ReadonlySet<string> {
-		return this.allowed;
+		return this.policy.allowedTools;
 	}
 
 	/**
@@ -233,11 +258,21 @@ export class Conversation {
 		this.outside = new AbortController();
 	}
 
-	/** Switches the model (and provider) for the next run; recorded as model_change. */
-	setModel(provider: Provider, model: string, contextWindow: number | null): void {
+	/** Switches the model (and provider) for the next run; recorded as model_change. `prices`: the config's. */
+	setModel(provider: Provider, model: string, contextWindow: number | null, prices?: Pricing): void {
 		if (this.controller) throw new ConversationBusyError("switch the model");
-		this.agent.setModel({ provider, model, contextWindow });
-		this.channel.emit({ type: "model_change", provider: provider.name, model, contextWindow });
+		this.choose({ provider, model, contextWindow, ...(prices ? { prices } : {}) });
+	}
+
+	/** A window learnt after the start (its server told it), from the next request on: a model_change, same model. */
+	setContextWindow(contextWindow: number): void {
+		this.choose({ ...this.agent.current, contextWindow });
+	}
+
+	private choose(choice: ModelChoice): void {
+		this.agent.setModel(choice);
+		const { provider, model, contextWindow } = choice;
+		this.channel.emit({ type: "model_change", provider: provider.name, model, contextWindow, ...pricedFlag(choice) });
 	}
 
 	/** Moves the leaf to an earlier entry (null: a new root): the next message starts a branch there. */
@@ -256,29 +291,38 @@ export class Conversation {
 	 */
 	newSession(): Promise<void> {
 		if (this.controller) throw new ConversationBusyError("start a new session");
+		return this.changeSession(() => this.attach(this.options.openSession?.() ?? null), "clear", "clear");
+	}
+
+	/** Goes on in another session (a fork or clone) from its leaf, as newSession does (hooks: other, resume). */
+	switchSession(writer: SessionWriter): Promise<void> {
+		if (this.controller) throw new ConversationBusyError("switch to another session");
+		return this.changeSession(() => this.attach(writer), "other", "resume");
+	}
+
+	/** Ends this session's hooks, switches (`attach`), and starts the next one's; only `attach` without hooks. */
+	private changeSession(attach: () => void, reason: string, source: string): Promise<void> {
 		const hooks = this.starting ? this.hooks : undefined;
-		if (!hooks) {
-			this.openNewSession();
-			return Promise.resolve();
-		}
+		if (!hooks) return Promise.resolve(attach());
 		return (async () => {
-			await hooks.sessionEnd("clear", this.outside.signal);
-			this.openNewSession();
+			await hooks.sessionEnd(reason, this.outside.signal);
+			attach();
 			hooks.takeContext();
-			this.starting = hooks.sessionStart("clear", this.outside.signal);
+			this.starting = hooks.sessionStart(source, this.outside.signal);
 			await this.starting;
 		})();
 	}
 
-	private openNewSession(): void {
+	/** Records to `writer` from now on, with its context (none for a new session); the old file is closed. */
+	private attach(writer: SessionWriter | null): void {
 		this.detach?.();
 		this.detach = null;
 		this.writer?.close();
-		this.writer = this.options.openSession?.() ?? null;
+		this.writer = writer;
 		this.record();
-		this.agent.replaceMessages([]);
-		this.compactor.reset([]);
-		this.allowed.clear();
+		this.agent.replaceMessages(writer ? buildContext(writer.session).messages : []);
+		this.compactor.reset(this.agent.messages);
+		this.policy.forgetSession();
 	}
 
 	/** Replaces the context sent from now on (compaction); the session keeps the full history. */
@@ -335,17 +379,22 @@ export class Conversation {
 
 	/** Whether mutating calls must ask from now on (ACP's session modes); the calls of a running reply follow at once. */
 	setApprovalRequired(required: boolean): void {
-		this.approvalRequired = required;
+		this.policy.required = required;
 	}
 
 	/** Lets `tool` run without asking for the rest of this session. */
 	allowForSession(tool: string): void {
-		this.allowed.add(tool);
+		this.policy.allowForSession(tool);
 	}
 
 	/** The exact body of a recent model request (for the request viewer); undefined when no longer kept. */
 	requestBody(requestId: string): unknown {
 		return this.agent.requestBody(requestId);
+	}
+
+	/** A recent model request as made, and what was sent (the last 8; undefined when no longer kept). */
+	recentRequest(requestId: string): Readonly<KeptRequest> | undefined {
+		return this.agent.recentRequest(requestId);
 	}
 
 	/**
@@ -384,14 +433,9 @@ export class Conversation {
 		return { ok: false, error: outcome.error, usage, costUsd };
 	}
 
-	private mustAsk(tool: string): boolean {
-		const { autoApprove } = this.options.approval;
-		return this.approvalRequired && !autoApprove.includes(tool) && !this.allowed.has(tool);
-	}
-
 	/** Claude Code's `permission_mode` for hooks: asks (default), denies what would ask (dontAsk), or never asks. */
 	private permissionMode(): PermissionMode {
-		if (!this.approvalRequired) return "bypassPermissions";
+		if (!this.policy.required) return "bypassPermissions";
 		return this.options.approval.ask ? "default" : "dontAsk";
 	}
 
@@ -410,7 +454,7 @@ export class Conversation {
 		}
 		this.notify("permission_prompt", `gar needs your permission to use ${request.name}`);
 		const decision = await untilAborted(ask(request, signal), signal);
-		if (decision.approved && decision.remember) this.allowed.add(request.name);
+		this.policy.answered(request, decision);
 		if (decision.stop) this.abort();
 		return decision;
 	}
@@ -445,25 +489,6 @@ export class Conversation {
 			});
 		}
 	}
-}
-
-/** The decision, or a denial as soon as `signal` aborts (an approval question must never hold up an abort). */
-function untilAborted(decision: Promise<ApprovalDecision>, signal: AbortSignal): Promise<ApprovalDecision> {
-	if (signal.aborted) return Promise.resolve({ approved: false, reason: "aborted" });
-	return new Promise((resolve, reject) => {
-		const onAbort = () => resolve({ approved: false, reason: "aborted" });
-		signal.addEventListener("abort", onAbort, { once: true });
-		decision.then(
-			(value) => {
-				signal.removeEventListener("abort", onAbort);
-				resolve(value);
-			},
-			(error: unknown) => {
-				signal.removeEventListener("abort", onAbort);
-				reject(error);
-			},
-		);
-	});
 }
 
 function resultOf(outcome: CompactOutcome): CompactionResult {

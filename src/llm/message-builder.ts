@@ -34,6 +34,8 @@ export function parseArguments(text: string): Pick<ToolCallBlock, "arguments" | 
 export class MessageBuilder {
 	readonly content: AssistantBlock[] = [];
 	usage: Usage = { ...EMPTY_USAGE };
+	/** The cost the server reported for the reply (OpenRouter's `usage.cost`), USD. */
+	reportedCostUsd: number | undefined;
 	/** True once the server sent anything of the reply itself. */
 	started = false;
 	#done = false;
@@ -163,6 +165,7 @@ export class MessageBuilder {
 		};
 		if (error !== undefined) message.error = error;
 		if (errorKind !== undefined) message.errorKind = errorKind;
+		if (this.reportedCostUsd !== undefined) message.reportedCostUsd = this.reportedCostUsd;
 		return message;
 	}
 }

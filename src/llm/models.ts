@@ -131,9 +131,20 @@ export function vendorOf(id: string): ModelInfo["provider"] | undefined {
 	return undefined;
 }
 
-/** Cost of one reply in USD; null when the model or its price is unknown (never 0 for an unknown price). */
-export function costUsd(modelId: string, usage: Usage): number | null {
-	const price = findModel(modelId)?.pricing;
+/**
+ * The price of a model: gar's table, else `configured` (the config's `[providers.NAME.prices]` or a profile's, for a
+ * model gar does not know); undefined when neither knows it.
+ */
+export function priceOf(modelId: string, configured?: Pricing): Pricing | undefined {
+	return findModel(modelId)?.pricing ?? configured;
+}
+
+/**
+ * Cost of one reply in USD; null when the model's price is unknown (never 0 for an unknown price). `configured`:
+ * the config's prices, for a model gar's table does not price.
+ */
+export function costUsd(modelId: string, usage: Usage, configured?: Pricing): number | null {
+	const price = priceOf(modelId, configured);
 	if (!price) return null;
 	const total =
 		usage.input * price.input +

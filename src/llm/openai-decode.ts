@@ -43,6 +43,20 @@ function finishOutcome(finish: string | null, hasToolCalls: boolean, refused: bo
 }
 
 /**
+ * A usage report (once per reply, or running totals on some servers): input without the cached part, output, cache
+ * reads; and the cost OpenRouter says the call had (in credits, one per USD), truer than any price table.
+ */
+function readUsage(usage: Json, builder: MessageBuilder): void {
+	const details = usage.prompt_tokens_details as Json | undefined;
+	const cached = typeof details?.cached_tokens === "number" ? details.cached_tokens : 0;
+	const prompt = typeof usage.prompt_tokens === "number" ? usage.prompt_tokens : 0;
+	const output = typeof usage.completion_tokens === "number" ? usage.completion_tokens : 0;
+	builder.setUsage({ input: Math.max(0, prompt - cached), output, cacheRead: cached }, true);
+	if (typeof usage.cost === "number" && Number.isFinite(usage.cost) && usage.cost >= 0)
+		builder.reportedCostUsd = usage.cost;
+}
+
+/**
  * Decodes a Chat Completions chunk stream into `builder`. A reply is complete when a `finish_reason`, `[DONE]`,
  * or a usage-only chunk as the last event arrived (Snowflake Cortex, xAI and Z.ai send no finish_reason on some
  * replies). `thinkTags` splits a leading `<think>…</think>` out of the content. `delta.refusal` becomes the text.
@@ -124,14 +138,7 @@ export function openaiDecoder(
 			if (chunk.error) return fail(chunk);
 			builder.started = true;
 			const usage = (chunk.usage ?? (chunk.x_groq as Json | undefined)?.usage) as Json | undefined;
-			if (usage) {
-				const details = usage.prompt_tokens_details as Json | undefined;
-				const cached = typeof details?.cached_tokens === "number" ? details.cached_tokens : 0;
-				const prompt = typeof usage.prompt_tokens === "number" ? usage.prompt_tokens : 0;
-				const output = typeof usage.completion_tokens === "number" ? usage.completion_tokens : 0;
-				// Chat Completions reports usage once, for the whole reply (or, on some servers, running totals).
-				builder.setUsage({ input: Math.max(0, prompt - cached), output, cacheRead: cached }, true);
-			}
+			if (usage) readUsage(usage, builder);
 			const choice = (chunk.choices as Json[] | undefined)?.[0];
 			usageLast = !choice && usage !== undefined;
 			if (!choice) return undefined;

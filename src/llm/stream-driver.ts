@@ -3,9 +3,11 @@ import { classifyError, describeError, isRetryable, partsOf, retryReason, safeUr
 import { createNodeFetch } from "./http-fetch.js";
 import { MessageBuilder } from "./message-builder.js";
 import { abortableSleep, DEFAULT_RETRY, type RetryPolicy, retryDelayMs } from "./retry.js";
+import { capturingFetch, whileSending } from "./sent-capture.js";
 import { type Body, type CallOutcome, readSse, type SseDecoder } from "./sse.js";
-import type { ErrorKind, ModelRequest, Provider, StopReason, StreamEvent } from "./types.js";
+import type { ErrorKind, ModelRequest, Provider, SentRequest, StopReason, StreamEvent } from "./types.js";
 
+export { cleanSchema } from "./schema.js";
 export type { CallOutcome, SseDecoder } from "./sse.js";
 
 /** Options shared by the real adapters. */
@@ -27,13 +29,6 @@ export type ProviderOptions = {
 export const DEFAULT_MAX_RETRIES = DEFAULT_RETRY.maxRetries;
 export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 
-/** JSON Schema as sent to a provider: without the top-level `$schema`, which some servers reject. */
-export function cleanSchema(schema: Record<string, unknown>): Record<string, unknown> {
-	if (!("$schema" in schema)) return schema;
-	const { $schema: _ignored, ...rest } = schema;
-	return rest;
-}
-
 /** The part of a fetch Response `drive` reads. */
 export type RawResponse = { body: Body | null; headers: { get(name: string): string | null }; text(): Promise<string> };
 
@@ -52,6 +47,8 @@ export type DriveOptions = {
 	retry: RetryPolicy;
 	idleTimeoutMs: number;
 	signal?: AbortSignal;
+	/** Told what each attempt sent (the model request's `onSent`). */
+	onSent?: (sent: SentRequest) => void;
 	/** Turns an SDK or network error into a message a person can act on (and that holds no secret). */
 	describe(error: unknown, midStream: boolean): string;
 };
@@ -178,7 +175,7 @@ class DrivenCall {
 		for (let attempt = 0; ; attempt++) {
 			this.#idle.touch();
 			try {
-				return await call.open(this.#controller.signal);
+				return await whileSending(this.options.onSent, () => call.open(this.#controller.signal));
 			} catch (error) {
 				if (this.#settled) return undefined;
 				// open() failing without an HTTP status means no reply came: a connection failure.
@@ -299,17 +296,20 @@ export function sdkProvider(
 	prepare: (request: ModelRequest, client: ClientSettings) => WireCall,
 	body: (request: ModelRequest) => unknown,
 ): Provider {
+	const apiKey = options.apiKey ?? process.env[spec.keyEnv];
+	const secrets = [apiKey, ...userinfoOf(options.baseURL)];
 	const settings: ClientSettings = {
-		apiKey: options.apiKey ?? process.env[spec.keyEnv],
+		apiKey,
 		baseURL: options.baseURL,
-		fetch: options.fetch ?? createNodeFetch(),
+		// Tells each call what it sent (the request viewer, the session's hash of the body).
+		fetch: capturingFetch(options.fetch ?? createNodeFetch(), secrets),
 	};
 	const retry: RetryPolicy = {
 		...DEFAULT_RETRY,
 		...options.retry,
 		maxRetries: options.maxRetries ?? options.retry?.maxRetries ?? DEFAULT_RETRY.maxRetries,
 	};
-	const context = { api: spec.api, keyEnv: spec.keyEnv, secrets: [settings.apiKey, ...userinfoOf(settings.baseURL)] };
+	const context = { api: spec.api, keyEnv: spec.keyEnv, secrets };
 	const label = spec.name === "anthropic" ? "Anthropic" : "OpenAI";
 	return {
 		name: spec.name,
@@ -321,6 +321,7 @@ export function sdkProvider(
 					retry,
 					idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
 					...(request.signal ? { signal: request.signal } : {}),
+					...(request.onSent ? { onSent: request.onSent } : {}),
 					describe: (error, midStream) => describeError(error, { ...context, midStream }),
 				},
 				() => {

@@ -66,6 +66,8 @@ export type AssistantMessage = {
 	error?: string;
 	/** Set when stopReason is "error", "aborted" or "refusal". */
 	errorKind?: ErrorKind;
+	/** What the provider said the reply cost, in USD (OpenRouter's `usage.cost`): used before any price table. */
+	reportedCostUsd?: number;
 };
 export type ToolResultMessage = {
 	role: "tool_result";
@@ -95,6 +97,20 @@ export type ModelRequest = {
 	 */
 	responseSchema?: { name: string; schema: Record<string, unknown> };
 	signal?: AbortSignal;
+	/** Told what went out when the request is sent (each attempt): for the request viewer and the session's hash. */
+	onSent?: (sent: SentRequest) => void;
+};
+
+/**
+ * A request as it went out: the URL (without userinfo), the headers with credentials masked, and the sha256 (hex)
+ * and size of the body's exact bytes (null: a body that was not bytes gar could hash).
+ */
+export type SentRequest = {
+	method: string;
+	url: string;
+	headers: Record<string, string>;
+	bodySha256: string | null;
+	bodyBytes: number;
 };
 
 /** A retry gar is about to make: `attempt` of `maxAttempts` retries, after waiting `delayMs`. */

@@ -39,6 +39,7 @@ export async function runLineMode(flags: RunFlags & { prompt?: string }): Promis
 		const body = previewBody(preview);
 		print(`\n${previewHeadline(request.name, preview)}\n`);
 		if (request.reason) print(`  ${sanitizeForTerminal(request.reason)}\n`);
+		if (request.ruleNote) print(`  rules: ${sanitizeForTerminal(request.ruleNote)}\n`);
 		if (approvalFlagged(preview)) print(`  ${APPROVAL_WARNING}\n`);
 		const paged = preview.kind !== "bash" && body.length > DIFF_PAGE + 10;
 		const shown = paged ? body.slice(0, DIFF_PAGE) : body;
@@ -47,12 +48,18 @@ export async function runLineMode(flags: RunFlags & { prompt?: string }): Promis
 		if (more > 0) print(`  [… ${more} more lines: press d to see them]\n`);
 		const stop: ApprovalDecision = { approved: false, reason: "the user stopped the run", stop: true };
 		for (;;) {
-			const items = approvalKeys(request.name);
-			if (more > 0) items.splice(3, 0, `d show the ${more} more lines`);
-			const key = await choose(`${items.join(" · ")} › `, more > 0 ? ["y", "a", "n", "d"] : ["y", "a", "n"]);
+			const { prefixes } = request;
+			const items = approvalKeys(request.name, prefixes);
+			const keys = ["y", "a", ...(prefixes?.length ? ["p"] : []), "n"];
+			if (more > 0) {
+				items.splice(items.length - 1, 0, `d show the ${more} more lines`);
+				keys.push("d");
+			}
+			const key = await choose(`${items.join(" · ")} › `, keys);
 			if (key === null) return stop;
 			if (key === "y") return { approved: true };
 			if (key === "a") return { approved: true, remember: true };
+			if (key === "p" && prefixes?.length) return { approved: true, prefixes: [...prefixes] };
 			if (key === "d") {
 				const rest = body.slice(shown.length).map((l) => `  ${l}`);
 				print(`${rest.join("\n")}\n`);

@@ -1,5 +1,6 @@
 import type { ProviderName } from "../config/types.js";
-import { findModel, MODELS, vendorOf } from "../llm/models.js";
+import type { ListedModel } from "../llm/model-list.js";
+import { findModel, MODELS, type Pricing, vendorOf } from "../llm/models.js";
 
 /** What one provider can reach, from the config and environment as gar started. */
 export type Reach = {
@@ -14,6 +15,8 @@ export type Reach = {
 	contextWindow?: number;
 	/** Models the config's profiles name for this provider. */
 	profileModels: readonly string[];
+	/** `[providers.NAME.prices]` (or a profile's) is set: a model gar does not know still has a price. */
+	priced?: boolean;
 };
 
 /** A model on a provider. */
@@ -39,7 +42,7 @@ export function parseModelSpec(spec: string, current: ProviderName): ModelTarget
 }
 
 /** An OpenAI-compatible server at a base URL (OpenRouter, LiteLLM, Ollama, …) may serve any id at all. */
-function servesAnyId(reach: Reach): boolean {
+export function servesAnyId(reach: Reach): boolean {
 	return reach.name === "openai" && reach.baseUrl !== undefined;
 }
 
@@ -68,9 +71,16 @@ export function refuseSwitch(target: ModelTarget, reach: Reach, from: Reach): st
 	return null;
 }
 
-/** A one-line note for a model gar's table does not know (its cost shows as unknown); null for a known one. */
-export function unknownModelNote(model: string, reach: Reach): string | null {
-	if (findModel(model)) return null;
+/**
+ * A one-line note for a model in no table and on no server's list (`listed`: the ids the provider's server listed);
+ * null for one gar or the server knows.
+ */
+export function unknownModelNote(model: string, reach: Reach, listed: ReadonlySet<string> = new Set()): string | null {
+	if (findModel(model) || listed.has(model)) return null;
+	if (reach.priced) {
+		if (reach.contextWindow !== undefined) return null;
+		return `gar does not know ${model}: its context window is unknown (context_window in [providers.${reach.name}] sets it)`;
+	}
 	if (reach.contextWindow !== undefined) return `gar does not know ${model}: its price is unknown`;
 	return `gar does not know ${model}: its price and context window are unknown (context_window in [providers.${reach.name}] sets the window)`;
 }
@@ -91,4 +101,58 @@ export function modelChoices(current: ModelTarget, reaches: Readonly<Record<Prov
 		served(reaches[p]).map((id) => `${p}/${id}`),
 	);
 	return [...new Set([...own, ...others].filter(Boolean))];
+}
+
+/** One row of the model picker: a model a configured provider can serve, with what is known of it. */
+export type ModelRow = {
+	provider: ProviderName;
+	id: string;
+	/** The context window: the config's, else the table's, else the server's; null when unknown. */
+	contextWindow: number | null;
+	/** USD per million tokens (the table's); null when unknown. */
+	pricing: Pricing | null;
+	/** The model in use now. */
+	current: boolean;
+	/** Where the row comes from: the config (the provider's or a profile's model), gar's table, the server's list. */
+	from: "config" | "table" | "server";
+};
+
+/**
+ * The rows of the model picker: for each provider with a key (the one in use first), its configured model and its
+ * profiles' models, then gar's table of its models, or, for an OpenAI-compatible server, what the server listed
+ * (`listed`; the table when it could not be listed). The model in use is marked and always there.
+ */
+export function modelRows(
+	current: ModelTarget,
+	reaches: Readonly<Record<ProviderName, Reach>>,
+	listed: Partial<Record<ProviderName, readonly ListedModel[] | null>>,
+): ModelRow[] {
+	const rows: ModelRow[] = [];
+	const seen = new Set<string>();
+	const add = (reach: Reach, id: string, from: ModelRow["from"], serverWindow?: number) => {
+		const key = `${reach.name}/${id}`;
+		if (id === "" || seen.has(key)) return;
+		seen.add(key);
+		const known = findModel(id);
+		rows.push({
+			provider: reach.name,
+			id,
+			contextWindow: reach.contextWindow ?? known?.contextWindow ?? serverWindow ?? null,
+			pricing: known?.pricing ?? null,
+			current: reach.name === current.provider && id === current.model,
+			from,
+		});
+	};
+	const order = [current.provider, ...PROVIDERS.filter((p) => p !== current.provider)];
+	for (const name of order) {
+		const reach = reaches[name];
+		if (reach.missingKey) continue;
+		if (name === current.provider) add(reach, current.model, "config");
+		add(reach, reach.model, "config");
+		for (const id of reach.profileModels) add(reach, id, "config");
+		const server = servesAnyId(reach) ? listed[name] : undefined;
+		if (server) for (const model of server) add(reach, model.id, "server", model.contextWindow);
+		else for (const model of MODELS.filter((m) => m.provider === name)) add(reach, model.id, "table");
+	}
+	return rows;
 }

@@ -39,6 +39,7 @@ export async function runStreamMode(options: StreamOptions, io: StreamIo): Promi
 	});
 	try {
 		await signalsDelivered();
+		await setup.windowKnown;
 		if (options.prompt.trim()) driver.take({ type: "prompt", text: options.prompt });
 		await Promise.race([driver.read(io.stdin, options.maxLine), driver.stopped]);
 		// After a stop, only the aborted run is left: its result is printed too, as gar -p prints an aborted run's.
@@ -169,7 +170,7 @@ class StreamDriver {
 			const next = await this.setup.providerFor(step.model);
 			if ("error" in next) this.fail(`set_model: ${next.error}`);
 			else {
-				conversation.setModel(next.provider, next.model, next.contextWindow);
+				conversation.setModel(next.provider, next.model, next.contextWindow, next.prices);
 				if (next.note) this.notice("info", next.note);
 			}
 		} else {

@@ -86,6 +86,8 @@ export async function runPrintMode(options: PrintOptions, io: Io): Promise<numbe
 	});
 	try {
 		await signalsDelivered();
+		// A model whose window neither gar nor the config knows: its server is asked first (at most a short timeout).
+		await setup.windowKnown;
 		const running = conversation.run(options.prompt);
 		if (interrupted || output.closed()) conversation.abort();
 		const run = await running;

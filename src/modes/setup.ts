@@ -16,13 +16,18 @@ import {
 	runnableHooks,
 } from "../config/index.js";
 import type { RunSettings } from "../config/resolve.js";
+import { saveRule } from "../config/rule-writer.js";
 import { type AskFn, Conversation } from "../conversation/conversation.js";
+import { reportToParent } from "../conversation/parent-report.js";
 import { UsageError } from "../errors.js";
 import { userinfoOf } from "../llm/errors.js";
+import { createNodeFetch } from "../llm/http-fetch.js";
 import { createProvider } from "../llm/index.js";
-import { defaultModel, findModel } from "../llm/models.js";
+import { type ListedModel, listServerModels } from "../llm/model-list.js";
+import { defaultModel, findModel, type Pricing } from "../llm/models.js";
 import type { Provider } from "../llm/types.js";
 import { unconfiguredProvider } from "../llm/unconfigured.js";
+import { contextWindowFromServer } from "../llm/window-query.js";
 import { loadContextFiles } from "../prompt/context-files.js";
 import { buildSystemPrompt, textOrFile } from "../prompt/system-prompt.js";
 import { SessionWriter } from "../session/index.js";
@@ -30,10 +35,13 @@ import { createTools, defaultOutputDir, type FileAccess, reapOutputs, TOOL_NAMES
 import { toolEnv, userNodeEnv } from "../tools/tool-env.js";
 import {
 	isProviderName,
+	type ModelRow,
 	modelChoices,
+	modelRows,
 	parseModelSpec,
 	type Reach,
 	refuseSwitch,
+	servesAnyId,
 	unknownModelNote,
 } from "./model-switch.js";
 import { openRunSession, type SessionFlags } from "./run-session.js";
@@ -69,6 +77,18 @@ export type Setup = {
 	providerFor(spec: string): Promise<ModelSwitch>;
 	/** What `/model` completes for the provider in use now (model_switch.ts modelChoices). */
 	modelChoices(): string[];
+	/** The model picker's rows (model-switch.ts modelRows), with what the servers listed so far. */
+	modelRows(): ModelRow[];
+	/**
+	 * Asks each OpenAI-compatible server for its models (at most a short timeout; once listed, not again); resolves
+	 * with a line saying which could not be listed (their rows stay gar's table), or null.
+	 */
+	listModels(): Promise<string | null>;
+	/**
+	 * Settles once the window of a model neither gar nor the config knows has been asked of its server (at most
+	 * WINDOW_QUERY_MS; at once when nothing is asked). Headless runs wait for it; the app does not.
+	 */
+	windowKnown: Promise<void>;
 	/**
 	 * Set when hooks run in this conversation (some are configured, may run, and --no-hooks was not given): a hook
 	 * run's line for a person, when it is worth one (it blocked, failed or said something); else undefined.
@@ -77,7 +97,7 @@ export type Setup = {
 };
 
 export type ModelSwitch =
-	| { provider: Provider; model: string; contextWindow: number | null; note: string | null }
+	| { provider: Provider; model: string; contextWindow: number | null; note: string | null; prices?: Pricing }
 	| { error: string };
 
 /** Reads a JSON Schema file and compiles a validator for it (ajv is loaded only when a schema is used). */
@@ -183,6 +203,7 @@ function providerReaches(
 		const baseUrl = settings?.baseUrl;
 		if (baseUrl !== undefined) reach.baseUrl = baseUrl;
 		if (settings?.contextWindow !== undefined) reach.contextWindow = settings.contextWindow;
+		if (settings?.prices) reach.priced = true;
 		return { reach, settings };
 	};
 	return { anthropic: of("anthropic"), openai: of("openai") };
@@ -238,6 +259,7 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, options:
 		provider,
 		model: run.model,
 		contextWindow: run.contextWindow ?? config.context.window ?? findModel(run.model)?.contextWindow ?? null,
+		...(run.prices ? { prices: run.prices } : {}),
 		system,
 		tools,
 		history: opened.history,
@@ -259,10 +281,22 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, options:
 		approval: {
 			required: config.agent.approve,
 			autoApprove: config.agent.autoApprove,
+			rules: loaded.rules,
+			// "Commands starting with …" goes to the user's own file, never a project's.
+			saveRule: (rule) => saveRule(configPaths(loaded.home, env).configFile, rule, loaded.home),
+			home: loaded.home,
 			...(options.ask ? { ask: options.ask } : {}),
 		},
 		...(hooks ? { hooks } : {}),
 	});
+	// Under a parent gar (its bash command set GAR_SUBAGENT_REPORT): say what this one spent when it exits.
+	reportToParent(conversation, env);
+	const asked = options.override ? null : serverWindow(run, run.model, missingKey === undefined);
+	const windowKnown = asked
+		? asked.then((window) => {
+				if (window !== null && conversation.model.contextWindow === null) conversation.setContextWindow(window);
+			})
+		: Promise.resolve();
 	return {
 		conversation,
 		channel,
@@ -272,6 +306,7 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, options:
 		...(missingKey ? { missingKey } : {}),
 		provider: provider.name,
 		model: run.model,
+		windowKnown,
 		...(hooks ? { hookNote: await hookNotes() } : {}),
 		...modelSwitching(conversation, run, reaches, options.override),
 	};
@@ -379,18 +414,38 @@ export function setupTools(flags: RunFlags, env: NodeJS.ProcessEnv) {
 	};
 }
 
+/**
+ * The window of `model` as its server says it: asked only of an OpenAI-compatible server at a base URL when neither
+ * gar's table nor the config knows it (once per server and model, with a short timeout); null when no one answers.
+ */
+function serverWindow(settings: RunSettings, model: string, usable: boolean): Promise<number | null> | null {
+	const known = settings.contextWindow !== undefined || findModel(model) !== undefined;
+	if (known || !usable || settings.provider !== "openai" || !settings.baseUrl) return null;
+	return contextWindowFromServer({
+		baseUrl: settings.baseUrl,
+		model,
+		fetch: createNodeFetch(),
+		...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+	}).then((answer) => answer?.window ?? null);
+}
+
 /** What `/model` uses: the idle timeout of the provider in use now, a switch to another model, the completions. */
 function modelSwitching(
 	conversation: Conversation,
 	run: RunSettings,
 	reaches: Reaches,
 	override: SetupOptions["override"],
-): Pick<Setup, "idleTimeoutMs" | "providerFor" | "modelChoices"> {
+): Pick<Setup, "idleTimeoutMs" | "providerFor" | "modelChoices" | "modelRows" | "listModels"> {
 	// The provider in use now (a `/model` switch may have changed it).
 	const currentProvider = (): ProviderName => {
 		const name = conversation.model.provider;
 		return isProviderName(name) ? name : run.provider;
 	};
+	// What the OpenAI-compatible servers listed (null: they could not be asked), and all their ids.
+	const listed: Partial<Record<ProviderName, ListedModel[] | null>> = {};
+	const listedIds = new Set<string>();
+	const current = () => ({ provider: currentProvider(), model: conversation.model.model });
+	const reachOf = { anthropic: reaches.anthropic.reach, openai: reaches.openai.reach };
 	return {
 		idleTimeoutMs: () => reaches[currentProvider()].settings?.idleTimeoutMs ?? run.idleTimeoutMs,
 		async providerFor(spec: string): Promise<ModelSwitch> {
@@ -401,16 +456,33 @@ function modelSwitching(
 			const error = refuseSwitch(target, reach, reaches[from].reach);
 			if (error || !settings) return { error: error ?? `${target.provider} is not set up` };
 			const next = await createProvider(target.provider, providerOptions(settings));
-			const contextWindow = settings.contextWindow ?? findModel(target.model)?.contextWindow ?? null;
-			return { provider: next, model: target.model, contextWindow, note: unknownModelNote(target.model, reach) };
+			const contextWindow =
+				settings.contextWindow ??
+				findModel(target.model)?.contextWindow ??
+				(await serverWindow(settings, target.model, true)) ??
+				null;
+			const prices = settings.prices ? { prices: settings.prices } : {};
+			return {
+				provider: next,
+				model: target.model,
+				contextWindow,
+				// A window the server told is known, too.
+				note: unknownModelNote(target.model, contextWindow === null ? reach : { ...reach, contextWindow }, listedIds),
+				...prices,
+			};
 		},
-		modelChoices: () =>
-			modelChoices(
-				{ provider: currentProvider(), model: conversation.model.model },
-				{
-					anthropic: reaches.anthropic.reach,
-					openai: reaches.openai.reach,
-				},
-			),
+		modelChoices: () => modelChoices(current(), reachOf),
+		modelRows: () => modelRows(current(), reachOf, listed),
+		async listModels() {
+			const failed: string[] = [];
+			for (const { reach, settings } of Object.values(reaches)) {
+				if (!settings?.baseUrl || !servesAnyId(reach) || listed[reach.name]) continue;
+				const got = await listServerModels(settings.baseUrl, settings.apiKey ? { apiKey: settings.apiKey } : {});
+				listed[reach.name] = "models" in got ? got.models : null;
+				if ("error" in got) failed.push(`${reach.name} (${got.error})`);
+				else for (const model of got.models) listedIds.add(model.id);
+			}
+			return failed.length > 0 ? `could not list the models of ${failed.join(", ")}: showing gar's table` : null;
+		},
 	};
 }

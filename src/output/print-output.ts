@@ -1,7 +1,9 @@
 import type { AgentEvent } from "../agent/events.js";
 import type { RunResult } from "../agent/loop.js";
+import type { SubagentTotals } from "../llm/spend.js";
 import { maskSecrets } from "../session/index.js";
 import { jsonForTerminal, sanitizeForTerminal } from "../term/sanitize.js";
+import { formatCost, formatSubagents } from "../view/format.js";
 import { OutputBuffer } from "./output-buffer.js";
 
 export type OutputFormat = "text" | "json" | "stream-json";
@@ -14,7 +16,12 @@ export type PrintResult = {
 	stopReason: RunResult["stopReason"];
 	turns: number;
 	usage: RunResult["usage"];
+	/** What this run's own model calls cost. */
 	costUsd: number | null;
+	/** What the gar runs its commands started reported (nested ones included), when there were any. */
+	subagents?: SubagentTotals & { reportedBy: "child" };
+	/** `costUsd` plus the sub-agents' (null when either is unknown). */
+	totalCostUsd: number | null;
 	durationMs: number;
 	sessionId: string | null;
 	/** How full the context is after the run: the next request's size in tokens, and the model's window. */
@@ -47,6 +54,10 @@ export function toPrintResult(
 		turns: run.turns,
 		usage: run.usage,
 		costUsd: roundCost(run.costUsd),
+		...(run.subagents
+			? { subagents: { ...run.subagents, costUsd: roundCost(run.subagents.costUsd), reportedBy: "child" as const } }
+			: {}),
+		totalCostUsd: roundCost(totalCost(run)),
 		durationMs: run.durationMs,
 		sessionId,
 	};
@@ -62,6 +73,22 @@ export function toPrintResult(
 		out.error ??= sessionError;
 	}
 	return out;
+}
+
+/** A run's own cost plus what its sub-agents reported; unknown when either is. */
+export function totalCost(run: Pick<RunResult, "costUsd" | "subagents">): number | null {
+	const sub = run.subagents?.costUsd ?? 0;
+	return run.costUsd === null || sub === null ? null : run.costUsd + sub;
+}
+
+/**
+ * The `-p` text status line of a run that had sub-agents (on stderr): its own cost, the sub-agents' runs, tokens and
+ * cost as they reported them, and the total. Billed tokens only: never the context's size.
+ */
+export function subagentLine(result: PrintResult): string | undefined {
+	const sub = result.subagents;
+	if (!sub) return undefined;
+	return `cost ${formatCost(result.costUsd)} self · ${formatSubagents(sub)} (as the sub-agents reported) · ${formatCost(result.totalCostUsd)} total`;
 }
 
 /** Exit code of a headless run: 0 done (and saved), 130 interrupted, 1 any other failure. */
@@ -129,6 +156,8 @@ export class PrintWriter {
 			if (result.structured !== undefined) this.out.write(`${mask(jsonForTerminal(result.structured))}\n`);
 			else if (result.result && !this.schema) this.out.write(shown(result.result));
 			if (!result.ok) this.stderr.write(`gar: ${mask(sanitizeForTerminal(result.error ?? result.stopReason))}\n`);
+			const spent = subagentLine(result);
+			if (spent) this.stderr.write(`gar: ${spent}\n`);
 		} else {
 			this.out.write(`${mask(JSON.stringify(result))}\n`);
 		}

@@ -1,10 +1,12 @@
 import type { AgentEvent } from "../agent/events.js";
+import type { SubagentTotals } from "../llm/spend.js";
 import type { Usage } from "../llm/types.js";
 import { failureLines } from "../view/failure-lines.js";
 import {
 	firstLine,
 	formatCost,
 	formatDuration,
+	formatSubagents,
 	formatTokens,
 	formatUsage,
 	toolSummary,
@@ -32,6 +34,8 @@ export type RunFacts = {
 	costUsd: number | null;
 	durationMs: number;
 	error?: string;
+	/** What the run's sub-agents reported, apart from its own figures. */
+	subagents?: SubagentTotals;
 };
 
 /** "done · 2 turns · ↑330 ↓30 · cache r 0 w 50 · $0.0020 · 2.0 s": a run's summary (transcripts, exports). */
@@ -41,7 +45,8 @@ export function runLine(run: RunFacts): string {
 	const turns = `${run.turns} turn${run.turns === 1 ? "" : "s"}`;
 	const error = run.error && run.stopReason !== "aborted" ? ` · ${run.error}` : "";
 	const cost = formatCost(run.costUsd, usage.estimated === true);
-	return `${run.stopReason} · ${turns} · ${tokens} · ${cost} · ${formatDuration(run.durationMs)}${error}`;
+	const sub = run.subagents ? ` · ${formatSubagents(run.subagents)} (as reported)` : "";
+	return `${run.stopReason} · ${turns} · ${tokens} · ${cost}${sub} · ${formatDuration(run.durationMs)}${error}`;
 }
 
 /** "· bash npm test — exit 0 · 4.1 s": the call's whole target (never cut) and how it went. */
@@ -49,12 +54,16 @@ export function toolLine(item: ToolItem): string {
 	const mark = item.status === "done" ? "·" : "✗";
 	const target = toolTarget(item).replaceAll("\n", "\n    ");
 	let line = `${mark} ${item.name} ${target} — ${toolSummary(item)}`;
+	if (item.rule) line += `\n  allowed by the rule ${item.rule}`;
 	if (item.status === "error" && item.details?.kind === "bash") {
 		// The lines that say what went wrong, numbered, as the app shows them folded.
 		const { lines, more } = failureLines(item.content ?? "");
 		for (const { line: n, text } of lines) line += `\n  ${n} ${text}`;
 		if (more > 0) line += `\n  … ${more} more such line${more === 1 ? "" : "s"}`;
 	} else if (item.status === "error" && item.details?.kind !== "error") line += `\n  ${firstLine(item.content ?? "")}`;
+	const sub = item.details?.kind === "bash" ? item.details.subagents : undefined;
+	if (sub && sub.totals.runs > 0) line += `\n  ⤷ ${formatSubagents(sub.totals)} (as reported)`;
+	for (const why of sub?.ignored ?? []) line += `\n  ⚠ a sub-agent report was ignored: ${why}`;
 	return line;
 }
 

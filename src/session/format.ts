@@ -174,13 +174,17 @@ function requestSchema({ meta, usage }: Shared) {
 		runId: z.string(),
 		turn: z.number(),
 		provider: z.string(),
+		// The model of the reply, which may be a dated name; `requestedModel` is the one asked for when it differs.
 		model: z.string(),
+		requestedModel: z.string().optional(),
 		promptHash: z.string(),
 		toolsHash: z.string(),
 		params: z.object({
 			maxTokens: z.number().nullable(),
 			thinking: known<ThinkingLevel>().nullable(),
 			temperature: z.number().optional(),
+			// The structured-output retry's schema (sent in the body; a rebuild needs it).
+			responseSchema: z.object({ name: z.string(), schema: z.record(z.string(), z.unknown()) }).optional(),
 		}),
 		messageCount: z.number(),
 		// Estimated tokens of the history sent.
@@ -194,6 +198,10 @@ function requestSchema({ meta, usage }: Shared) {
 		errorKind: known<ErrorKind>().optional(),
 		usage,
 		costUsd: z.number().nullable(),
+		// The sha256 (hex) and size of the body's bytes as sent (absent: nothing was sent, or an older gar): a body
+		// rebuilt from the session is exact only when its hash is this one.
+		bodySha256: z.string().optional(),
+		bodyBytes: z.number().optional(),
 	});
 }
 
@@ -241,6 +249,8 @@ function recordSchemas(shared: Shared) {
 			costUsd: z.number().nullable(),
 			error: z.string().optional(),
 			errorKind: known<ErrorKind>().optional(),
+			// What the run's sub-agents reported (their children's figures; apart from `usage` and `costUsd`).
+			subagents: z.object({ runs: z.number(), usage, costUsd: z.number().nullable() }).optional().catch(undefined),
 		}),
 		// A tool call really started (written before it runs): a start without a result means gar died during it.
 		tool_start: z.object({
@@ -249,6 +259,8 @@ function recordSchemas(shared: Shared) {
 			callId: z.string(),
 			name: z.string(),
 			runId: z.string().optional(),
+			/** The permission rule that let the call run without asking, in words. */
+			rule: z.string().optional(),
 		}),
 		hook: hookSchema(shared),
 	};

@@ -76,6 +76,7 @@ export class SessionRecorder {
 					callId: event.callId,
 					name: event.name,
 					...(runId ? { runId } : {}),
+					...(event.rule === undefined ? {} : { rule: event.rule }),
 				});
 				break;
 			case "tool_end":
@@ -121,6 +122,7 @@ export class SessionRecorder {
 			turn: event.turn,
 			provider: event.message.provider,
 			model: event.message.model,
+			...(info && info.model !== event.message.model ? { requestedModel: info.model } : {}),
 			promptHash: info?.system.hash ?? "",
 			toolsHash: info?.tools.hash ?? "",
 			params: info?.params ?? { maxTokens: null, thinking: null },
@@ -134,6 +136,7 @@ export class SessionRecorder {
 			...(event.errorKind === undefined ? {} : { errorKind: event.errorKind }),
 			usage: event.message.usage,
 			costUsd: event.costUsd,
+			...(event.body ? { bodySha256: event.body.sha256, bodyBytes: event.body.bytes } : {}),
 		});
 	}
 
@@ -150,6 +153,7 @@ export class SessionRecorder {
 			costUsd: event.costUsd,
 			...(event.error === undefined ? {} : { error: event.error }),
 			...(event.errorKind === undefined ? {} : { errorKind: event.errorKind }),
+			...(event.subagents ? { subagents: event.subagents } : {}),
 		});
 	}
 

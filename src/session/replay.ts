@@ -1,5 +1,6 @@
 import type { AgentEvent, RequestInfo, RunStopReason, ToolOutcome } from "../agent/events.js";
 import { describeTools, estimateTokens } from "../agent/request-info.js";
+import { priceOf } from "../llm/models.js";
 import { addUsage, EMPTY_USAGE, type StopReason, type Usage } from "../llm/types.js";
 import { toolDetailsOf } from "../tools/details-of.js";
 import { assistantMessageOf, isKnownBlock, type ModelRef, toolCallsOf } from "./context.js";
@@ -125,6 +126,7 @@ function* replyEvents(entry: AssistantEntry, run: Run, startTs: string, records:
 			},
 			retries: record?.retries ?? 0,
 			...(entry.errorKind === undefined ? {} : { errorKind: entry.errorKind }),
+			...(record?.bodySha256 ? { body: { sha256: record.bodySha256, bytes: record.bodyBytes ?? 0 } } : {}),
 		},
 		ts: entry.ts,
 	};
@@ -339,6 +341,9 @@ class Replay {
 		const record = this.records.runs.get(id);
 		const run: Run = { id, turns: 0, usage: EMPTY_USAGE, costUsd: 0, startTs: ts };
 		this.run = run;
+		// A run with a known cost of a model gar's table does not price was priced by the config.
+		const priced =
+			record && record.turns > 0 && record.costUsd !== null && priceOf(model) === undefined ? { priced: true } : {};
 		const event: AgentEvent = {
 			type: "agent_start",
 			runId: id,
@@ -346,6 +351,7 @@ class Replay {
 			model,
 			maxTurns: record?.maxTurns ?? 0,
 			contextWindow: record?.contextWindow ?? null,
+			...priced,
 		};
 		yield { event, ts };
 		return run;
@@ -371,6 +377,7 @@ class Replay {
 			durationMs: record?.durationMs ?? (Number.isNaN(elapsed) ? 0 : Math.max(0, elapsed)),
 			...(error === undefined ? {} : { error }),
 			...(errorKind === undefined ? {} : { errorKind }),
+			...(record?.subagents ? { subagents: record.subagents } : {}),
 		};
 		this.run = undefined;
 		yield { event, ts: this.lastTs };

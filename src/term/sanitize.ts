@@ -40,9 +40,10 @@ export function sanitizeForTerminal(text: string): string {
  * JSON text of `value` that a terminal cannot act on yet reads back as exactly `value`: the characters
  * `sanitizeForTerminal` would replace (C1 controls and bidi marks, which JSON.stringify leaves raw) are written as
  * `\uXXXX` escapes instead. They can only occur inside strings, where the escape means the same character.
+ * `indent`: spaces per level, as JSON.stringify's (none: one line).
  */
-export function jsonForTerminal(value: unknown): string {
-	const json = JSON.stringify(value) ?? "null";
+export function jsonForTerminal(value: unknown, indent?: number): string {
+	const json = JSON.stringify(value, null, indent) ?? "null";
 	if (!ANY.test(json)) return json;
 	return json.replace(ANY_GLOBAL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }

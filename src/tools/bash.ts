@@ -7,6 +7,7 @@ import { z } from "zod";
 import { OutputCollector } from "./bash-output.js";
 import type { BashDetails } from "./details.js";
 import { defaultShell, signalGroup, trackGroup } from "./live-groups.js";
+import { openInbox, SUBAGENT_ENV } from "./subagents.js";
 import { MAX_BYTES, MAX_LINES, type Tool, type ToolContext } from "./types.js";
 
 const bashSchema = z.object({
@@ -37,6 +38,8 @@ export type BashToolOptions = {
 	updateIntervalMs?: number;
 	/** How long to wait for the pipes to drain after the shell exits (100 ms). */
 	drainMs?: number;
+	/** Where each command's private report file for gar sub-agents is made (default: the system's temp folder). */
+	reportDir?: string;
 };
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -59,7 +62,7 @@ function ended(stream: Readable): Promise<void> {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Spawns the shell; throws a readable error when the working directory is missing. */
-function start(shell: string, command: string, options: BashToolOptions): ChildProcess {
+function start(shell: string, command: string, options: BashToolOptions, env: NodeJS.ProcessEnv): ChildProcess {
 	try {
 		if (!statSync(options.cwd).isDirectory()) throw new Error("not a directory");
 	} catch {
@@ -69,11 +72,26 @@ function start(shell: string, command: string, options: BashToolOptions): ChildP
 	return trackGroup(
 		spawn(shell, ["-c", command], {
 			cwd: options.cwd,
-			env: options.env ?? process.env,
+			env,
 			detached: true,
 			stdio: ["ignore", "pipe", "pipe"],
 		}),
 	);
+}
+
+/**
+ * Spawns the command with a report file of its own: a gar it runs reports what it spent there (tools/subagents.ts);
+ * a variable a parent passed down is never handed on. `collect` reads the reports (once the command ended).
+ */
+function startReporting(shell: string, command: string, options: BashToolOptions) {
+	const inbox = openInbox(options.reportDir);
+	const { [SUBAGENT_ENV]: _inherited, ...env } = options.env ?? process.env;
+	try {
+		return { child: start(shell, command, options, { ...env, ...inbox?.env }), collect: () => inbox?.collect() };
+	} catch (error) {
+		inbox?.collect();
+		throw error;
+	}
 }
 
 /**
@@ -103,8 +121,9 @@ export function createBashTool(options: BashToolOptions): Tool<BashParams, BashD
 			const abortedEarly = ctx.signal.aborted;
 			let aborted = abortedEarly;
 			let exit: { code: number | null; signal: NodeJS.Signals | null } = { code: null, signal: null };
+			let subagents: BashDetails["subagents"];
 			if (!aborted) {
-				const child = start(shell, params.command, options);
+				const { child, collect } = startReporting(shell, params.command, options);
 				const run = supervise(child, output, ctx, {
 					timeoutMs,
 					graceMs,
@@ -123,6 +142,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashParams, BashD
 					child.stdout?.destroy();
 					child.stderr?.destroy();
 					output.dispose();
+					subagents = collect();
 				}
 				timedOut = run.timedOut();
 				aborted = run.aborted();
@@ -141,6 +161,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashParams, BashD
 				totalLines: summary.totalLines,
 				totalBytes: summary.totalBytes,
 				...(summary.fullOutputPath ? { fullOutputPath: summary.fullOutputPath } : {}),
+				...(subagents ? { subagents } : {}),
 			};
 			let content = summary.text === "" ? "(no output)" : summary.text;
 			const seconds = Math.round(timeoutMs / 100) / 10;

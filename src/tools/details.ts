@@ -1,5 +1,6 @@
 import type { MatchLevel } from "./edit-match.js";
 import type { FileChange } from "./file-change.js";
+import type { SubagentRuns } from "./subagents.js";
 
 /**
  * The structured side of tool results, one variant per tool, discriminated by `kind`. The UI, rewind and export
@@ -50,6 +51,8 @@ export type BashDetails = {
 	totalLines: number;
 	totalBytes: number;
 	fullOutputPath?: string;
+	/** What the gar runs this command started reported (as their children say; never sent to the model). */
+	subagents?: SubagentRuns;
 };
 
 /** Details of an error result made by `runTool` itself (bad arguments, a throw, an abort). */

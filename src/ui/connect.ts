@@ -1,10 +1,9 @@
 import { createDemoProject, DEMO_PROMPT, demoScript } from "../demo/project.js";
 import { createScriptedProvider } from "../llm/scripted.js";
 import { type RunFlags, type Setup, setupRun } from "../modes/setup.js";
-import { replayEvents } from "../session/replay.js";
-import { reduce } from "../view/reducer.js";
-import { initialView, type ViewState } from "../view/state.js";
 import { loadMarkdown } from "./chat/markdown.js";
+import type { SessionIntents } from "./screens/screen.js";
+import { type IntentDeps, pathView, sessionIntents } from "./session-intents.js";
 import type { UiStore } from "./state/store.js";
 import { configuredTheme } from "./theme/start.js";
 
@@ -12,22 +11,14 @@ import { configuredTheme } from "./theme/start.js";
  * The app's second stage, loaded after its first frame: config, session, tools and the provider (with its SDK)
  * become a Conversation whose events feed the store. Kept out of run.tsx so none of it delays the first frame.
  */
-export type Connected = { setup: Setup; cwd: string; prompt: string | undefined; demo: boolean };
-
-/** The view of a resumed session: its current path folded through the reducer, at the recorded times. */
-function resumedView(setup: Setup): ViewState {
-	const { conversation } = setup;
-	let view = initialView(conversation.model);
-	const writer = conversation.session;
-	if (writer && writer.leafId !== null) {
-		for (const { event, ts } of replayEvents(writer.session)) view = reduce(view, event, Date.parse(ts) || 0);
-	}
-	view.provider = conversation.model.provider;
-	view.model = conversation.model.model;
-	view.context = { ...view.context, window: conversation.model.contextWindow };
-	view.activity = { kind: "idle" };
-	return view;
-}
+export type Connected = {
+	setup: Setup;
+	cwd: string;
+	prompt: string | undefined;
+	demo: boolean;
+	/** The session intents over this conversation (made here: session-intents.ts loads session/'s code). */
+	intents: (deps: Omit<IntentDeps, "setup">) => SessionIntents;
+};
 
 /** Builds the conversation and subscribes the store; warnings and first-contact help become notices. */
 export async function connect(
@@ -49,7 +40,7 @@ export async function connect(
 		loadMarkdown(),
 	]);
 	const { channel } = setup;
-	store.view = resumedView(setup);
+	store.view = pathView(setup.conversation);
 	channel.subscribe(store.onEvent);
 	store.inspector = setup.config.tui.inspector;
 	store.idleTimeoutMs = setup.idleTimeoutMs;
@@ -62,7 +53,8 @@ export async function connect(
 	store.changed();
 	// The SessionStart hooks run now, not at the first prompt (their lines show in the chat).
 	void setup.conversation.start();
-	return { setup, cwd: flags.cwd, prompt: flags.prompt, demo: !!demo };
+	const intents = (deps: Omit<IntentDeps, "setup">) => sessionIntents({ setup, ...deps });
+	return { setup, cwd: flags.cwd, prompt: flags.prompt, demo: !!demo, intents };
 }
 
 /** The demo's project and scripted model. */

@@ -10,7 +10,9 @@ import { tildePath } from "../text/paths.js";
 import { initialView } from "../view/state.js";
 import { App, type AppActions, type AppInfo } from "./screens/App.js";
 import type { SendMode } from "./screens/chat-keys.js";
+import type { SessionIntents } from "./screens/screen.js";
 import { InputModel } from "./state/input-model.js";
+import { pathLabel, titleOf } from "./state/session-facts.js";
 import { UiStore } from "./state/store.js";
 import type { Background } from "./terminal/background.js";
 import { Screen } from "./terminal/screen.js";
@@ -81,8 +83,8 @@ export type StartedApp = {
 	/** Resolves with the exit code once the person quits. */
 	finished: Promise<number>;
 	exit: () => void;
-	/** The conversation exists: the keys and the inspector reach it, kept notices go to its channel. */
-	link: (setup: Setup) => void;
+	/** The conversation exists: the keys, the inspector and the session screens reach it, kept notices go to it. */
+	link: (setup: Setup, intents?: SessionIntents) => void;
 	/** Kept notices (and those to come) go to `channel`: a replay's, which has no conversation to link. */
 	notify: (channel: EventChannel) => void;
 	/** Lines are sent through `submit` from now on; those typed while gar connected go first, in order. */
@@ -107,7 +109,7 @@ export async function startApp(options: StartOptions): Promise<StartedApp> {
 		warn: notices.warn,
 	});
 	const input = new InputModel();
-	const linked: { setup?: Setup } = {};
+	const linked: Linked = {};
 	const lines = new Lines();
 	let done: (code: number) => void = () => {};
 	const finished = new Promise<number>((resolve) => {
@@ -115,7 +117,7 @@ export async function startApp(options: StartOptions): Promise<StartedApp> {
 	});
 	const exit = () => done(0);
 	const info = appInfo(options, linked);
-	const actions = appActions({ input, terminal, linked, exit, submit: lines.send });
+	const actions = appActions({ store, input, terminal, linked, exit, submit: lines.send });
 	const start = await themed;
 	store.setTheme(start.theme);
 	if (start.warning) notices.warn(start.warning);
@@ -142,8 +144,9 @@ export async function startApp(options: StartOptions): Promise<StartedApp> {
 		terminal,
 		finished,
 		exit,
-		link: (setup) => {
+		link: (setup, intents) => {
 			linked.setup = setup;
+			if (intents) linked.intents = intents;
 			notices.to(setup.channel);
 		},
 		notify: (channel) => notices.to(channel),
@@ -156,31 +159,55 @@ export async function startApp(options: StartOptions): Promise<StartedApp> {
 	};
 }
 
+/** The conversation and its session intents, once they exist. */
+type Linked = { setup?: Setup; intents?: SessionIntents };
+
 /** The status bar's and the inspector's facts: the folder and branch now, the session once it exists. */
-function appInfo(options: StartOptions, linked: { setup?: Setup }): AppInfo {
+function appInfo(options: StartOptions, linked: Linked): AppInfo {
+	const session = () => linked.setup?.conversation.session?.session;
 	return {
 		version: VERSION,
 		cwd: tildePath(options.cwd, homedir()),
 		branch: gitBranch(options.cwd),
-		sessionId: () => linked.setup?.conversation.session?.session.header.id ?? null,
-		sessionName: () => linked.setup?.conversation.session?.session.name,
+		sessionId: () => session()?.header.id ?? null,
+		// Unnamed, it is called by its first prompt (worked out when shown, never written).
+		sessionName: () => {
+			const saved = session();
+			return saved && titleOf(saved);
+		},
+		sessionLabel: () => {
+			const saved = session();
+			return saved && pathLabel(saved);
+		},
 		sessionBranch: () => "–",
 		running: () => linked.setup?.conversation.running ?? false,
 	};
 }
 
 type ActionDeps = {
+	store: UiStore;
 	input: InputModel;
 	terminal: TerminalSession;
-	linked: { setup?: Setup };
+	linked: Linked;
 	exit: () => void;
 	submit: Submit;
 };
 
 /** What the keys ask of the app beyond the store and the input. */
-function appActions({ input, terminal, linked, exit, submit }: ActionDeps): AppActions {
+function appActions({ store, input, terminal, linked, exit, submit }: ActionDeps): AppActions {
+	const warn = (message: string | undefined) => {
+		if (message) linked.setup?.channel.emit({ type: "notice", level: "warning", message });
+	};
 	return {
 		submit,
+		get session() {
+			return linked.intents;
+		},
+		// Nothing to show yet says so in the hint row, which clears itself: a stray Esc Esc leaves nothing in the chat.
+		doubleEscape: () => {
+			const why = linked.intents?.openTree();
+			if (why) store.flashHint(why);
+		},
 		abort: () => linked.setup?.conversation.abort(),
 		exit,
 		suspend: terminal.suspend,
@@ -193,5 +220,11 @@ function appActions({ input, terminal, linked, exit, submit }: ActionDeps): AppA
 			else linked.setup?.channel.emit({ type: "notice", level: "warning", message: result.error });
 		},
 		pullQueued: () => linked.setup?.conversation.queue.pullLast(),
+		// The request viewer and a sub-agent's session: their modules load when first opened.
+		openRequest: async (requestId) => {
+			const setup = linked.setup;
+			if (setup) warn((await import("./screens/inspect-open.js")).openRequest(store, setup, requestId));
+		},
+		openSubagent: async (file) => warn((await import("./screens/inspect-open.js")).openSession(store, file)),
 	};
 }

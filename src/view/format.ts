@@ -1,3 +1,4 @@
+import type { SubagentTotals } from "../llm/spend.js";
 import type { Usage } from "../llm/types.js";
 import { hasHostileControls, hasZeroWidth, revealHidden } from "../term/sanitize.js";
 import { plural } from "../text/plural.js";
@@ -49,6 +50,17 @@ export function formatUsage(usage: Usage): string {
 /** The cost of some totals, estimated when their usage is. */
 export function formatTotalsCost(totals: Totals): string {
 	return formatCost(totals.costUsd, totals.usage.estimated === true);
+}
+
+/** Every token some usage billed: sent (input and cache) and received. Never the context's size. */
+export function billedTokens(usage: Usage): number {
+	return inputTokens(usage) + usage.output;
+}
+
+/** "2 sub-agent runs · 31k tokens · $0.024": what sub-agents reported, in the words of every screen. */
+export function formatSubagents(totals: SubagentTotals): string {
+	const runs = `${totals.runs} sub-agent run${totals.runs === 1 ? "" : "s"}`;
+	return `${runs} · ${formatTokens(billedTokens(totals.usage))} tokens · ${formatCost(totals.costUsd, totals.usage.estimated === true)}`;
 }
 
 /** 850 ms, 4.1 s, 2 m 05 s. */
@@ -191,9 +203,18 @@ export function previewBody(preview: ToolPreview): string[] {
 	}
 }
 
-/** The keys of an approval question, as the app and the line mode both say them. */
-export function approvalKeys(name: string): string[] {
-	return ["y allow once", `a allow ${name} for this session`, "n deny", "Esc deny and stop"];
+/**
+ * The keys of an approval question, as the app and the line mode both say them; `prefixes`: what p allows from now
+ * on (saved as rules), each shown exactly, hidden characters made visible.
+ */
+export function approvalKeys(name: string, prefixes?: readonly string[]): string[] {
+	const always = prefixes?.length ? [`p allow commands starting with ${prefixLabel(prefixes)} (saved)`] : [];
+	return ["y allow once", `a allow ${name} for this session`, ...always, "n deny", "Esc deny and stop"];
+}
+
+/** Prefixes as the dialog shows them: `npm test`, `grep` (backticks; hidden characters made visible). */
+export function prefixLabel(prefixes: readonly string[]): string {
+	return prefixes.map((prefix) => `\`${revealHidden(prefix)}\``).join(", ");
 }
 
 /** What an approval question warns about when `approvalFlagged` says so. */

@@ -1,4 +1,5 @@
 import type { AgentEvent } from "../agent/events.js";
+import { addTotals, NO_SUBAGENTS } from "../llm/spend.js";
 import { addUsage, EMPTY_USAGE, type Usage } from "../llm/types.js";
 import { hookFailed } from "./hook-line.js";
 import { type ChatItem, type ToolItem, type Totals, type ViewState, zeroCost } from "./state.js";
@@ -13,10 +14,10 @@ export const MIN_SPEED_MS = 200;
 const OPEN = new Set<ToolItem["status"]>(["streaming", "pending", "awaiting_approval", "running"]);
 
 /** A session that has billed nothing yet costs what nothing costs with its model now ($0, or unknown). */
-function unbilled(state: ViewState, model: string): void {
+function unbilled(state: ViewState, model: string, priced: boolean | undefined): void {
 	const { usage } = state.session;
 	if (usage.input + usage.output + usage.cacheRead + usage.cacheWrite === 0) {
-		state.session = { usage, costUsd: zeroCost(model) };
+		state.session = { usage, costUsd: zeroCost(model, priced) };
 	}
 }
 
@@ -26,7 +27,11 @@ function addCost(a: number | null, b: number | null): number | null {
 }
 
 function add(totals: Totals, usage: Usage, costUsd: number | null): Totals {
-	return { usage: addUsage(totals.usage, usage), costUsd: addCost(totals.costUsd, costUsd) };
+	// Before anything was billed, "unknown" is the model's price, not a bill: a call that brings its own cost (one the
+	// provider reported) starts from $0.
+	const { input, output, cacheRead, cacheWrite } = totals.usage;
+	const before = input + output + cacheRead + cacheWrite === 0 ? 0 : totals.costUsd;
+	return { usage: addUsage(totals.usage, usage), costUsd: addCost(before, costUsd) };
 }
 
 /** An item before it gets its key (distributes over the union, so each kind keeps its own fields). */
@@ -90,8 +95,9 @@ function agentStart(state: ViewState, event: EventOf<"agent_start">, at: number)
 	state.model = event.model;
 	state.maxTurns = event.maxTurns;
 	state.turn = 0;
-	state.run = { usage: EMPTY_USAGE, costUsd: zeroCost(event.model) };
-	unbilled(state, event.model);
+	state.run = { usage: EMPTY_USAGE, costUsd: zeroCost(event.model, event.priced) };
+	state.subagents = { ...state.subagents, run: NO_SUBAGENTS };
+	unbilled(state, event.model, event.priced);
 	if (event.contextWindow !== null) state.context = { ...state.context, window: event.contextWindow };
 	state.activity = { kind: "waiting", since: at };
 }
@@ -100,7 +106,7 @@ function modelChange(state: ViewState, event: EventOf<"model_change">): void {
 	state.provider = event.provider;
 	state.model = event.model;
 	state.context = { ...state.context, window: event.contextWindow };
-	unbilled(state, event.model);
+	unbilled(state, event.model, event.priced);
 }
 
 function userMessage(state: ViewState, event: EventOf<"user_message">): void {
@@ -117,7 +123,16 @@ function turnStart(state: ViewState, event: EventOf<"turn_start">): void {
 	state.maxTurns = event.maxTurns;
 }
 
-function messageStart(state: ViewState, _event: EventOf<"message_start">, at: number): void {
+/** A call begins: its summary and the chat item its reply will start at (a replay without a record: no summary). */
+function request(state: ViewState, event: EventOf<"request">): void {
+	const { type: _type, ...info } = event;
+	state.calls.push({ requestId: event.requestId, turn: event.turn, item: state.items.length, info });
+}
+
+function messageStart(state: ViewState, event: EventOf<"message_start">, at: number): void {
+	const last = state.calls.at(-1);
+	if (last?.requestId === event.requestId) last.item = state.items.length;
+	else state.calls.push({ requestId: event.requestId, turn: event.turn, item: state.items.length });
 	state.index.blocks.clear();
 	state.index.streamChars = 0;
 	state.index.firstTokenAt = null;
@@ -162,6 +177,20 @@ function messageEnd(state: ViewState, event: EventOf<"message_end">, at: number)
 	state.session = add(state.session, message.usage, costUsd);
 	state.run = add(state.run, message.usage, costUsd);
 	state.lastCall = { usage: message.usage, costUsd };
+	const call = state.calls.at(-1);
+	if (call?.requestId === event.requestId) {
+		call.response = {
+			stopReason: message.stopReason,
+			...(event.errorKind ? { errorKind: event.errorKind } : {}),
+			...(message.error ? { error: message.error } : {}),
+			usage: message.usage,
+			costUsd,
+			startedAt: timing.startedAt,
+			ttftMs: timing.firstTokenMs,
+			durationMs: timing.durationMs,
+			retries: event.retries,
+		};
+	}
 	const { input, output, cacheRead, cacheWrite } = message.usage;
 	state.context = { ...state.context, tokens: input + cacheRead + cacheWrite + output };
 	const streamMs = timing.durationMs - (timing.firstTokenMs ?? timing.durationMs);
@@ -178,10 +207,19 @@ function messageEnd(state: ViewState, event: EventOf<"message_end">, at: number)
 
 /** The question opens: the view holds it, and the call's item shows the same preview (one object, not a copy). */
 function approvalRequest(state: ViewState, event: EventOf<"approval_request">, at: number): void {
-	const { callId, name, args, preview, reason } = event;
+	const { callId, name, args, preview, reason, prefixes, ruleNote } = event;
 	const index = toolIndex(state, callId, name);
 	update<ToolItem>(state, index, () => ({ status: "awaiting_approval", preview, args }));
-	state.pending = { callId, name, args, preview, since: at, ...(reason === undefined ? {} : { reason }) };
+	state.pending = {
+		callId,
+		name,
+		args,
+		preview,
+		since: at,
+		...(reason === undefined ? {} : { reason }),
+		...(prefixes === undefined ? {} : { prefixes }),
+		...(ruleNote === undefined ? {} : { ruleNote }),
+	};
 	state.activity = { kind: "approval", since: at, callId, name };
 }
 
@@ -194,7 +232,8 @@ function approvalResult(state: ViewState, event: EventOf<"approval_result">, at:
 
 function toolStart(state: ViewState, event: EventOf<"tool_start">, at: number): void {
 	const index = toolIndex(state, event.callId, event.name);
-	update<ToolItem>(state, index, () => ({ status: "running", args: event.args, startedAt: at }));
+	const rule = event.rule === undefined ? {} : { rule: event.rule };
+	update<ToolItem>(state, index, () => ({ status: "running", args: event.args, startedAt: at, ...rule }));
 	state.activity = { kind: "tool", since: at, callId: event.callId, name: event.name };
 }
 
@@ -203,13 +242,30 @@ function toolUpdate(state: ViewState, event: EventOf<"tool_update">): void {
 	update<ToolItem>(state, index, () => ({ progress: event.progress }));
 }
 
+/** One more write or edit in the inspector's "files changed" line: O(1). */
+function countChange(state: ViewState, change: { path: string; added: number; removed: number }): void {
+	state.index.changedPaths ??= new Set();
+	const paths = state.index.changedPaths;
+	paths.add(change.path);
+	const { added, removed } = state.changes;
+	state.changes = { files: paths.size, added: added + change.added, removed: removed + change.removed };
+}
+
 function toolEnd(state: ViewState, event: EventOf<"tool_end">, at: number): void {
 	const index = toolIndex(state, event.callId, event.name);
 	const { outcome, content, details, isError, durationMs } = event;
 	update<ToolItem>(state, index, () => ({ status: outcome, content, details, isError, durationMs }));
+	if (details?.kind === "bash" && details.subagents) {
+		const spent = details.subagents.totals;
+		state.subagents = {
+			session: addTotals(state.subagents.session, spent),
+			run: addTotals(state.subagents.run, spent),
+		};
+	}
 	if (outcome === "done" || outcome === "error") {
 		state.toolCounts = { ...state.toolCounts, [event.name]: (state.toolCounts[event.name] ?? 0) + 1 };
 	}
+	if (outcome === "done" && (details?.kind === "write" || details?.kind === "edit")) countChange(state, details);
 	state.activity = { kind: "waiting", since: at };
 }
 
@@ -263,7 +319,8 @@ function agentEnd(state: ViewState, event: EventOf<"agent_end">): void {
 	const last = state.items[state.items.length - 1];
 	const shown = last?.kind === "error" && last.message === event.error;
 	const error = event.error !== undefined && stopReason !== "aborted" && !shown ? { error: event.error } : {};
-	push(state, { kind: "run_end", stopReason, turns, durationMs, usage, costUsd, ...error });
+	const sub = event.subagents ? { subagents: event.subagents } : {};
+	push(state, { kind: "run_end", stopReason, turns, durationMs, usage, costUsd, ...error, ...sub });
 	// Every call of a live run ends before the run does; one still open was cut off by gar's exit (a resumed
 	// session). O(calls of this run), once per run.
 	for (const index of state.index.calls.values()) {
@@ -294,7 +351,7 @@ export const HANDLERS: { readonly [T in AgentEvent["type"]]: Handler<T> } = {
 	model_change: modelChange,
 	user_message: userMessage,
 	turn_start: turnStart,
-	request: nothing,
+	request,
 	message_start: messageStart,
 	text_delta: (state, event, at) => appendDelta(state, "text", event.contentIndex, event.delta, at),
 	thinking_delta: (state, event, at) => appendDelta(state, "thinking", event.contentIndex, event.delta, at),

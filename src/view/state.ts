@@ -1,7 +1,17 @@
-import type { AgentEvent, HookRun, PastedRange, RunStopReason, ToolOutcome, UserSource } from "../agent/events.js";
+import type {
+	AgentEvent,
+	HookRun,
+	PastedRange,
+	RequestInfo,
+	RunStopReason,
+	ToolOutcome,
+	UserSource,
+} from "../agent/events.js";
 import { costUsd } from "../llm/models.js";
+import { NO_SUBAGENTS, type SubagentTotals } from "../llm/spend.js";
 import { EMPTY_USAGE, type ErrorKind, type Usage } from "../llm/types.js";
 import type { ToolDetails, ToolPreview, ToolProgress } from "../tools/types.js";
+import type { ResponseFacts } from "./request-view.js";
 
 /**
  * Where a tool call is: its arguments streaming, waiting its turn, waiting for the person, running, or ended.
@@ -31,6 +41,8 @@ export type ToolItem = {
 	durationMs?: number;
 	/** The hooks that ran for this call (PreToolUse, PostToolUse), in order: shown at the call. */
 	hooks?: readonly HookRun[];
+	/** The permission rule that allowed the call without asking, in words. */
+	rule?: string;
 };
 
 /** One row-group of the chat. Items are immutable: a change replaces the item, so views can memo by identity. */
@@ -66,6 +78,8 @@ export type ChatItem =
 			usage: Usage;
 			costUsd: number | null;
 			error?: string;
+			/** What the run's sub-agents reported (absent: none), apart from its own usage and cost. */
+			subagents?: SubagentTotals;
 	  };
 
 /** What the agent is doing right now; `since` is when it started doing it (epoch ms). */
@@ -91,6 +105,22 @@ export type PendingQuestion = {
 	since: number;
 	/** Why gar asks when a PreToolUse hook asked it to (the hook and its words). */
 	reason?: string;
+	/** What "commands starting with …" would save as allow rules (absent: not offered). */
+	prefixes?: string[];
+	/** What the permission rules said of the call. */
+	ruleNote?: string;
+};
+
+/**
+ * One model call of the conversation, for the request viewer: its id and turn, the chat item its reply starts at, the
+ * `request` event's summary (absent in a session replayed without request records) and how it ended.
+ */
+export type CallFacts = {
+	requestId: string;
+	turn: number;
+	item: number;
+	info?: RequestInfo;
+	response?: ResponseFacts;
 };
 
 /** Tokens and cost, for the session, the current (or last) run, and the last model call. */
@@ -114,12 +144,18 @@ export type ViewState = {
 	session: Totals;
 	run: Totals;
 	lastCall: Totals | null;
+	/** What sub-agents reported (bash commands that ran gar), apart from the totals above: this session's, this run's. */
+	subagents: { session: SubagentTotals; run: SubagentTotals };
 	/** Tokens of the last request and its reply (input + cache + output), and the window they fill. */
 	context: { tokens: number; window: number | null };
 	/** Time to first token and output speed of the current or last call. */
 	speed: { ttftMs: number | null; tokensPerSec: number | null };
 	/** Tool calls that ran, by tool name. */
 	toolCounts: Readonly<Record<string, number>>;
+	/** Every model call shown, in order (the request viewer's list; the inspector's split of the latest). */
+	calls: CallFacts[];
+	/** Files the writes and edits in this view changed, and the lines they added and removed (summed per change). */
+	changes: { files: number; added: number; removed: number };
 	/** Hook runs in this view: all of them, those that blocked or stopped something, those that failed. */
 	hooks: { runs: number; blocked: number; failed: number };
 	queue: { steers: readonly string[]; followUps: readonly string[] };
@@ -133,20 +169,31 @@ export type ViewState = {
 		lastDataAt: number | null;
 		/** What the agent was doing when a compaction started (restored, as waiting or idle, when it ends). */
 		beforeCompaction?: Activity | null;
+		/** The files `changes` counts (made with the first change). */
+		changedPaths?: Set<string>;
 	};
 };
 
 /**
  * What nothing has cost with `model`: $0 for a priced model, unknown (null) for one without a known price — shown
  * as "unknown" from the first frame, not "$0.00" until the first reply. A model not known yet ("") costs 0.
+ * `priced`: whether the conversation knows its price (the config may price a model gar's table does not); absent,
+ * gar's table decides.
  */
-export function zeroCost(model: string): number | null {
-	return model === "" ? 0 : costUsd(model, EMPTY_USAGE);
+export function zeroCost(model: string, priced?: boolean): number | null {
+	if (model === "") return 0;
+	if (priced !== undefined) return priced ? 0 : null;
+	return costUsd(model, EMPTY_USAGE);
 }
 
 /** An empty view for a conversation with this model. */
-export function initialView(model: { provider: string; model: string; contextWindow?: number | null }): ViewState {
-	const zero = zeroCost(model.model);
+export function initialView(model: {
+	provider: string;
+	model: string;
+	contextWindow?: number | null;
+	priced?: boolean;
+}): ViewState {
+	const zero = zeroCost(model.model, model.priced);
 	return {
 		revision: 0,
 		items: [],
@@ -160,9 +207,12 @@ export function initialView(model: { provider: string; model: string; contextWin
 		session: { usage: EMPTY_USAGE, costUsd: zero },
 		run: { usage: EMPTY_USAGE, costUsd: zero },
 		lastCall: null,
+		subagents: { session: NO_SUBAGENTS, run: NO_SUBAGENTS },
 		context: { tokens: 0, window: model.contextWindow ?? null },
 		speed: { ttftMs: null, tokensPerSec: null },
 		toolCounts: {},
+		calls: [],
+		changes: { files: 0, added: 0, removed: 0 },
 		hooks: { runs: 0, blocked: 0, failed: 0 },
 		queue: { steers: [], followUps: [] },
 		index: { blocks: new Map(), calls: new Map(), streamChars: 0, firstTokenAt: null, lastDataAt: null },

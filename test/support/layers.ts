@@ -15,7 +15,7 @@ export const ORDER: Order = {
 		["commands/", "ui/", "boot-cache.ts"],
 		["modes/"],
 		["output/"],
-		["conversation/"],
+		["conversation/", "inspect/"],
 		["compaction/"],
 		["session/", "view/"],
 		["agent/"],

@@ -33,6 +33,8 @@ export type WireTurn = ScriptedTurn & {
 		noFinalBlankLine?: boolean;
 		/** Drop the connection after the last frame instead of ending the body cleanly. */
 		cutAtEnd?: boolean;
+		/** OpenRouter: the usage report says what the call cost (`usage.cost`, USD). */
+		usageCost?: number;
 	};
 };
 
@@ -42,6 +44,8 @@ export type RecordedRequest = {
 	headers: http.IncomingHttpHeaders;
 	/** The parsed JSON body (the raw text when it is not JSON). */
 	body: unknown;
+	/** The body's bytes as received, as UTF-8 text. */
+	raw: string;
 };
 
 export type WireServer = {
@@ -177,6 +181,7 @@ function openaiFrames(turn: WireTurn, model: string): Frame[] {
 			completion_tokens: u.output,
 			total_tokens: u.input + u.cacheRead + u.output,
 			prompt_tokens_details: { cached_tokens: u.cacheRead },
+			...(q.usageCost === undefined ? {} : { cost: q.usageCost }),
 		};
 		frames.push({ text: `data: ${JSON.stringify({ ...base, choices: [], usage })}\n\n`, delta: false });
 	}
@@ -274,7 +279,7 @@ async function recordingServer(
 			// Keep the raw text.
 		}
 		const path = (req.url ?? "/").split("?")[0] ?? "/";
-		const recorded: RecordedRequest = { method: req.method ?? "GET", path, headers: req.headers, body };
+		const recorded: RecordedRequest = { method: req.method ?? "GET", path, headers: req.headers, body, raw };
 		requests.push(recorded);
 		await respond(recorded, res);
 	}
@@ -294,12 +299,29 @@ async function recordingServer(
 	};
 }
 
+/** A server's answer to a request that is not a model call (a model list, llama.cpp's /props, Ollama's /api/show). */
+export type OtherAnswer = { status?: number; body: string; delayMs?: number };
+
+/** An `other` answering `GET /v1/models` (an OpenAI-compatible server's model list) with `data`, or with `status`. */
+export function modelList(models: { data: unknown[]; status?: number; delayMs?: number }) {
+	return ({ method, path }: RecordedRequest): OtherAnswer | undefined => {
+		if (method !== "GET" || (path !== "/v1/models" && path !== "/models")) return undefined;
+		const status = models.status ?? 200;
+		const body = status === 200 ? JSON.stringify({ object: "list", data: models.data }) : '{"error":"no"}';
+		return { status, body, ...(models.delayMs ? { delayMs: models.delayMs } : {}) };
+	};
+}
+
 /**
  * Starts a server on 127.0.0.1 (port 0). Each request to `/v1/messages` (Anthropic) or `/v1/chat/completions`
  * (OpenAI; `/chat/completions` too) consumes the next turn; an `http` fault answers with its status `times`
- * times (default 1) before the turn is served. `url` has no `/v1` suffix.
+ * times (default 1) before the turn is served. `other` answers any other request (default: 404). `url` has no
+ * `/v1` suffix.
  */
-export async function startWireServer(script: Script): Promise<WireServer> {
+export async function startWireServer(
+	script: Script,
+	other?: (req: RecordedRequest) => OtherAnswer | undefined,
+): Promise<WireServer> {
 	const turns = new Map<number, WireTurn | undefined>();
 	const httpFaults = new Map<number, number>();
 	let served = 0;
@@ -307,7 +329,11 @@ export async function startWireServer(script: Script): Promise<WireServer> {
 		const { path, method, body } = recorded;
 		const format = formatOf(path);
 		if (!format || method !== "POST") {
-			res.writeHead(404, { "content-type": "application/json" }).end('{"error":"not found"}');
+			const answer = other?.(recorded);
+			if (answer?.delayMs) await sleep(answer.delayMs);
+			if (res.destroyed) return;
+			res.writeHead(answer?.status ?? (answer ? 200 : 404), { "content-type": "application/json" });
+			res.end(answer?.body ?? '{"error":"not found"}');
 			return;
 		}
 		const call = served;

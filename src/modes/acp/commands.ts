@@ -1,5 +1,7 @@
 // The slash commands an editor offers for gar (available_commands_update): /compact, /context, /model.
 
+import { contextReport, liveContextInput } from "../../inspect/context-report.js";
+import { contextLines } from "../../view/context-view.js";
 import { formatTokens } from "../../view/format.js";
 import type { Setup } from "../setup.js";
 
@@ -25,7 +27,11 @@ export async function runCommand(text: string, setup: Setup): Promise<CommandRep
 			const { tokens, window } = conversation.context;
 			const { provider, model } = conversation.model;
 			const share = window ? ` of ${formatTokens(window)} (${Math.round((tokens / window) * 100)}%)` : "";
-			return { reply: `The next request is about ${formatTokens(tokens)} tokens${share} · ${provider}/${model}.` };
+			// What fills it, as gar context and the app's /context show it (a code block: the columns line up).
+			const breakdown = contextLines(contextReport(liveContextInput(conversation))).join("\n");
+			return {
+				reply: `The next request is about ${formatTokens(tokens)} tokens${share} · ${provider}/${model}.\n\n\`\`\`\n${breakdown}\n\`\`\``,
+			};
 		}
 		default: {
 			if (!arg) {
@@ -35,7 +41,7 @@ export async function runCommand(text: string, setup: Setup): Promise<CommandRep
 			}
 			const next = await setup.providerFor(arg);
 			if ("error" in next) return { reply: next.error };
-			conversation.setModel(next.provider, next.model, next.contextWindow);
+			conversation.setModel(next.provider, next.model, next.contextWindow, next.prices);
 			return {
 				reply: `Model: ${next.provider.name}/${next.model} from the next message on.${next.note ? `\n${next.note}` : ""}`,
 			};

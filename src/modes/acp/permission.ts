@@ -6,13 +6,27 @@ import type {
 	ToolCallUpdate,
 } from "@agentclientprotocol/sdk";
 import type { ApprovalDecision, ApprovalRequest } from "../../agent/loop.js";
+import { prefixLabel } from "../../view/format.js";
 import { callView, diffContent, fenced } from "./updates.js";
 
-/** The four answers: allow or reject, this call or every call of the tool for the rest of the session. */
-export function permissionOptions(tool: string): PermissionOption[] {
+/**
+ * The answers: allow or reject, this call or every call of the tool for the rest of the session; and, where the
+ * rules offer it, allow commands starting with the prefixes shown (saved as rules in the user config).
+ */
+export function permissionOptions(tool: string, prefixes?: readonly string[]): PermissionOption[] {
+	const prefix: PermissionOption[] = prefixes?.length
+		? [
+				{
+					optionId: "allow_prefix",
+					name: `Always allow commands starting with ${prefixLabel(prefixes)}`,
+					kind: "allow_always",
+				},
+			]
+		: [];
 	return [
 		{ optionId: "allow_once", name: "Allow", kind: "allow_once" },
 		{ optionId: "allow_always", name: `Allow ${tool} for this session`, kind: "allow_always" },
+		...prefix,
 		{ optionId: "reject_once", name: "Reject", kind: "reject_once" },
 		{ optionId: "reject_always", name: `Reject ${tool} for this session`, kind: "reject_always" },
 	];
@@ -45,10 +59,14 @@ export function permissionRequest(request: ApprovalRequest, cwd: string): ToolCa
 	};
 }
 
-/** The person's answer as gar's decision; `rejectAlways`: refuse this tool without asking from now on. */
+/**
+ * The person's answer as gar's decision; `rejectAlways`: refuse this tool without asking from now on. `prefixes`:
+ * the ones the request offered (the client picks an option; the prefixes are never the client's).
+ */
 export function decisionOf(
 	outcome: RequestPermissionOutcome,
 	tool: string,
+	prefixes?: readonly string[],
 ): { decision: ApprovalDecision; rejectAlways: boolean } {
 	if (outcome.outcome === "cancelled") {
 		return { decision: { approved: false, reason: "the prompt was cancelled", stop: true }, rejectAlways: false };
@@ -58,6 +76,9 @@ export function decisionOf(
 			return { decision: { approved: true }, rejectAlways: false };
 		case "allow_always":
 			return { decision: { approved: true, remember: true }, rejectAlways: false };
+		case "allow_prefix":
+			if (!prefixes?.length) return { decision: { approved: false, reason: "the user said no" }, rejectAlways: false };
+			return { decision: { approved: true, prefixes: [...prefixes] }, rejectAlways: false };
 		case "reject_always":
 			return {
 				decision: { approved: false, reason: `the user rejected ${tool} calls for the rest of this session` },

@@ -220,11 +220,11 @@ export class AcpSession {
 				{
 					sessionId: this.id,
 					toolCall: permissionRequest(request, this.cwd),
-					options: permissionOptions(request.name),
+					options: permissionOptions(request.name, request.prefixes),
 				},
 				{ cancellationSignal: signal, stopWaitingOnCancel: true },
 			);
-			const decision = decisionOf(response.outcome, request.name);
+			const decision = decisionOf(response.outcome, request.name, request.prefixes);
 			if (decision.rejectAlways) this.rejected.add(request.name);
 			return decision.decision;
 		} catch (error) {

@@ -1,6 +1,6 @@
 import type { PastedRange, UserSource } from "../../agent/events.js";
 import { fileBlockLabel } from "../../text/mentions.js";
-import { formatCost, formatDuration, formatTokens, formatUsage } from "../../view/format.js";
+import { formatCost, formatDuration, formatSubagents, formatTokens, formatUsage } from "../../view/format.js";
 import type { ChatItem } from "../../view/state.js";
 import { labelFor } from "../editor/paste.js";
 import type { Theme } from "../theme/theme.js";
@@ -145,6 +145,7 @@ function runEndRows(item: Extract<ChatItem, { kind: "run_end" }>, width: number,
 		`${item.turns} ${item.turns === 1 ? "turn" : "turns"}`,
 		formatUsage(usage),
 		formatCost(item.costUsd, usage.estimated === true),
+		...(item.subagents ? [`+ ${formatSubagents(item.subagents)} (as reported)`] : []),
 		formatDuration(item.durationMs),
 	];
 	const failed = item.stopReason !== "done" && item.stopReason !== "aborted";

@@ -1,6 +1,6 @@
 import type { BashDetails } from "../../tools/details.js";
 import { failureLines } from "../../view/failure-lines.js";
-import { firstLine, formatDuration, toolSummary, toolTarget } from "../../view/format.js";
+import { firstLine, formatDuration, formatSubagents, toolSummary, toolTarget } from "../../view/format.js";
 import type { ToolItem } from "../../view/state.js";
 import type { Theme } from "../theme/theme.js";
 import { hookRows } from "./hook-rows.js";
@@ -170,11 +170,47 @@ function body(item: ToolItem, width: number, theme: Theme, expanded: boolean): R
 	return [[INDENT, { text: clean(first), color: item.status === "error" ? theme.error : theme.muted }]];
 }
 
+/**
+ * What the gar runs of a command reported: "⤷ 2 sub-agent runs · 31k tokens · $0.024 (reported) · Alt+S", and the
+ * report lines that were ignored.
+ */
+function subagentRows(details: BashDetails, width: number, theme: Theme): Rows {
+	const sub = details.subagents;
+	if (!sub) return [];
+	const rows: Rows = [];
+	if (sub.totals.runs > 0) {
+		const session = sub.runs.some((run) => run.sessionFile) ? " · Alt+S opens its session" : "";
+		const text = `⤷ ${formatSubagents(sub.totals)} (as reported)${session}`;
+		rows.push(...prefixRows(wrapSpans([{ text, color: theme.accent }], width - 2), [INDENT], [INDENT]));
+	}
+	for (const why of sub.ignored ?? []) {
+		rows.push(
+			fitSpans([INDENT, { text: `⚠ a sub-agent report was ignored: ${clean(why)}`, color: theme.warning }], width),
+		);
+	}
+	return rows;
+}
+
+/** The permission rule that let the call run without asking, under its header: "↪ allowed by the rule …". */
+function ruleRows(rule: string, width: number, theme: Theme): Rows {
+	const lead = "  ↪ ";
+	const rows = wrapSpans([{ text: clean(`allowed by the rule ${rule}`), color: theme.muted }], Math.max(1, width - 4));
+	return prefixRows(rows, [{ text: lead, color: theme.muted }], [{ text: " ".repeat(lead.length) }]);
+}
+
 /** A tool call: a header "▸ name target  summary" coloured by status, then its diff, command or output. */
 export function toolLines(item: ToolItem, width: number, theme: Theme, expanded: boolean): Line[] {
 	const command = item.name === "bash" && typeof item.args?.command === "string" ? item.args.command.split("\n") : [];
 	// The call's hooks come right under its header: what they did is why the call ran (or did not) as it did.
 	const hooks = (item.hooks ?? []).flatMap((run) => hookRows(run, width, theme, "  "));
-	const rows = [...header(item, command, width, theme), ...hooks, ...body(item, width, theme, expanded)];
+	const sub = item.details?.kind === "bash" ? subagentRows(item.details, width, theme) : [];
+	const rule = item.rule ? ruleRows(item.rule, width, theme) : [];
+	const rows = [
+		...header(item, command, width, theme),
+		...hooks,
+		...rule,
+		...sub,
+		...body(item, width, theme, expanded),
+	];
 	return rows.map((row, i) => makeLine(`${item.key}:${i}`, row, width));
 }

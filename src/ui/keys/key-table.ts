@@ -1,4 +1,4 @@
-import type { KeyBinding, KeyContext } from "./keymap.js";
+import type { DocContext, KeyBinding, KeyContext } from "./keymap.js";
 
 const WORD = "move by word";
 const LINE_EDGE = "start/end of the line";
@@ -62,7 +62,12 @@ export const KEY_TABLE = [
 	{ context: "editor", keys: ["Ctrl+K"], action: "deleteToLineEnd", help: DELETE_TO_EDGE, label: "Ctrl+U / Ctrl+K" },
 	{ context: "editor", keys: ["Ctrl+_"], action: "undo", help: UNDO, label: "Ctrl+_ / Ctrl+Y" },
 	{ context: "editor", keys: ["Ctrl+Y"], action: "redo", help: UNDO, label: "Ctrl+_ / Ctrl+Y" },
-	{ context: "chat", keys: ["Esc"], action: "stop", help: "stop the run" },
+	{
+		context: "chat",
+		keys: ["Esc"],
+		action: "stop",
+		help: "stop the run; idle, on an empty input, twice: the session tree",
+	},
 	{ context: "global", keys: ["Ctrl+C"], action: "interrupt", help: "clear the input, stop the run; twice to quit" },
 	{
 		context: "chat",
@@ -79,6 +84,18 @@ export const KEY_TABLE = [
 	{ context: "chat", keys: ["PgUp", "PgDn"], action: "scrollPage", help: SCROLL, label: "PgUp/PgDn, Shift+↑/↓" },
 	{ context: "chat", keys: ["Shift+↑", "Shift+↓"], action: "scrollLine", help: SCROLL, label: "PgUp/PgDn, Shift+↑/↓" },
 	{ context: "chat", keys: ["Ctrl+Z"], action: "suspend", help: "suspend (fg resumes)" },
+	{
+		context: "chat",
+		keys: ["Alt+R"],
+		action: "openRequest",
+		help: "the exact request of the turn at the top of the screen (the latest when following)",
+	},
+	{
+		context: "chat",
+		keys: ["Alt+S"],
+		action: "openSubagent",
+		help: "the session of the sub-agent a bash block ran (read-only)",
+	},
 
 	// Not in /help (README names some of them).
 	{ context: "chat", keys: ["Home", "End"], action: "scrollEdge", help: "" },
@@ -94,6 +111,12 @@ export const KEY_TABLE = [
 	{ context: "approval", keys: ["↑", "↓", "PgUp", "PgDn"], action: "approvalScroll", help: "scroll the preview" },
 	{ context: "approval", keys: ["y"], action: "allowOnce", help: "allow once" },
 	{ context: "approval", keys: ["a"], action: "allowAlways", help: "allow this tool for the session" },
+	{
+		context: "approval",
+		keys: ["p"],
+		action: "allowPrefix",
+		help: "allow commands starting with the prefix shown, from now on (a rule saved to the config)",
+	},
 	{ context: "approval", keys: ["n"], action: "deny", help: "deny, then say why (optional)" },
 
 	// The transcript mode (Ctrl+O): a cursor on the chat's blocks; its bar shows these keys.
@@ -126,23 +149,101 @@ export const KEY_TABLE = [
 		label: "PgUp/PgDn, Shift+↑/↓",
 	},
 	{ context: "transcript", keys: ["Ctrl+Z"], action: "suspend", help: "" },
-	// The transcript's search line (other keys type the query).
-	{ context: "find", keys: ["Enter"], action: "findRun", help: "search" },
-	{ context: "find", keys: ["Esc"], action: "findCancel", help: "close the search line" },
-	{ context: "find", keys: ["Backspace"], action: "findBackspace", help: "delete from the query" },
+	// Its search line after `/` is the `find` context, which it shares with the doc screen's (below).
 
 	// Ctrl+R's history search (other keys: ↑ ↓ ← → Home End take the match, text filters).
 	{ context: "search", keys: ["Esc", "Ctrl+G"], action: "searchCancel", help: "leave the input as it was" },
 	{ context: "search", keys: ["Ctrl+R"], action: "searchOlder", help: "an older match" },
 	{ context: "search", keys: ["Enter"], action: "searchAccept", help: "take the match" },
 	{ context: "search", keys: ["Backspace"], action: "searchBackspace", help: "delete from the query" },
+
+	// The session tree (/tree, Esc Esc on an empty input), a screen of its own: README's tree table names these keys.
+	{ context: "tree", keys: ["↑", "↓"], action: "treeMove", help: "move", label: "↑ / ↓" },
+	{
+		context: "tree",
+		keys: ["PgUp", "PgDn", "Home", "End"],
+		action: "treePage",
+		help: "a page up or down / the first or last row",
+		label: "PgUp/PgDn, Home/End",
+	},
+	{ context: "tree", keys: ["←"], action: "treeFold", help: "fold the branch (folded: go to its branch point)" },
+	{ context: "tree", keys: ["→"], action: "treeUnfold", help: "unfold (on a branch point: into its first branch)" },
+	{
+		context: "tree",
+		keys: ["Tab", "Shift+Tab"],
+		action: "treeBranch",
+		help: "the next / previous branch point",
+		label: "Tab / Shift+Tab",
+	},
+	{ context: "tree", keys: ["/"], action: "treeSearch", help: "search prompts and replies (Enter finds)" },
+	{
+		context: "tree",
+		keys: ["n", "Shift+N"],
+		action: "treeMatch",
+		help: "the next / previous match",
+		label: "n / Shift+N",
+	},
+	{ context: "tree", keys: ["v"], action: "treeFilter", help: "show all entries / user prompts only / labelled only" },
+	{
+		context: "tree",
+		keys: ["Enter"],
+		action: "treeLeaf",
+		help: "make it the current leaf: the chat continues from it",
+	},
+	{
+		context: "tree",
+		keys: ["e"],
+		action: "treeEdit",
+		help: "on a prompt: edit and resend it (a new branch from its parent)",
+	},
+	{ context: "tree", keys: ["l"], action: "treeLabel", help: "label it (an empty label clears it)" },
+	{ context: "tree", keys: ["f"], action: "treeFork", help: "fork: a new session of the path up to it" },
+	{ context: "tree", keys: ["Esc", "q"], action: "treeClose", help: "back to the chat" },
+	{ context: "treeField", keys: ["Enter"], action: "treeFieldSubmit", help: "search / set the label" },
+	{ context: "treeField", keys: ["Esc"], action: "treeFieldCancel", help: "leave the field" },
+
+	// The doc screen: the request viewer and a sub-agent's session (keys on its bottom line).
+	{ context: "doc", keys: ["Esc", "q"], action: "docClose", help: "back to the chat" },
+	{ context: "doc", keys: ["↑", "↓"], action: "docLine", help: "scroll a line" },
+	{ context: "doc", keys: ["PgUp", "PgDn"], action: "docPage", help: "scroll a page" },
+	{ context: "doc", keys: ["Home", "End"], action: "docEdge", help: "the top / the end" },
+	{ context: "doc", keys: ["Shift+Tab"], action: "docPrevSection", help: "select the section before" },
+	{ context: "doc", keys: ["Tab"], action: "docNextSection", help: "select the next section" },
+	{ context: "doc", keys: ["Enter"], action: "docToggle", help: "open or close the selected section" },
+	{
+		context: "doc",
+		keys: ["1", "2", "3", "4", "5", "6", "7", "8", "9"],
+		action: "docToggleNth",
+		help: "open or close section N",
+	},
+	{ context: "doc", keys: ["/"], action: "docFind", help: "search (the folded sections too)" },
+	{ context: "doc", keys: ["n"], action: "docNextHit", help: "the next match" },
+	{ context: "doc", keys: ["p"], action: "docPrevHit", help: "the match before" },
+	{ context: "doc", keys: ["["], action: "docPrevCall", help: "the model call before" },
+	{ context: "doc", keys: ["]"], action: "docNextCall", help: "the next model call" },
+	{ context: "find", keys: ["Esc"], action: "findCancel", help: "stop searching" },
+	{ context: "find", keys: ["Enter"], action: "findRun", help: "find the text typed" },
+	{ context: "find", keys: ["Backspace"], action: "findBackspace", help: "delete from the text" },
 ] as const satisfies readonly KeyBinding[];
 
 /** What a key of the app can do: the actions the table names. */
 export type KeyAction = (typeof KEY_TABLE)[number]["action"];
 
+type Binding = (typeof KEY_TABLE)[number];
+type DocBinding = Extract<Binding, { context: DocContext }>;
+/** The doc screen's keys (the request viewer, a sub-agent's session), with the table's global ones. */
+export type DocKeyAction = DocBinding["action"] | "interrupt";
+/** The bindings the doc screen reads: its own and the global ones. */
+export const DOC_KEYS = KEY_TABLE.filter(
+	(binding): binding is DocBinding | Extract<Binding, { context: "global" }> =>
+		binding.context === "doc" || binding.context === "find" || binding.context === "global",
+);
+
 /** The contexts /help lists (the approval panel and the search line show their own keys). */
 export const HELP_CONTEXTS: readonly KeyContext[] = ["global", "chat", "editor"];
+
+/** The session tree's keys, which /help lists in a section of their own. */
+export const TREE_CONTEXTS: readonly KeyContext[] = ["tree"];
 
 /** A context of the replay screen's own (`gar replay` in a terminal): the replay's keys, over the global ones. */
 export type ReplayContext = "global" | "replay";
@@ -179,3 +280,36 @@ export const REPLAY_KEYS = [
 
 /** What a key of the replay screen can do. */
 export type ReplayAction = (typeof REPLAY_KEYS)[number]["action"];
+
+/** The model picker's keys (/model with no name): its own context; other keys type into its filter. */
+export const PICKER_KEYS = [
+	{ context: "picker", keys: ["↑", "↓"], action: "pickerMove", help: "the row above / below", label: "↑ / ↓" },
+	{ context: "picker", keys: ["PgUp", "PgDn"], action: "pickerPage", help: "a page up / down", label: "PgUp / PgDn" },
+	{ context: "picker", keys: ["Enter"], action: "pickerChoose", help: "use this model (switches the provider too)" },
+	{ context: "picker", keys: ["Esc"], action: "pickerClose", help: "back to the chat, the model unchanged" },
+	{ context: "picker", keys: ["Backspace"], action: "pickerBackspace", help: "delete from the filter" },
+] as const satisfies readonly KeyBinding<string, "picker">[];
+
+/** The /changes screen's keys: the list of changed files, and a file's diff. */
+export const CHANGES_KEYS = [
+	{
+		context: "changes",
+		keys: ["↑", "↓"],
+		action: "changesMove",
+		help: "the file above / below; in a diff, scroll",
+		label: "↑ / ↓",
+	},
+	{ context: "changes", keys: ["PgUp", "PgDn"], action: "changesPage", help: "a page up / down", label: "PgUp / PgDn" },
+	{
+		context: "changes",
+		keys: ["Enter"],
+		action: "changesOpen",
+		help: "the file's diff from before the session to now",
+	},
+	{
+		context: "changes",
+		keys: ["Esc", "q"],
+		action: "changesBack",
+		help: "from a diff to the list; from the list to the chat",
+	},
+] as const satisfies readonly KeyBinding<string, "changes">[];

@@ -4,9 +4,24 @@ import type { Key } from "ink";
  * Where a key binding applies. A key is offered to the active contexts of the screen on top in order: `global` (over
  * every screen and dialog), then the open dialog (`approval`), the history `search`, the transcript mode's search
  * line (`find`) and the mode itself (`transcript`), the screen's own (`chat`; a screen to come brings its own context
- * and bindings, and its layers), and the `editor`.
+ * and bindings, and its layers), and the `editor`. The session tree's screen has `tree`, and `treeField` while its
+ * one-line field (search, label) is open.
  */
-export type KeyContext = "global" | "approval" | "search" | "find" | "transcript" | "chat" | "editor";
+export type KeyContext =
+	| "global"
+	| "approval"
+	| "search"
+	| "transcript"
+	| "chat"
+	| "editor"
+	| "tree"
+	| "treeField"
+	| DocContext;
+/**
+ * The doc screen's contexts (the request viewer, a sub-agent's session): its keys, and its `/` search line (`find`,
+ * which the chat's transcript mode shares).
+ */
+export type DocContext = "doc" | "find";
 
 /**
  * One binding: in `context`, any of `keys` runs `action`. Keys are named as /help and README write them ("Ctrl+C",
@@ -86,7 +101,7 @@ function parse(name: string): { ctrl: boolean; meta: boolean; shift: boolean; ba
 /**
  * How a key name is recognised in an input event. The modifiers it names must be held; others are not looked at
  * (so bindings are tried most modifiers first). A letter alone ("y") is that letter in either case, also when the
- * Enter typed right after it came in the same read ("y\r"); "Shift+N" is the capital alone.
+ * Enter typed right after it came in the same read ("y\r"); "Shift+N" is the capital only (tried before "n").
  */
 function compileKey(name: string): Test {
 	const special = SPECIAL[name];
@@ -97,8 +112,8 @@ function compileKey(name: string): Test {
 	if (named) return (_text, k) => named(k) && held(k);
 	const letter = base.toLowerCase();
 	if (ctrl || meta) return (text, k) => text === letter && held(k);
-	// Shift and a letter: the capital (Ink sets `shift` for one).
-	if (shift) return (text, k) => text.toLowerCase() === letter && k.shift;
+	// Ink reports a capital as the capital with Shift held; a test may send the small letter with Shift.
+	if (shift) return (text, k) => text.toLowerCase() === letter && (k.shift || text !== letter);
 	return (text) => (text.length === 2 && text.endsWith("\r") ? text.slice(0, 1) : text).toLowerCase() === letter;
 }
 

@@ -3,14 +3,28 @@ import { useEffect, useState, useSyncExternalStore } from "react";
 import type { InputModel } from "../state/input-model.js";
 import { frameRows, type Size } from "../state/layout.js";
 import type { UiStore } from "../state/store.js";
+import { ChangesScreen } from "./ChangesScreen.js";
 import { ChatScreen } from "./ChatScreen.js";
+import { DocScreen } from "./DocScreen.js";
+import { ModelPickerScreen } from "./ModelPickerScreen.js";
 import { ReplayScreen } from "./ReplayScreen.js";
 import type { AppActions, AppInfo, Screen } from "./screen.js";
+import { TreeScreen } from "./TreeScreen.js";
 
 export type { AppActions, AppInfo } from "./screen.js";
 
-/** The app's screens by the name the store keeps on its stack: the chat; the next ones register here. */
-export const SCREENS: Readonly<Record<string, Screen>> = { chat: ChatScreen, replay: ReplayScreen };
+/**
+ * The app's screens by the name the store keeps on its stack: the chat, the session tree, the replay, the doc screen
+ * (the request viewer), the model picker, /changes; the next ones register here.
+ */
+export const SCREENS: Readonly<Record<string, Screen>> = {
+	chat: ChatScreen,
+	tree: TreeScreen,
+	replay: ReplayScreen,
+	doc: DocScreen,
+	models: ModelPickerScreen,
+	changes: ChangesScreen,
+};
 
 export type AppProps = {
 	store: UiStore;

@@ -27,6 +27,7 @@ export function ChatPanes({ store, info, layout }: { store: UiStore; info: AppIn
 				branch={info.branch}
 				sessionId={info.sessionId()}
 				sessionName={info.sessionName()}
+				sessionLabel={info.sessionLabel?.()}
 				summary={!layout.inspector}
 				idleTimeoutMs={store.idleTimeoutMs()}
 			/>

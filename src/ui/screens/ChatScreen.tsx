@@ -1,4 +1,4 @@
-import { Text, useInput } from "ink";
+import { type Key, Text, useInput } from "ink";
 import { useLayoutEffect, useMemo, useRef, useSyncExternalStore } from "react";
 import { type ChatLayout, chatLayout, inputPlace } from "../state/layout.js";
 import { useStore } from "../state/use-store.js";
@@ -32,7 +32,15 @@ function useChatKeys({ store, input, info, actions }: ScreenProps, drawn: { curr
 			),
 		[store, input, info, actions, drawn],
 	);
-	useInput(handler);
+	// Only while the chat is on top: a screen opened over it is drawn at once, but Ink drops the chat's listener only
+	// after that frame, and a key in between is the new screen's alone.
+	const onTop = useMemo(
+		() => (text: string, key: Key) => {
+			if (store.screen === "chat") handler(text, key);
+		},
+		[store, handler],
+	);
+	useInput(onTop);
 }
 
 /**

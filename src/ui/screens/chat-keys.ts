@@ -2,7 +2,7 @@ import type { Key } from "ink";
 import type { PastedRange } from "../../agent/events.js";
 import type { ApprovalDecision } from "../../agent/loop.js";
 import { startsFolded } from "../chat/folds.js";
-import { KEY_TABLE, type KeyAction } from "../keys/key-table.js";
+import { KEY_TABLE } from "../keys/key-table.js";
 import { byteActions, type KeyActions, type KeyLayer, keyDispatcher } from "../keys/keymap.js";
 import { mustReadAll, type PreviewFit, readAll, seenBefore } from "../state/approval-layout.js";
 import type { InputModel } from "../state/input-model.js";
@@ -38,6 +38,12 @@ export type KeyDeps = {
 	externalEditor?: () => void;
 	/** ↑ on an empty input: the newest queued message, taken back out of the queue. */
 	pullQueued?: () => string | undefined;
+	/** Alt+R: open the request viewer on this call (the turn chosen by the chat's position). */
+	openRequest?: (requestId: string) => void;
+	/** Alt+S: open the session a sub-agent wrote (a session file), read-only. */
+	openSubagent?: (file: string) => void;
+	/** Esc twice on an empty input while idle: the session tree (what it opens is the app's to say). */
+	doubleEscape?: () => void;
 	/** Rows of the chat pane, for PgUp/PgDn. */
 	page: () => number;
 	/** The approval preview's rows on screen and in all, as last drawn (absent or null: not drawn). */
@@ -49,6 +55,8 @@ export type KeyDeps = {
 
 /** Two Ctrl+C within this long exit. */
 const DOUBLE_PRESS_MS = 1000;
+/** Two Esc within this long (on an empty input, while idle) open the session tree. */
+const DOUBLE_ESCAPE_MS = 600;
 const WHEEL_LINES = 3;
 /** A focus report, as Ink passes it on (without its ESC): the window gained (I) or lost (O) focus. */
 const FOCUS = /^\[([IO])$/;
@@ -71,6 +79,15 @@ type Ctx = {
 	now: () => number;
 };
 
+/**
+ * The chat's keys: every binding but the other screens' (the tree's, the doc screen's); the `/` search line (`find`)
+ * is the transcript mode's here.
+ */
+type ChatBinding = Exclude<(typeof KEY_TABLE)[number], { context: "tree" | "treeField" | "doc" }>;
+const OTHER_SCREENS = new Set<string>(["tree", "treeField", "doc"]);
+const CHAT_KEYS = KEY_TABLE.filter((binding): binding is ChatBinding => !OTHER_SCREENS.has(binding.context));
+type KeyAction = ChatBinding["action"];
+
 type Actions<A extends KeyAction> = Pick<KeyActions<KeyAction>, A>;
 
 /**
@@ -91,7 +108,7 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		...chatActions(ctx),
 		...editorActions(ctx),
 	};
-	const bytes = byteActions(KEY_TABLE, "editor");
+	const bytes = byteActions(CHAT_KEYS, "editor");
 	/** Printable text and the control characters that arrive inside a chunk (as the editor's keys). */
 	const type = (text: string) => {
 		input.keys.typedAt = ctx.now();
@@ -129,7 +146,7 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		{ context: "chat" },
 		{ context: "editor", rest: typed },
 	];
-	const dispatch = keyDispatcher(KEY_TABLE, layers, actions);
+	const dispatch = keyDispatcher(CHAT_KEYS, layers, actions);
 	/** In the transcript mode a chunk of several keys ("/grammar\r", "j\r") is dispatched key by key (`keysOf`). */
 	const press = (text: string, key: Key) => {
 		const keys = store.transcript && !store.approval ? keysOf(text, key, NO_KEY) : null;
@@ -242,12 +259,15 @@ function globalActions({ deps, store, input, answer, pressToQuit }: Ctx): Action
 	};
 }
 
-type ApprovalAction = "approvalStop" | "approvalScroll" | "allowOnce" | "allowAlways" | "deny";
+type ApprovalAction = "approvalStop" | "approvalScroll" | "allowOnce" | "allowAlways" | "allowPrefix" | "deny";
 
-/** The approval question: y once, a always, n no (then a reason), Esc stops; ↑/↓/PgUp/PgDn scroll the preview. */
+/**
+ * The approval question: y once, a always, p commands starting with the prefix shown, n no (then a reason), Esc
+ * stops; ↑/↓/PgUp/PgDn scroll the preview.
+ */
 function approvalActions({ deps, store, input, answer, submit }: Ctx): Actions<ApprovalAction> {
-	/** y or a: allowed at once, except a command not yet read to its end (it runs as the person). */
-	const allow = (remember: boolean) => {
+	/** y, a or p: allowed at once, except a command not yet read to its end (it runs as the person). */
+	const allow = (decision: ApprovalDecision) => {
 		const pending = store.approval;
 		if (pending?.stage !== "ask") return false;
 		if (typingThrough(input, store.view.pending?.since ?? Number.NEGATIVE_INFINITY)) {
@@ -257,7 +277,7 @@ function approvalActions({ deps, store, input, answer, submit }: Ctx): Actions<A
 		if (mustReadAll(pending) && !readAll(pending, deps.approvalFit?.() ?? null)) {
 			pending.early = true;
 			store.changed();
-		} else answer(remember ? { approved: true, remember: true } : { approved: true });
+		} else answer(decision);
 	};
 	return {
 		approvalStop: () => {
@@ -277,8 +297,18 @@ function approvalActions({ deps, store, input, answer, submit }: Ctx): Actions<A
 			if (readAll(pending, fit)) pending.early = false;
 			store.changed();
 		},
-		allowOnce: () => allow(false),
-		allowAlways: () => allow(true),
+		allowOnce: () => allow({ approved: true }),
+		allowAlways: () => allow({ approved: true, remember: true }),
+		allowPrefix: () => {
+			const request = store.approval?.request;
+			if (!request) return false;
+			// Only what the panel shows is saved: the prefixes of this question, never one typed.
+			if (!request.prefixes?.length) {
+				const why = request.ruleNote ? `: ${request.ruleNote}` : "";
+				return store.flashHint(`no "commands starting with" rule is offered for this call${why}`);
+			}
+			allow({ approved: true, prefixes: [...request.prefixes] });
+		},
 		deny: (text) => {
 			const pending = store.approval;
 			if (pending?.stage !== "ask") return false;
@@ -319,6 +349,8 @@ function searchRest(input: InputModel, text: string, key: Key): boolean {
 }
 
 type ChatAction =
+	| "openRequest"
+	| "openSubagent"
 	| "stop"
 	| "quit"
 	| "transcript"
@@ -330,11 +362,18 @@ type ChatAction =
 	| "scrollEdge";
 
 /** The chat screen: stop, quit, fold, suspend, search, $EDITOR, and scrolling. */
-function chatActions({ deps, store, input, pressToQuit }: Ctx): Actions<ChatAction> {
+function chatActions({ deps, store, input, pressToQuit, now }: Ctx): Actions<ChatAction> {
 	return {
 		stop: () => {
-			if (deps.running()) deps.abort();
-			else if (!input.dismiss()) store.toBottom();
+			if (deps.running()) return deps.abort();
+			if (input.dismiss()) return;
+			store.toBottom();
+			if (!input.empty || !deps.doubleEscape) return;
+			const at = now();
+			if (at - input.keys.escapeAt < DOUBLE_ESCAPE_MS) {
+				input.keys.escapeAt = Number.NEGATIVE_INFINITY;
+				deps.doubleEscape();
+			} else input.keys.escapeAt = at;
 		},
 		quit: () => {
 			if (!input.empty) return input.deleteForward();
@@ -342,6 +381,16 @@ function chatActions({ deps, store, input, pressToQuit }: Ctx): Actions<ChatActi
 			pressToQuit("d", "Esc stops the run; Ctrl+D again quits");
 		},
 		transcript: () => enterTranscript(store),
+		openRequest: () => {
+			const call = focusedCall(store);
+			if (call && deps.openRequest) deps.openRequest(call);
+			else store.flashHint("no model call yet: the request viewer opens on one (or /request N)");
+		},
+		openSubagent: () => {
+			const file = focusedSubagent(store);
+			if (file && deps.openSubagent) deps.openSubagent(file);
+			else store.flashHint("no bash block ran a sub-agent that saved a session (gar -p under gar reports it)");
+		},
 		suspend: () => deps.suspend?.(),
 		// Not while a question is open (typing its reason).
 		search: () => (store.approval ? undefined : input.startSearch()),
@@ -411,7 +460,7 @@ function wheel(store: UiStore, text: string): boolean {
 }
 
 /** A key with nothing held: what a control byte inside typed text is dispatched with. */
-const NO_KEY: Key = {
+export const NO_KEY: Key = {
 	upArrow: false,
 	downArrow: false,
 	leftArrow: false,
@@ -447,4 +496,36 @@ export function toggleLatest(store: UiStore): void {
 			return;
 		}
 	}
+}
+
+/** The first chat item on screen: the top line's item while scrolled up, else none (the view follows the end). */
+function topItem(store: UiStore): number | null {
+	return store.top?.index ?? null;
+}
+
+/** Alt+R's call: the one whose reply is at the top of the screen (or the last above it); following: the latest. */
+function focusedCall(store: UiStore): string | undefined {
+	const { calls } = store.view;
+	const top = topItem(store);
+	if (top === null) return calls.at(-1)?.requestId;
+	let found = calls[0];
+	for (const call of calls) if (call.item <= top) found = call;
+	return found?.requestId;
+}
+
+/** Alt+S's session: of the newest bash block with a sub-agent's session at or above the bottom of what is shown. */
+function focusedSubagent(store: UiStore): string | undefined {
+	const { items } = store.view;
+	const top = topItem(store);
+	const from = top === null ? items.length - 1 : Math.min(items.length - 1, top + 40);
+	for (let i = from; i >= 0; i--) {
+		const item = items[i];
+		if (item?.kind !== "tool" || item.details?.kind !== "bash") continue;
+		const runs = item.details.subagents?.runs ?? [];
+		for (let r = runs.length - 1; r >= 0; r--) {
+			const file = runs[r]?.sessionFile;
+			if (file) return file;
+		}
+	}
+	return undefined;
 }

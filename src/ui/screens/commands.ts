@@ -1,17 +1,19 @@
 import type { Setup } from "../../modes/setup.js";
 import { formatTotalsCost, formatUsage } from "../../view/format.js";
 import { initialView } from "../../view/state.js";
-import { HELP_CONTEXTS, KEY_TABLE } from "../keys/key-table.js";
+import { HELP_CONTEXTS, KEY_TABLE, TREE_CONTEXTS } from "../keys/key-table.js";
 import { keyHelp } from "../keys/keymap.js";
 import type { Completer, CompletionItem, InputModel } from "../state/input-model.js";
 import type { UiStore } from "../state/store.js";
 import { exportConversation } from "./export-command.js";
+import type { SessionIntents } from "./screen.js";
+import { pickModel, showChanges } from "./screen-commands.js";
 
 type Level = "info" | "warning" | "error";
 
 /** What a command may touch. Everything is injected, so tests drive commands without a terminal. */
 export type CommandContext = {
-	setup: Pick<Setup, "conversation" | "channel" | "providerFor">;
+	setup: Pick<Setup, "conversation" | "channel" | "providerFor"> & Partial<Pick<Setup, "modelRows" | "listModels">>;
 	store: UiStore;
 	input: InputModel;
 	exit: () => void;
@@ -21,10 +23,36 @@ export type CommandContext = {
 	writeTerminal: (data: string) => void;
 	/** Switches the theme live; returns an error text, or null when done. Absent: themes cannot switch yet. */
 	setTheme?: (name: string) => string | null;
+	/** The prompt templates (ui/prompt-templates.ts); absent: none. */
+	templates?: () => readonly TemplateCommand[];
+	/** Sends a text as the person's message (a template's): a new run, or a steer while one goes on. */
+	send?: (text: string) => void;
+	/** Where gar works (paths in /changes are shown relative to it); default the process's. */
+	cwd?: string;
+	/** The session's tree, fork and clone (absent: not wired, as in tests that need none). */
+	session?: SessionIntents;
+};
+
+/**
+ * A prompt template as a slash command: its argument hint, description and source (built-in, user, project); a
+ * `problem` (malformed front matter, a built-in's name) lists it with the reason and keeps it from running. `expand`
+ * gives the message to send for the arguments typed (it may throw, with words).
+ */
+export type TemplateCommand = {
+	name: string;
+	args: string | null;
+	description: string;
+	source: string;
+	problem?: string;
+	expand: (args: string) => string;
 };
 
 /** Where completions come from (filled in once the conversation exists). */
-export type CompletionSource = { models: () => string[]; themes: () => string[] };
+export type CompletionSource = {
+	models: () => string[];
+	themes: () => string[];
+	templates?: () => readonly TemplateCommand[];
+};
 
 export type CommandSpec = {
 	name: string;
@@ -39,12 +67,16 @@ export type CommandSpec = {
 	run: (arg: string, ctx: CommandContext) => void | Promise<void>;
 };
 
-const notice = (ctx: CommandContext, message: string, level: Level = "info") =>
+export const notice = (ctx: CommandContext, message: string, level: Level = "info") =>
 	ctx.setup.channel.emit({ type: "notice", level, message });
 
 /** The slash commands of the full-screen app, in the order /help lists them. */
 export const COMMANDS: readonly CommandSpec[] = [
-	{ name: "help", description: "keys and commands", run: (_arg, ctx) => notice(ctx, helpText()) },
+	{
+		name: "help",
+		description: "keys, commands and prompt templates",
+		run: (_arg, ctx) => notice(ctx, helpText(ctx.templates?.() ?? [])),
+	},
 	{
 		name: "new",
 		description: "start a new session",
@@ -52,7 +84,7 @@ export const COMMANDS: readonly CommandSpec[] = [
 		run: async (_arg, ctx) => {
 			const { conversation } = ctx.setup;
 			await conversation.newSession();
-			ctx.store.view = initialView(conversation.model);
+			ctx.store.view = initialView({ ...conversation.model, priced: conversation.priced });
 			ctx.store.toBottom();
 			ctx.store.changed();
 			notice(ctx, `new session ${conversation.session?.session.header.id ?? "(not saved)"}`);
@@ -60,24 +92,13 @@ export const COMMANDS: readonly CommandSpec[] = [
 	},
 	{
 		name: "model",
-		args: "NAME",
-		description: "switch the model from the next message on (PROVIDER/NAME switches the provider)",
+		args: "[NAME]",
+		description: "switch the model from the next message on (PROVIDER/NAME switches the provider; no name: a list)",
 		idle: true,
 		// `gpt` finds `openai/gpt-5.4` too: the part after a provider prefix counts.
 		complete: (arg, source) =>
 			source.models().filter((m) => m.startsWith(arg) || m.slice(m.indexOf("/") + 1).startsWith(arg)),
-		run: async (arg, ctx) => {
-			const { conversation } = ctx.setup;
-			if (!arg.trim()) {
-				const { provider, model } = conversation.model;
-				return notice(ctx, `the model is ${provider}/${model}; /model NAME switches (Tab lists the choices)`);
-			}
-			const next = await ctx.setup.providerFor(arg);
-			if ("error" in next) return notice(ctx, next.error, "warning");
-			conversation.setModel(next.provider, next.model, next.contextWindow);
-			const note = next.note ? `\n${next.note}` : "";
-			notice(ctx, `model: ${next.provider.name}/${next.model} from the next message on${note}`);
-		},
+		run: (arg, ctx) => (arg.trim() ? switchModel(arg, ctx) : pickModel(ctx)),
 	},
 	{
 		name: "theme",
@@ -124,6 +145,53 @@ export const COMMANDS: readonly CommandSpec[] = [
 	},
 	{ name: "session", description: "this session's file, id, entries and cost", run: (_arg, ctx) => sessionInfo(ctx) },
 	{
+		name: "request",
+		args: "[N]",
+		description: "the exact request of a model call (the last; N: the nth, -N from the end) — also Alt+R",
+		run: async (arg, ctx) => {
+			const { openRequest } = await import("./inspect-open.js");
+			const error = openRequest(ctx.store, ctx.setup, arg);
+			if (error) notice(ctx, error, "warning");
+		},
+	},
+	{
+		name: "context",
+		description: "what fills the context of the next request, and its 10 largest items",
+		run: async (_arg, ctx) => {
+			const [{ contextReport, liveContextInput }, { contextLines }] = await Promise.all([
+				import("../../inspect/context-report.js"),
+				import("../../view/context-view.js"),
+			]);
+			notice(ctx, contextLines(contextReport(liveContextInput(ctx.setup.conversation))).join("\n"));
+		},
+	},
+	{
+		name: "tree",
+		description: "the session as a tree: go back, edit and resend, label, fork (also Esc Esc)",
+		run: (_arg, ctx) => {
+			const why = intents(ctx).openTree();
+			if (why) notice(ctx, why, "warning");
+		},
+	},
+	{
+		name: "fork",
+		args: "[ENTRY]",
+		description: "a new session of the path up to ENTRY (default: the current entry), switched to",
+		idle: true,
+		run: (arg, ctx) => intents(ctx).fork(arg.trim() || undefined),
+	},
+	{
+		name: "clone",
+		description: "a new session of the whole current path, switched to",
+		idle: true,
+		run: (_arg, ctx) => intents(ctx).fork(),
+	},
+	{
+		name: "changes",
+		description: "the files this session's writes and edits changed (+/−); Enter shows a file's diff",
+		run: (_arg, ctx) => showChanges(ctx),
+	},
+	{
 		name: "compact",
 		args: "[focus]",
 		description: "summarize older messages to free context",
@@ -146,6 +214,17 @@ export const COMMANDS: readonly CommandSpec[] = [
 
 const ALIASES: Readonly<Record<string, string>> = { exit: "quit", q: "quit", clear: "new" };
 
+/** The session intents, or an error a person can read (they exist once the conversation does). */
+function intents(ctx: CommandContext): SessionIntents {
+	if (!ctx.session) throw new Error("the session is not ready yet: try again in a moment");
+	return ctx.session;
+}
+
+/** Every name a built-in command answers to (aliases too): no prompt template may take one. */
+export function commandNames(): string[] {
+	return [...COMMANDS.map((c) => c.name), ...Object.keys(ALIASES)];
+}
+
 function find(name: string): CommandSpec | undefined {
 	const wanted = ALIASES[name] ?? name;
 	return COMMANDS.find((c) => c.name === wanted);
@@ -163,6 +242,15 @@ export function commandCompleter(source: CompletionSource): Completer {
 				label: `/${c.name}${c.args ? ` ${c.args}` : ""}`,
 				description: c.description,
 			}));
+			for (const t of source.templates?.() ?? []) {
+				if (!t.name.startsWith(prefix)) continue;
+				const description = t.problem ? `✗ not run: ${t.problem}` : `${t.description} (${t.source})`.trimStart();
+				items.push({
+					value: `/${t.name}${t.args ? " " : ""}`,
+					label: `/${t.name}${t.args ? ` ${t.args}` : ""}`,
+					description,
+				});
+			}
 			// The exact name typed in full with nothing left to complete: no popup.
 			if (items.length === 0 || (items.length === 1 && items[0]?.value === text)) return null;
 			return { from: 0, items };
@@ -208,6 +296,8 @@ export async function runCommand(text: string, ctx: CommandContext): Promise<voi
 	const name = match?.[1] ?? "";
 	const arg = match?.[2] ?? "";
 	const command = find(name);
+	const template = command ? undefined : findTemplate(name, ctx);
+	if (template) return runTemplate(template, text, arg, ctx);
 	if (!command) {
 		// A path or a typo: nothing typed is thrown away, and the same line sent again is a message.
 		ctx.input.restore(text);
@@ -224,6 +314,29 @@ export async function runCommand(text: string, ctx: CommandContext): Promise<voi
 	} catch (error) {
 		notice(ctx, error instanceof Error ? error.message : String(error), "error");
 	}
+}
+
+function findTemplate(name: string, ctx: CommandContext): TemplateCommand | undefined {
+	const all = ctx.templates?.() ?? [];
+	return all.find((t) => t.name === name) ?? all.find((t) => t.name.toLowerCase() === name.toLowerCase());
+}
+
+/** A template: its text with the arguments filled in goes as the person's message; one that cannot run says why. */
+function runTemplate(template: TemplateCommand, text: string, arg: string, ctx: CommandContext) {
+	const fail = (why: string) => {
+		ctx.input.restore(text);
+		notice(ctx, why, "warning");
+	};
+	if (template.problem)
+		return fail(`/${template.name} (${template.source} prompt template) is not run: ${template.problem}`);
+	if (!ctx.send) return fail("prompt templates cannot be sent from here");
+	let message: string;
+	try {
+		message = template.expand(arg);
+	} catch (error) {
+		return fail(error instanceof Error ? error.message : String(error));
+	}
+	ctx.send(message);
 }
 
 /**
@@ -245,6 +358,16 @@ export async function runShellLine(text: string, ctx: CommandContext): Promise<v
 		return notice(ctx, `$ ${command}\n${body}`, result.isError ? "warning" : "info");
 	}
 	conversation.addShellContext(command, result);
+}
+
+/** `/model NAME`: switches to the model (and its provider), recorded as a model_change; or says why not. */
+export async function switchModel(spec: string, ctx: CommandContext): Promise<void> {
+	const { conversation } = ctx.setup;
+	const next = await ctx.setup.providerFor(spec);
+	if ("error" in next) return notice(ctx, next.error, "warning");
+	conversation.setModel(next.provider, next.model, next.contextWindow, next.prices);
+	const note = next.note ? `\n${next.note}` : "";
+	notice(ctx, `model: ${next.provider.name}/${next.model} from the next message on${note}`);
 }
 
 function sessionInfo(ctx: CommandContext) {
@@ -275,21 +398,27 @@ function copyLast(ctx: CommandContext) {
 	notice(ctx, "there is no answer to copy yet", "warning");
 }
 
-/** What /help shows: every key (from the key table) and command. */
-export function helpText(): string {
-	const width = Math.max(...COMMANDS.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ""}`.length));
-	const commands = COMMANDS.map(
-		(c) => `  ${`/${c.name}${c.args ? ` ${c.args}` : ""}`.padEnd(width)}  ${c.description}`,
-	);
+/** What /help shows: every key (from the key table), command and prompt template. */
+export function helpText(templates: readonly TemplateCommand[] = []): string {
+	const label = (c: { name: string; args?: string | null }) => `/${c.name}${c.args ? ` ${c.args}` : ""}`;
+	const width = Math.max(...COMMANDS.map((c) => label(c).length), ...templates.map((t) => label(t).length));
+	const commands = COMMANDS.map((c) => `  ${label(c).padEnd(width)}  ${c.description}`);
+	const shown = templates.map((t) => {
+		const what = t.problem ? `✗ not run: ${t.problem}` : `${t.description} (${t.source})`.trimStart();
+		return `  ${label(t).padEnd(width)}  ${what}`;
+	});
 	return [
 		"Keys",
 		...keyHelp(KEY_TABLE, HELP_CONTEXTS).map(([keys, what]) => `  ${keys.padEnd(22)}${what}`),
 		"In the transcript (Ctrl+O)",
 		...keyHelp(KEY_TABLE, ["transcript"]).map(([keys, what]) => `  ${keys.padEnd(22)}${what}`),
+		"Keys in the session tree (/tree, Esc Esc)",
+		...keyHelp(KEY_TABLE, TREE_CONTEXTS).map(([keys, what]) => `  ${keys.padEnd(22)}${what}`),
 		"Commands",
 		...commands,
 		`  ${"!cmd".padEnd(width)}  run a shell command; its output goes into the next message's context`,
 		`  ${"!!cmd".padEnd(width)}  run a shell command without adding it to the context`,
 		`  ${"//text".padEnd(width)}  send /text as a message`,
+		...(shown.length > 0 ? ["Prompt templates (sent as your message)", ...shown] : []),
 	].join("\n");
 }

@@ -19,6 +19,8 @@ export type ApprovalLayout = {
 	warning: string[];
 	/** Why gar asks, when a PreToolUse hook asked it to: at most REASON_ROWS rows; empty otherwise. */
 	reason: string[];
+	/** What the permission rules said (which parts they allow, why no prefix is offered): at most REASON_ROWS rows. */
+	rules: string[];
 	/** Every row of the preview; `rows` of them from `start` are on screen. */
 	body: readonly PreviewRow[];
 	start: number;
@@ -127,10 +129,10 @@ function isFlagged(request: ApprovalRequest): boolean {
 	return hit;
 }
 
-/** A hook's reason for asking, on one line wrapped to at most REASON_ROWS rows (" …" where it is cut). */
-function reasonRows(request: ApprovalRequest, width: number): string[] {
-	if (!request.reason) return [];
-	const rows = wrapExact(revealHidden(request.reason.replace(/\s*\n\s*/g, " ")), width);
+/** A hook's reason for asking, or the rules' note, on one line wrapped to at most REASON_ROWS rows (" …" where cut). */
+function reasonRows(text: string | undefined, width: number): string[] {
+	if (!text) return [];
+	const rows = wrapExact(revealHidden(text.replace(/\s*\n\s*/g, " ")), width);
 	if (rows.length <= REASON_ROWS) return rows;
 	const kept = rows.slice(0, REASON_ROWS);
 	kept[REASON_ROWS - 1] = `${wrapExact(kept[REASON_ROWS - 1] ?? "", width - 2)[0]} …`;
@@ -201,18 +203,19 @@ export function layoutApproval(pending: PendingApproval, width: number, maxHeigh
 	const inner = Math.max(1, width - FRAME_COLUMNS);
 	let header = wrapExact(previewHeadline(request.name, request.preview), inner);
 	const warning = isFlagged(request) ? wrapExact(APPROVAL_WARNING, inner) : [];
-	const reason = reasonRows(request, inner);
+	const reason = reasonRows(request.reason, inner);
+	const rules = reasonRows(request.ruleNote && `rules: ${request.ruleNote}`, inner);
 	const keyItems =
 		pending.stage === "reason"
 			? ["type why (optional)", "Enter deny with this reason", "Esc deny"]
-			: approvalKeys(request.name);
+			: approvalKeys(request.name, request.prefixes);
 	const keys = packKeys(keyItems, inner);
 	let body: readonly PreviewRow[] = previewRows(request, inner);
-	const frame = () => 2 + header.length + warning.length + reason.length + keys.length;
+	const frame = () => 2 + header.length + warning.length + reason.length + rules.length + keys.length;
 	// A headline taking more than a third of the panel: its first rows stay, and all of it leads the preview.
 	const headerRoom = Math.min(
 		Math.floor(maxHeight / 3),
-		maxHeight - 2 - warning.length - reason.length - keys.length - 2,
+		maxHeight - 2 - warning.length - reason.length - rules.length - keys.length - 2,
 	);
 	if (header.length > Math.max(1, headerRoom)) {
 		const all = header.map((text): PreviewRow => ({ lead: "", text, tone: "plain" }));
@@ -225,6 +228,7 @@ export function layoutApproval(pending: PendingApproval, width: number, maxHeigh
 			header,
 			warning,
 			reason,
+			rules,
 			body,
 			start: 0,
 			rows: body.length,
@@ -247,6 +251,7 @@ export function layoutApproval(pending: PendingApproval, width: number, maxHeigh
 		header,
 		warning,
 		reason,
+		rules,
 		body,
 		start,
 		rows,

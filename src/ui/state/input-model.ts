@@ -31,6 +31,8 @@ export type KeyMemory = {
 	readonly paste: PasteReader;
 	/** The last key that quits when pressed twice (Ctrl+C idle, Ctrl+D while running), and when. */
 	quitKey: { key: string; at: number } | null;
+	/** When Esc was last pressed on an empty input while idle (twice opens the session tree). */
+	escapeAt: number;
 	/** The keys pressed without a pause (chat-keys.ts TYPING_PAUSE_MS): when the run of them began and when it last grew. */
 	streak: { start: number; last: number };
 	/** When text was last typed into the editor (not pasted, not a key that answered a question). */
@@ -58,6 +60,7 @@ export class InputModel {
 	readonly keys: KeyMemory = {
 		paste: new PasteReader(),
 		quitKey: null,
+		escapeAt: Number.NEGATIVE_INFINITY,
 		streak: { start: Number.NEGATIVE_INFINITY, last: Number.NEGATIVE_INFINITY },
 		typedAt: Number.NEGATIVE_INFINITY,
 	};

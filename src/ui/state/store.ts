@@ -5,6 +5,7 @@ import type { ChatItem, PendingQuestion, ViewState } from "../../view/state.js";
 import { startsFolded } from "../chat/folds.js";
 import type { ChatPosition } from "../chat/window.js";
 import { darkTheme, type Theme } from "../theme/theme.js";
+import type { OpenDoc } from "./doc-view.js";
 import type { ReplayControls } from "./replay-controls.js";
 import type { Transcript } from "./transcript.js";
 
@@ -66,6 +67,8 @@ export class UiStore {
 	hint: string | null = null;
 	/** The provider's idle timeout (config), so a stalled reply can say when gar gives up; null: not yet known. */
 	idleTimeoutMs: () => number | null = () => null;
+	/** The document the doc screen shows (the request viewer, a sub-agent's session); null: none open. */
+	doc: OpenDoc | null = null;
 	/** The colours everything is drawn in; `setTheme` switches them live (themes.ts `loadTheme` finds one by name). */
 	theme: Theme = darkTheme;
 	/** The replay playing on the replay screen (`gar replay` in a terminal); null in a live conversation. */

@@ -50,11 +50,12 @@ function Row({ row, theme }: { row: PreviewRow; theme: Theme }) {
 /**
  * The approval question, drawn from its layout (approval-layout.ts): the headline, a warning about hidden
  * characters, the whole command or diff wrapped to the width and scrolled with ↑/↓/PgUp/PgDn (the line under it
- * says how much is below), and the keys: y once, a always (this session), n no (then a reason), Esc stop.
+ * says how much is below), what the permission rules said, and the keys: y once, a always (this session), p commands
+ * starting with the prefix shown (a rule saved to the config), n no (then a reason), Esc stop.
  */
 export const ApprovalPanel = memo(function ApprovalPanel({ layout, width }: ApprovalPanelProps) {
 	const theme = useTheme();
-	const { header, warning, reason, body, start, rows, status, urgent, keys } = layout;
+	const { header, warning, reason, rules, body, start, rows, status, urgent, keys } = layout;
 	return (
 		<Box
 			flexDirection="column"
@@ -79,6 +80,12 @@ export const ApprovalPanel = memo(function ApprovalPanel({ layout, width }: Appr
 			{reason.map((text, i) => (
 				// biome-ignore lint/suspicious/noArrayIndexKey: the hook's reason's rows, in order.
 				<Text key={`r${i}`} color={theme.text} wrap="truncate-end">
+					{text}
+				</Text>
+			))}
+			{rules.map((text, i) => (
+				// biome-ignore lint/suspicious/noArrayIndexKey: the rules' note's rows, in order.
+				<Text key={`u${i}`} color={theme.muted} wrap="truncate-end">
 					{text}
 				</Text>
 			))}

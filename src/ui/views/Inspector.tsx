@@ -1,6 +1,14 @@
 import { Box, Text } from "ink";
 import { memo, type ReactNode } from "react";
-import { formatDuration, formatSent, formatTokens, formatTotalsCost, formatUsage } from "../../view/format.js";
+import { addUsage } from "../../llm/types.js";
+import {
+	formatCost,
+	formatDuration,
+	formatSent,
+	formatTokens,
+	formatTotalsCost,
+	formatUsage,
+} from "../../view/format.js";
 import type { ViewState } from "../../view/state.js";
 import { useNow } from "../state/use-store.js";
 import { useTheme } from "../theme/context.js";
@@ -35,6 +43,33 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 				{children}
 			</Text>
 		</Box>
+	);
+}
+
+/** "sys 3.2k · tools 1.1k · history 40k": the latest request's split, estimated (characters / 4). */
+export function requestSplit(view: ViewState): string | null {
+	const info = view.calls.at(-1)?.info;
+	if (!info) return null;
+	return `sys ${formatTokens(info.system.tokens)} · tools ${formatTokens(info.tools.tokens)} · history ${formatTokens(info.messages.tokens)}`;
+}
+
+/** Self, sub-agents, total: sub-agents' figures as they reported them, never mixed into the session's own. */
+function SubagentRows({ view }: { view: ViewState }) {
+	const sub = view.subagents.session;
+	if (sub.runs === 0) return null;
+	const { session } = view;
+	const total = session.costUsd === null || sub.costUsd === null ? null : session.costUsd + sub.costUsd;
+	const estimated = session.usage.estimated === true || sub.usage.estimated === true;
+	return (
+		<>
+			<Row label="subagents">
+				{sub.runs} run{sub.runs === 1 ? "" : "s"} {formatUsage(sub.usage)} ·{" "}
+				{formatCost(sub.costUsd, sub.usage.estimated === true)}
+			</Row>
+			<Row label="total">
+				{formatUsage(addUsage(session.usage, sub.usage))} · {formatCost(total, estimated)}
+			</Row>
+		</>
 	);
 }
 
@@ -89,6 +124,7 @@ export const Inspector = memo(function Inspector(props: InspectorProps) {
 				{view.model ? formatTotalsCost(session) : "–"}
 				{view.runId ? `  (run ${formatTotalsCost(run)})` : ""}
 			</Row>
+			<SubagentRows view={view} />
 			<Row label="context">
 				{window ? (
 					<>
@@ -99,10 +135,17 @@ export const Inspector = memo(function Inspector(props: InspectorProps) {
 					`${formatTokens(context.tokens)} (window unknown)`
 				)}
 			</Row>
+			{requestSplit(view) ? <Row label="request">{requestSplit(view)}</Row> : null}
 			<Row label="speed">
 				TTFT {ttft} · {speed === null ? "–" : `${Math.round(speed)} tok/s`}
 			</Row>
 			<Row label="tools">{tools || "none yet"}</Row>
+			{/* What writes and edits changed (/changes lists the files and their diffs). */}
+			{view.changes.files > 0 ? (
+				<Row label="files">
+					changed {view.changes.files} · +{view.changes.added} −{view.changes.removed}
+				</Row>
+			) : null}
 			{/* Only where hooks ran: a conversation without hooks shows no row for them. */}
 			{view.hooks.runs > 0 ? (
 				<Row label="hooks">

@@ -1,5 +1,6 @@
 import { Box, Text } from "ink";
 import { memo } from "react";
+import { sanitizeForTerminal } from "../../term/sanitize.js";
 import { formatTokens, formatTotalsCost, formatUsage } from "../../view/format.js";
 import type { ViewState } from "../../view/state.js";
 import { useNow } from "../state/use-store.js";
@@ -17,6 +18,8 @@ export type StatusBarProps = {
 	branch: string | null;
 	sessionId: string | null;
 	sessionName: string | undefined;
+	/** The label nearest the current leaf on its path (/label, the tree's l). */
+	sessionLabel?: string | undefined;
 	/** When the inspector is hidden, a one-line summary of it goes here. */
 	summary: boolean;
 	/** The run's idle timeout, for a stalled reply's state; null: not known yet. */
@@ -29,9 +32,11 @@ export const StatusBar = memo(function StatusBar(props: StatusBarProps) {
 	const { view } = props;
 	const busy = isBusy(view.activity);
 	const now = useNow(props.summary && busy);
-	const session = props.sessionId
-		? `${props.sessionId}${props.sessionName ? ` "${props.sessionName}"` : ""}`
-		: "not saved";
+	// A name and a label come from session files: shown, never acted on by the terminal, on one row.
+	const oneRow = (text: string) => sanitizeForTerminal(text).replace(/\s+/g, " ");
+	const name = props.sessionName ? ` "${oneRow(props.sessionName)}"` : "";
+	const label = props.sessionLabel ? ` [${oneRow(props.sessionLabel)}]` : "";
+	const session = props.sessionId ? `${props.sessionId}${name}${label}` : "not saved";
 	const where = `${props.cwd}${props.branch ? ` (${props.branch})` : ""}`;
 	// [text, rank]: on a narrow terminal the lower ranks stay (the live state first, the path and session last);
 	// a part that does not fit is left out whole, never cut in the middle. Until the config is read the model may
