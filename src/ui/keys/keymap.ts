@@ -191,3 +191,51 @@ export function keyHelp(
 	}
 	return [...rows];
 }
+
+/** A key with nothing held: what a key read inside a chunk of typed text is dispatched with. */
+export const NO_KEY: Key = {
+	upArrow: false,
+	downArrow: false,
+	leftArrow: false,
+	rightArrow: false,
+	pageDown: false,
+	pageUp: false,
+	home: false,
+	end: false,
+	return: false,
+	escape: false,
+	ctrl: false,
+	shift: false,
+	tab: false,
+	backspace: false,
+	delete: false,
+	meta: false,
+	super: false,
+	hyper: false,
+	capsLock: false,
+	numLock: false,
+};
+
+/** Keys that arrive as bytes inside a chunk of typed text: Enter, Tab, Backspace. */
+const CHUNK_CONTROLS: Readonly<Record<string, Partial<Key>>> = {
+	"\r": { return: true },
+	"\t": { tab: true },
+	"\x7f": { delete: true },
+};
+
+/**
+ * A chunk of keys read at once ("/grammar\r", "j\r": fast typing, a terminal that batches) as the keys it holds, one
+ * by one, for a screen whose letters are keys (not text); null for a single key or anything that is not typed text
+ * (an escape sequence, or what Ink passes on of one: "[1;5A").
+ */
+export function keysOf(text: string, key: Key): [string, Key][] | null {
+	if (key.ctrl || key.meta || Array.from(text).length < 2 || text.startsWith("[")) return null;
+	const keys: [string, Key][] = [];
+	for (const char of text) {
+		const control = CHUNK_CONTROLS[char];
+		if (control) keys.push(["", { ...NO_KEY, ...control }]);
+		else if (char >= " ") keys.push([char, { ...NO_KEY, shift: /^[A-Z]$/.test(char) }]);
+		else return null;
+	}
+	return keys;
+}

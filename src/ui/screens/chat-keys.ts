@@ -3,17 +3,17 @@ import type { PastedRange } from "../../agent/events.js";
 import type { ApprovalDecision } from "../../agent/loop.js";
 import { startsFolded } from "../chat/folds.js";
 import { KEY_TABLE } from "../keys/key-table.js";
-import { byteActions, type KeyActions, type KeyLayer, keyDispatcher } from "../keys/keymap.js";
+import { byteActions, type KeyActions, type KeyLayer, keyDispatcher, keysOf, NO_KEY } from "../keys/keymap.js";
 import { mustReadAll, type PreviewFit, readAll, seenBefore } from "../state/approval-layout.js";
 import type { InputModel } from "../state/input-model.js";
 import type { UiStore } from "../state/store.js";
-import { cancelFind, editFind, enterTranscript, leaveTranscript } from "../state/transcript.js";
+import { cancelFind, enterTranscript, leaveTranscript } from "../state/transcript.js";
 import { readyToRun } from "./commands.js";
 import {
 	type FindAction,
 	findActions,
 	findRest,
-	keysOf,
+	pasted,
 	type TranscriptAction,
 	transcriptActions,
 } from "./transcript-keys.js";
@@ -149,7 +149,7 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 	const dispatch = keyDispatcher(CHAT_KEYS, layers, actions);
 	/** In the transcript mode a chunk of several keys ("/grammar\r", "j\r") is dispatched key by key (`keysOf`). */
 	const press = (text: string, key: Key) => {
-		const keys = store.transcript && !store.approval ? keysOf(text, key, NO_KEY) : null;
+		const keys = store.transcript && !store.approval ? keysOf(text, key) : null;
 		if (!keys) return dispatch(text, key);
 		for (const [char, k] of keys) dispatch(char, k);
 		return true;
@@ -165,19 +165,6 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		if (step.kind === "pasted") pasted(store, input, step.text);
 		if (step.kind === "key" && !wheel(store, text)) press(text, key);
 	};
-}
-
-/**
- * A bracketed paste goes into the input (the transcript mode ends: the person means to write), or into the transcript's
- * search line while it is open (on one line).
- */
-function pasted(store: UiStore, input: InputModel, text: string): void {
-	if (store.transcript?.typing != null) editFind(store, { type: text.replace(/\s+/g, " ") });
-	else {
-		leaveTranscript(store);
-		input.paste(text);
-		store.toBottom();
-	}
 }
 
 /** A pause longer than this between keys ends a run of typing. */
@@ -458,30 +445,6 @@ function wheel(store: UiStore, text: string): boolean {
 	else if (button === 65) store.scrollBy(-WHEEL_LINES);
 	return true;
 }
-
-/** A key with nothing held: what a control byte inside typed text is dispatched with. */
-export const NO_KEY: Key = {
-	upArrow: false,
-	downArrow: false,
-	leftArrow: false,
-	rightArrow: false,
-	pageDown: false,
-	pageUp: false,
-	home: false,
-	end: false,
-	return: false,
-	escape: false,
-	ctrl: false,
-	shift: false,
-	tab: false,
-	backspace: false,
-	delete: false,
-	meta: false,
-	super: false,
-	hyper: false,
-	capsLock: false,
-	numLock: false,
-};
 
 /**
  * Ctrl+O where there is no transcript mode (the replay screen): expands or collapses the newest item that starts

@@ -1,6 +1,7 @@
 import type { Key } from "ink";
 import type { KeyAction } from "../keys/key-table.js";
 import type { KeyActions } from "../keys/keymap.js";
+import type { InputModel } from "../state/input-model.js";
 import type { UiStore } from "../state/store.js";
 import {
 	cancelFind,
@@ -59,25 +60,15 @@ export function findRest(store: UiStore, text: string, key: Key): boolean {
 	return true;
 }
 
-/** Keys that arrive as bytes inside a chunk of typed text: Enter, Tab, Backspace. */
-const CONTROL: Readonly<Record<string, Partial<Key>>> = {
-	"\r": { return: true },
-	"\t": { tab: true },
-	"\x7f": { delete: true },
-};
-
 /**
- * A chunk of keys read at once ("/grammar\r", "jjj": fast typing, a terminal that batches) as the keys it holds, one
- * by one, so each is the transcript's key it is; null for a single key or anything that is not typed text.
+ * A bracketed paste goes into the input (the transcript mode ends: the person means to write), or into the transcript's
+ * search line while it is open (on one line).
  */
-export function keysOf(text: string, key: Key, none: Key): [string, Key][] | null {
-	if (key.ctrl || key.meta || Array.from(text).length < 2) return null;
-	const keys: [string, Key][] = [];
-	for (const char of text) {
-		const control = CONTROL[char];
-		if (control) keys.push(["", { ...none, ...control }]);
-		else if (char >= " ") keys.push([char, { ...none, shift: /^[A-Z]$/.test(char) }]);
-		else return null;
+export function pasted(store: UiStore, input: InputModel, text: string): void {
+	if (store.transcript?.typing != null) editFind(store, { type: text.replace(/\s+/g, " ") });
+	else {
+		leaveTranscript(store);
+		input.paste(text);
+		store.toBottom();
 	}
-	return keys;
 }
