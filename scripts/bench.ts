@@ -10,6 +10,7 @@ import { benchDeltas } from "./bench-deltas.js";
 import { benchExport } from "./bench-export.js";
 import { benchFinder } from "./bench-finder.js";
 import { benchHooks } from "./bench-hooks.js";
+import { benchPicker } from "./bench-picker.js";
 import { benchRequest } from "./bench-request.js";
 import { benchSessionLoad } from "./bench-session.js";
 import { benchTree } from "./bench-tree.js";
@@ -146,6 +147,8 @@ async function main() {
 	for (const line of await benchDeltas()) console.log(line);
 	console.log("");
 	for (const line of await benchSessionLoad()) console.log(line);
+	console.log("");
+	for (const line of await benchPicker()) console.log(line);
 	console.log("");
 	for (const line of await benchExport()) console.log(line);
 	console.log("");

@@ -128,6 +128,7 @@ function rootOptions(program: Command): Command {
 		.option("-c, --continue", "continue the most recent session of this directory")
 		.option("--session <id|path>", "continue a session by id prefix or file path")
 		.option("--at <entry>", "with -c or --session: continue from this entry (a new branch)")
+		.option("-r, --resume [search]", "pick a session to continue in the full-screen picker (filtered by SEARCH)")
 		.option("--no-session", "save nothing (a throwaway run)")
 		.option("--session-dir <dir>", "where sessions are saved")
 		.option("--no-hooks", 'run without any hook (README "Hooks")')
@@ -220,6 +221,7 @@ async function runRoot(words: string[], o: RootOptions): Promise<number> {
 	if (o.inputFormat === "stream-json") return runStreamInput(words, o, cwd);
 	const headless = o.print || !process.stdout.isTTY || !process.stdin.isTTY;
 	if (!headless) interrupts.release();
+	if (o.resume !== undefined) return runResume(words, o, cwd, headless);
 	if (!headless && o.plain) {
 		const { runLineMode } = await import("./modes/line.js");
 		return runLineMode({ ...runFlags(o, cwd), prompt: words.join(" ") });
@@ -242,6 +244,30 @@ async function runRoot(words: string[], o: RootOptions): Promise<number> {
 		{ ...runFlags(o, cwd), prompt, output: o.output },
 		{ stdout: process.stdout, stderr: process.stderr, env: process.env },
 	);
+}
+
+/**
+ * `gar -r [SEARCH]`: the full-screen app opens on the resume picker; words after it join the search
+ * (`gar -r fix parser`). Only in a terminal, and never with another way of choosing the session.
+ */
+async function runResume(words: string[], o: RootOptions, cwd: string, headless: boolean): Promise<number> {
+	if (headless || o.plain) {
+		const why = headless ? "needs a terminal" : "is the full-screen app's: leave out --plain";
+		throw new UsageError(
+			`-r opens the resume picker, which ${why}; gar sessions lists the sessions and --session ID continues one`,
+		);
+	}
+	const other = [
+		o.continue && "-c",
+		typeof o.session === "string" && "--session",
+		o.session === false && "--no-session",
+	]
+		.concat(o.at ? "--at" : false)
+		.filter(Boolean);
+	if (other.length > 0) throw new UsageError(`-r picks the session itself: leave out ${other.join(" and ")}`);
+	const search = [typeof o.resume === "string" ? o.resume : "", ...words].join(" ").trim();
+	const { runTui, background } = await loadTui(o.theme);
+	return runTui({ ...runFlags(o, cwd), resume: search, ...(o.theme ? { theme: o.theme } : {}), ...background });
 }
 
 /** `--input-format stream-json`: one conversation driven by JSON lines on stdin (always headless). */

@@ -16,7 +16,12 @@ function sessionFiles(root: string): string[] {
 	let files: string[] = [];
 	try {
 		for (const dir of readdirSync(base))
-			files = files.concat(readdirSync(join(base, dir)).map((f) => join(base, dir, f)));
+			files = files.concat(
+				readdirSync(join(base, dir))
+					// The listing's index (.index.json, .search.json) lives beside the sessions.
+					.filter((f) => f.endsWith(".jsonl"))
+					.map((f) => join(base, dir, f)),
+			);
 	} catch {
 		return [];
 	}

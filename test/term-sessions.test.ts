@@ -12,6 +12,10 @@ const hostile: SessionInfo = {
 	entries: 3,
 	messages: 2,
 	firstPrompt: "fix it\x1b[2J\rgone\u202eevil",
+	branches: 1,
+	labels: [],
+	costUsd: 0,
+	damaged: 0,
 };
 
 describe("gar sessions shows hostile names and prompts inert", () => {

@@ -7,6 +7,7 @@ import { redact } from "../src/llm/errors.js";
 import { redactSecrets } from "../src/session/redact.js";
 import { maskSecrets } from "../src/session/writer.js";
 import { editDistance } from "../src/text/distance.js";
+import { FuzzyRows } from "../src/text/fuzzy.js";
 import { danglingLink, danglingTarget, expandHome, gitRoot, tildePath } from "../src/text/paths.js";
 import { maskKeys, maskValues } from "../src/text/secrets.js";
 
@@ -110,5 +111,28 @@ describe("secrets", () => {
 		expect(maskSecrets('{"isError":true,"x":"truetrue"}', ["true", "truetrue"])).toBe(
 			'{"isError":true,"x":"[redacted]"}',
 		);
+	});
+});
+
+describe("FuzzyRows (the picker's filter)", () => {
+	const rows = [
+		{ id: 1, texts: ["修复解析器的测试"] },
+		{ id: 2, texts: ["исправить парсер"] },
+		{ id: 3, texts: ["Ärger mit Umlauten", "fix the parser"] },
+		{ id: 4, texts: ["the quick brown fox jumps over the lazy dog parsing"] },
+	];
+	const find = (fuzzy: FuzzyRows<(typeof rows)[number]>, query: string) => fuzzy.find(query).map((hit) => hit.row.id);
+
+	it("matches any script, without accents and case, with letters left out", () => {
+		const fuzzy = new FuzzyRows(rows, (row) => row.texts);
+		expect(find(fuzzy, "解析器")).toEqual([1]);
+		expect(find(fuzzy, "парср")).toEqual([2]);
+		expect(find(fuzzy, "arger")).toEqual([3]);
+		expect(find(fuzzy, "ÄRGER umlaut")).toEqual([3]);
+		// "parsr": the letters of "parser" with one left out; "parsing" has no r after the s close by.
+		expect(find(fuzzy, "parsr")).toEqual([3]);
+		expect(find(fuzzy, "pars")).toEqual([3, 4]);
+		expect(fuzzy.find("umlaut")[0]?.text).toBe("Ärger mit Umlauten");
+		expect(find(fuzzy, "qzx")).toEqual([]);
 	});
 });

@@ -78,6 +78,7 @@ describe("slash command completion", () => {
 			"/name ",
 			"/label ",
 			"/session",
+			"/resume ",
 			"/request ",
 			"/context",
 			"/tree",

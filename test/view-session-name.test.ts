@@ -32,6 +32,10 @@ describe("a session's name made from its first prompt", () => {
 			entries: 3,
 			messages: 2,
 			firstPrompt: "fix the parser\nin src/lexer.ts",
+			branches: 1,
+			labels: [],
+			costUsd: 0,
+			damaged: 0,
 		};
 		const [, row] = formatSessionTable([info], 200).split("\n");
 		expect(row).toMatch(/^abc123 {2}fix the parser {2}/);

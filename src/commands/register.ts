@@ -1,7 +1,7 @@
 // The declarations of the subcommands whose code lives in commands/, and `help`. Each command's module, and the
 // configuration it needs, is imported only when the command runs: cli.ts's start-up (gar --version) loads none of it.
 import { homedir } from "node:os";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { type Command, Option } from "commander";
 import { UsageError } from "../errors.js";
 import { checkCwd } from "./path-check.js";
@@ -67,13 +67,20 @@ function addSessionCommands(program: Command, run: Run): void {
 			run(changesCommand(await sessionsContext(program), id, options));
 		});
 
-	subcommand(program, "sessions")
+	const sessions = subcommand(program, "sessions")
 		.description("list the sessions of this directory (id, name, date, entries, first prompt)")
 		.option("--json", "as JSON, for scripts")
 		.option("--all", "every project's sessions, with a PROJECT column")
 		.action(async (options: { json?: boolean; all?: boolean }) => {
 			const { sessionsCommand } = await import("./sessions.js");
 			run(sessionsCommand(await sessionsContext(program), options));
+		});
+	sessions
+		.command("restore [session]")
+		.description("move a session deleted in the picker back from the trash (no id: list the trash)")
+		.action(async (id: string | undefined) => {
+			const { restoreCommand } = await import("./sessions.js");
+			run(restoreCommand(await sessionsContext(program), id));
 		});
 
 	subcommand(program, "fork <session>")
@@ -366,5 +373,8 @@ async function trustContext(dir: string | undefined) {
 
 async function sessionsContext(program: Command) {
 	const { cwd, result } = await loadFor(program);
-	return { cwd, baseDir: result.config.session.dir, write: (text: string) => process.stdout.write(text) };
+	const { configPaths } = await import("../config/index.js");
+	const { dataDir } = configPaths(homedir(), process.env);
+	const write = (text: string) => process.stdout.write(text);
+	return { cwd, baseDir: result.config.session.dir, trashDir: join(dataDir, "trash"), write };
 }

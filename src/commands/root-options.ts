@@ -27,6 +27,8 @@ export type RootOptions = {
 	/** An id or path; false with --no-session. */
 	session?: string | false;
 	at?: string;
+	/** -r / --resume [SEARCH]: true without a search text. */
+	resume?: string | true;
 	sessionDir?: string;
 	/** false with --no-stdin. */
 	stdin?: boolean;

@@ -2,16 +2,24 @@ import { UsageError } from "../errors.js";
 import {
 	forkSession,
 	listSessions,
+	listTrash,
 	loadSession,
 	resolveEntry,
 	resolveSession,
+	restoreFromTrash,
 	type SessionInfo,
 	SessionWriter,
 } from "../session/index.js";
 import { sanitizeForTerminal } from "../term/sanitize.js";
 import { sessionTitle } from "../view/session-name.js";
 
-export type SessionsContext = { baseDir: string; cwd: string; write: (text: string) => void };
+export type SessionsContext = {
+	baseDir: string;
+	cwd: string;
+	/** Where the picker moves deleted sessions (`gar sessions restore`). */
+	trashDir?: string;
+	write: (text: string) => void;
+};
 
 function shortDate(iso: string): string {
 	const d = new Date(iso);
@@ -131,5 +139,27 @@ export function nameCommand(ctx: SessionsContext, id: string, name: string): num
 		writer.close();
 	}
 	say(ctx, `named ${writer.session.header.id}: ${name.trim()}\n`);
+	return 0;
+}
+
+/**
+ * `gar sessions restore [ID]`: moves a session the picker deleted back to where it was; without an id, lists what
+ * the trash holds.
+ */
+export function restoreCommand(ctx: SessionsContext, id: string | undefined): number {
+	const trash = ctx.trashDir;
+	if (!trash) throw new UsageError("restore: gar's data folder is not known");
+	if (id === undefined) {
+		const held = listTrash(trash);
+		if (held.length === 0) {
+			say(ctx, `the trash is empty (${trash})\n`);
+			return 0;
+		}
+		const rows = held.map((t) => `${t.id}  deleted ${shortDate(t.deletedAt)}  from ${t.from}`);
+		say(ctx, `${rows.join("\n")}\nrestore one with: gar sessions restore ID\n`);
+		return 0;
+	}
+	const restored = restoreFromTrash(id, trash);
+	say(ctx, `restored ${restored.id} to ${restored.from}\n`);
 	return 0;
 }

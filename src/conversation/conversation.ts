@@ -294,7 +294,10 @@ export class Conversation {
 		return this.changeSession(() => this.attach(this.options.openSession?.() ?? null), "clear", "clear");
 	}
 
-	/** Goes on in another session (a fork or clone) from its leaf, as newSession does (hooks: other, resume). */
+	/**
+	 * Goes on in another session (a fork or clone, or one the picker opens) from its leaf, as newSession does (hooks:
+	 * other, resume).
+	 */
 	switchSession(writer: SessionWriter): Promise<void> {
 		if (this.controller) throw new ConversationBusyError("switch to another session");
 		return this.changeSession(() => this.attach(writer), "other", "resume");

@@ -1,4 +1,5 @@
 export { SECRET_MARKER } from "../text/secrets.js";
+export { type FolderListing, INDEX_FILE, type ListedSession, type UnreadableSession } from "./catalog.js";
 export {
 	assistantMessageOf,
 	buildContext,
@@ -45,20 +46,28 @@ export {
 } from "./format.js";
 export { loadSession } from "./load.js";
 export {
+	type Catalog,
 	findLatestSession,
+	infoOf,
 	type ListOptions,
 	listSessions,
 	type ResolvedSession,
+	readCatalog,
+	readHeader,
+	readPrompts,
 	readSessionInfo,
 	resolveSession,
 	type SessionInfo,
 } from "./ops.js";
-export { projectSlug, sessionDirFor } from "./paths.js";
+export { idFromFileName, projectSlug, sessionDirFor } from "./paths.js";
+export { type LastExchange, readLastExchange } from "./preview.js";
 export { type EventSource, SessionRecorder, type WriteFailure } from "./recorder.js";
 export { redactSecrets } from "./redact.js";
 export { type ReplayEvent, replayEvents } from "./replay.js";
 export { resolveEntry } from "./resolve-entry.js";
 export { Session } from "./session.js";
+export { type SessionSummary, summarize } from "./summary.js";
+export { listTrash, moveToTrash, restoreFromTrash, type TrashedSession, trashDirOf } from "./trash.js";
 export {
 	type Clock,
 	type CreateSessionOptions,

@@ -14,8 +14,8 @@ const CHUNK = 1 << 20;
 
 /**
  * Called once per line with the bytes `buf[start, end)` (without the "\n"). The buffer is reused after the call
- * returns: copy or decode what you keep. `complete` is false for a last line with no "\n" after it.
- * Return false to stop reading.
+ * returns: copy or decode what you keep. `complete` is false for a last line with no "\n" after it; `offset` is
+ * where the line starts in the file. Return false to stop reading.
  */
 export type LineVisitor = (
 	buf: Buffer,
@@ -23,31 +23,39 @@ export type LineVisitor = (
 	end: number,
 	lineNo: number,
 	complete: boolean,
+	offset: number,
 ) => boolean | undefined;
 
+/** What a scan read: its bytes, whether the file ends with "\n", and where the last whole line ends. */
+export type ScanResult = { bytes: number; endsWithNewline: boolean; lineEnd: number };
+
 /**
- * Reads a file line by line in 1 MB chunks, so memory stays bounded by the longest line, not the file.
- * Opens the file read-only; never modifies it. Returns the bytes read and whether the file ends with "\n" (or is
- * empty); after an early stop, `endsWithNewline` is false.
+ * Reads a file line by line in 1 MB chunks, so memory stays bounded by the longest line, not the file, from byte
+ * `from` (the start of a line) on. Opens the file read-only; never modifies it. Returns the bytes read, whether the
+ * file ends with "\n" (or is empty), and the offset after the last "\n" read; after an early stop,
+ * `endsWithNewline` is false.
  */
-export function forEachLine(file: string, visit: LineVisitor): { bytes: number; endsWithNewline: boolean } {
+export function forEachLine(file: string, visit: LineVisitor, from = 0): ScanResult {
 	const fd = openSync(file, "r");
 	try {
-		return scanFd(fd, visit);
+		return scanFd(fd, visit, from);
 	} finally {
 		closeSync(fd);
 	}
 }
 
-function scanFd(fd: number, visit: LineVisitor): { bytes: number; endsWithNewline: boolean } {
+function scanFd(fd: number, visit: LineVisitor, from: number): ScanResult {
 	const chunk = Buffer.allocUnsafe(CHUNK);
 	let carry: Buffer[] = [];
 	let lineNo = 0;
 	let bytes = 0;
 	let lastByte = -1;
+	// Where the line being read starts in the file.
+	let lineStart = from;
 	for (;;) {
-		const n = readSync(fd, chunk, 0, CHUNK, bytes);
+		const n = readSync(fd, chunk, 0, CHUNK, from + bytes);
 		if (n === 0) break;
+		const at = from + bytes;
 		bytes += n;
 		lastByte = chunk[n - 1] ?? -1;
 		const view = chunk.subarray(0, n);
@@ -59,11 +67,12 @@ function scanFd(fd: number, visit: LineVisitor): { bytes: number; endsWithNewlin
 				carry.push(view.subarray(start, nl));
 				const line = Buffer.concat(carry);
 				carry = [];
-				keepGoing = visit(line, 0, line.length, lineNo, true);
+				keepGoing = visit(line, 0, line.length, lineNo, true, lineStart);
 			} else {
-				keepGoing = visit(view, start, nl, lineNo, true);
+				keepGoing = visit(view, start, nl, lineNo, true, lineStart);
 			}
-			if (keepGoing === false) return { bytes, endsWithNewline: false };
+			lineStart = at + nl + 1;
+			if (keepGoing === false) return { bytes, endsWithNewline: false, lineEnd: lineStart };
 			start = nl + 1;
 		}
 		// The chunk buffer is reused, so the unfinished line is copied.
@@ -71,9 +80,9 @@ function scanFd(fd: number, visit: LineVisitor): { bytes: number; endsWithNewlin
 	}
 	if (carry.length > 0) {
 		const line = Buffer.concat(carry);
-		visit(line, 0, line.length, lineNo + 1, false);
+		visit(line, 0, line.length, lineNo + 1, false, lineStart);
 	}
-	return { bytes, endsWithNewline: bytes === 0 || lastByte === 10 };
+	return { bytes, endsWithNewline: bytes === 0 || lastByte === 10, lineEnd: lineStart };
 }
 
 /** The JSON value of one line; undefined when it is not valid JSON (a torn or damaged line). A UTF-8 BOM (an

@@ -1,9 +1,14 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { danglingLink } from "../text/paths.js";
+import { type FolderListing, folderPrompts, listFolder, sessionFiles as sessionNames } from "./catalog.js";
 import { SessionError, type SessionHeader } from "./format.js";
-import { forEachLine, parseEntry, parseHeader, parseJson } from "./lines.js";
+import { forEachLine, parseHeader, parseJson } from "./lines.js";
 import { idFromFileName, sessionDirFor } from "./paths.js";
+import { type SessionSummary, summarize } from "./summary.js";
+
+/** The `.jsonl` files of a folder, as paths. */
+const sessionFiles = (dir: string): string[] => sessionNames(dir).map((name) => join(dir, name));
 
 /** One session as a picker lists it. Times are ISO strings. */
 export type SessionInfo = {
@@ -19,8 +24,21 @@ export type SessionInfo = {
 	entries: number;
 	/** User and assistant entries. */
 	messages: number;
-	/** The first user message, whitespace collapsed, at most ~80 characters. */
+	/** The first prompt the person typed, whitespace collapsed, at most ~80 characters. */
 	firstPrompt?: string;
+	/** The latest prompt the person typed, the same way. */
+	latestPrompt?: string;
+	/** Branches: the ends of the session's tree (1 for a conversation that never branched, 0 before any entry). */
+	branches: number;
+	/** The labels set on entries, in the order they were set. */
+	labels: string[];
+	/** The provider and model of the latest reply (or model change). */
+	provider?: string;
+	model?: string;
+	/** What the replies and summaries recorded in the file cost (null: some price unknown). */
+	costUsd: number | null;
+	/** Lines that are not entries (damaged, or torn by a crash). */
+	damaged: number;
 	/**
 	 * Tokens of the context as of the last request (its reported input, cache and output) or of the last compaction
 	 * after it; absent before any request.
@@ -34,93 +52,55 @@ export type SessionInfo = {
 
 export type ListOptions = { onWarning?: (message: string) => void };
 
-const PREFIX = Buffer.from('{"type":"');
-const QUOTE = 34;
-const CLOSE_BRACE = 125;
-const PROMPT_CHARS = 80;
-const FAILED_REQUEST = Buffer.from('"stopReason":"error"');
-
-/**
- * An entry line's type without parsing the line when it starts the way gar writes it (`{"type":"…"` first and
- * `}` last); otherwise the line is parsed. Undefined for a line that is not an entry.
- */
-function sniffType(buf: Buffer, start: number, end: number): string | undefined {
-	const head = start + PREFIX.length;
-	if (end > head && buf[end - 1] === CLOSE_BRACE && buf.compare(PREFIX, 0, PREFIX.length, start, head) === 0) {
-		const quote = buf.indexOf(QUOTE, head);
-		if (quote !== -1 && quote < end && quote - head <= 32) return buf.toString("latin1", head, quote);
-	}
-	return parseEntry(parseJson(buf.toString("utf8", start, end)))?.type;
-}
-
-function oneLine(text: string): string {
-	const flat = text.replace(/\s+/g, " ").trim();
-	return flat.length > PROMPT_CHARS ? `${flat.slice(0, PROMPT_CHARS - 1)}…` : flat;
-}
-
-/**
- * Summarises one session file with a fast line scan: only line 1, name lines and the first user line are parsed.
- * Read-only. Throws SessionError for a file that is not a session or has a newer major format.
- */
-export function readSessionInfo(file: string): SessionInfo {
-	let header: SessionHeader | undefined;
-	let entries = 0;
-	let messages = 0;
-	let name: string | undefined;
-	let firstPrompt: string | undefined;
-	// Copies of the last request (or compaction) and run lines, parsed once at the end: both are small.
-	let lastContext: Buffer | undefined;
-	let lastRun: Buffer | undefined;
-	forEachLine(file, (buf, start, end) => {
-		if (!header) {
-			header = parseHeader(parseJson(buf.toString("utf8", start, end)), file);
-			return;
-		}
-		const type = sniffType(buf, start, end);
-		if (type === undefined) return;
-		entries++;
-		if (type === "user" || type === "assistant") messages++;
-		// A failed request reports no usage: the context is then the one before it.
-		const failed = type === "request" && buf.subarray(start, end).includes(FAILED_REQUEST);
-		if ((type === "request" && !failed) || type === "compaction") lastContext = Buffer.from(buf.subarray(start, end));
-		else if (type === "run") lastRun = Buffer.from(buf.subarray(start, end));
-		if ((type === "name" || (type === "user" && firstPrompt === undefined)) && end - start < 1 << 20) {
-			const entry = parseEntry(parseJson(buf.toString("utf8", start, end)));
-			if (entry?.type === "name") name = entry.name;
-			if (entry?.type === "user") firstPrompt = oneLine(entry.content);
-		}
-		return;
-	});
-	if (!header) throw new SessionError(`${file} is empty: not a gar session`, "bad_header");
-	const stat = statSync(file);
-	const context = lastContext && parseEntry(parseJson(lastContext.toString("utf8")));
-	const run = lastRun && parseEntry(parseJson(lastRun.toString("utf8")));
-	let contextTokens: number | undefined;
-	if (context?.type === "request") {
-		const { input, output, cacheRead, cacheWrite } = context.usage;
-		contextTokens = input + output + cacheRead + cacheWrite;
-	} else if (context?.type === "compaction") contextTokens = context.tokensAfter;
+/** A summary as a listing shows it. */
+export function infoOf(file: string, mtimeMs: number, s: SessionSummary): SessionInfo {
 	return {
-		id: header.id,
+		id: s.id,
 		file,
-		cwd: header.cwd,
-		...(name === undefined ? {} : { name }),
-		createdAt: header.createdAt,
-		modifiedAt: stat.mtime.toISOString(),
-		entries,
-		messages,
-		...(firstPrompt === undefined ? {} : { firstPrompt }),
-		...(contextTokens === undefined ? {} : { contextTokens }),
-		...(run?.type === "run" ? { contextWindow: run.contextWindow ?? null } : {}),
-		...(header.parent ? { forkOf: { session: header.parent.session, entry: header.parent.entry } } : {}),
+		cwd: s.cwd,
+		...(s.name === undefined ? {} : { name: s.name }),
+		createdAt: s.createdAt,
+		modifiedAt: new Date(mtimeMs).toISOString(),
+		entries: s.entries,
+		messages: s.messages,
+		...(s.firstPrompt === undefined ? {} : { firstPrompt: s.firstPrompt }),
+		...(s.latestPrompt === undefined ? {} : { latestPrompt: s.latestPrompt }),
+		branches: s.leaves.length,
+		labels: Object.values(s.labels),
+		...(s.provider === undefined ? {} : { provider: s.provider }),
+		...(s.model === undefined ? {} : { model: s.model }),
+		costUsd: s.costUsd,
+		damaged: s.damaged,
+		...(s.contextTokens === undefined ? {} : { contextTokens: s.contextTokens }),
+		...(s.contextWindow === undefined ? {} : { contextWindow: s.contextWindow }),
+		...(s.forkOf ? { forkOf: s.forkOf } : {}),
 	};
 }
 
-function sessionFiles(dir: string): string[] {
-	if (!existsSync(dir)) return [];
-	return readdirSync(dir, { withFileTypes: true })
-		.filter((d) => d.isFile() && d.name.endsWith(".jsonl"))
-		.map((d) => join(dir, d.name));
+/**
+ * Summarises one session file by reading it once (no index): only line 1, name, label, user and small record lines
+ * are parsed. Read-only. Throws SessionError for a file that is not a session or has a newer major format.
+ */
+export function readSessionInfo(file: string): SessionInfo {
+	const { summary } = summarize(file);
+	return infoOf(file, statSync(file).mtimeMs, summary);
+}
+
+/** Line 1 of a session file, read alone. Throws SessionError as loadSession does for a bad or newer header. */
+export function readHeader(file: string): SessionHeader {
+	let header: SessionHeader | undefined;
+	let failure: unknown;
+	forEachLine(file, (buf, start, end) => {
+		try {
+			header = parseHeader(parseJson(buf.toString("utf8", start, end)), file);
+		} catch (error) {
+			failure = error;
+		}
+		return false;
+	});
+	if (failure) throw failure;
+	if (!header) throw new SessionError(`${file} is empty: not a gar session`, "bad_header");
+	return header;
 }
 
 function projectDirs(baseDir: string): string[] {
@@ -134,38 +114,54 @@ function byNewest(a: { file: string; mtimeMs: number }, b: { file: string; mtime
 	return b.mtimeMs - a.mtimeMs || (b.file < a.file ? -1 : b.file > a.file ? 1 : 0);
 }
 
+/** What a listing of one project (or all) found: sessions and unreadable files, each newest first. */
+export type Catalog = FolderListing;
+
+/**
+ * The session files of one project (`cwd` given) or of all projects under `baseDir`, through each folder's index
+ * (catalog.ts): newest (by modification) first, with the files that cannot be listed and why. Never reads a file
+ * whose size and modification time the index already knows. The summaries come without their prompts (readPrompts).
+ */
+export function readCatalog(baseDir: string, cwd?: string): Catalog {
+	const dirs = cwd === undefined ? projectDirs(baseDir) : [sessionDirFor(baseDir, cwd)];
+	const all: Catalog = { sessions: [], unreadable: [] };
+	for (const dir of dirs) {
+		const { sessions, unreadable } = listFolder(dir);
+		all.sessions.push(...sessions);
+		all.unreadable.push(...unreadable);
+	}
+	all.sessions.sort(byNewest);
+	all.unreadable.sort(byNewest);
+	return all;
+}
+
+/**
+ * The prompts' text of the sessions of one project (`cwd` given) or of all, by file, as the last listing stored it
+ * (readCatalog leaves it out: only a search needs it).
+ */
+export function readPrompts(baseDir: string, cwd?: string): Map<string, string[]> {
+	const dirs = cwd === undefined ? projectDirs(baseDir) : [sessionDirFor(baseDir, cwd)];
+	return new Map(dirs.flatMap((dir) => [...folderPrompts(dir)]));
+}
+
 /**
  * The sessions of one project (`cwd` given) or of all projects under `baseDir`, newest (by modification) first.
- * Files that cannot be read are skipped and reported to `onWarning`. Read-only.
+ * Files that cannot be read are left out and reported to `onWarning`. Read-only for session files (the index beside
+ * them is kept up to date).
  */
 export function listSessions(baseDir: string, cwd?: string, options: ListOptions = {}): SessionInfo[] {
-	const dirs = cwd === undefined ? projectDirs(baseDir) : [sessionDirFor(baseDir, cwd)];
-	const infos: { info: SessionInfo; file: string; mtimeMs: number }[] = [];
-	for (const file of dirs.flatMap(sessionFiles)) {
-		try {
-			const info = readSessionInfo(file);
-			infos.push({ info, file, mtimeMs: Date.parse(info.modifiedAt) });
-		} catch (error) {
-			options.onWarning?.(error instanceof Error ? error.message : String(error));
-		}
-	}
-	return infos.sort(byNewest).map((i) => i.info);
+	const { sessions, unreadable } = readCatalog(baseDir, cwd);
+	for (const u of unreadable) options.onWarning?.(u.reason);
+	return sessions.map((s) => infoOf(s.file, s.mtimeMs, s.summary));
 }
 
 /** The most recently modified session of `cwd` that has at least one message (`gar -c`); undefined when none. */
 export function findLatestSession(baseDir: string, cwd: string, options: ListOptions = {}): SessionInfo | undefined {
-	const files = sessionFiles(sessionDirFor(baseDir, cwd))
-		.map((file) => ({ file, mtimeMs: statSync(file).mtimeMs }))
-		.sort(byNewest);
-	for (const { file } of files) {
-		try {
-			const info = readSessionInfo(file);
-			if (info.messages > 0) return info;
-		} catch (error) {
-			options.onWarning?.(error instanceof Error ? error.message : String(error));
-		}
-	}
-	return undefined;
+	const { sessions, unreadable } = readCatalog(baseDir, cwd);
+	const latest = sessions.find((s) => s.summary.messages > 0);
+	// Files newer than the one chosen that could not be read are named, not passed over in silence.
+	for (const u of unreadable) if (!latest || byNewest(u, latest) < 0) options.onWarning?.(u.reason);
+	return latest && infoOf(latest.file, latest.mtimeMs, latest.summary);
 }
 
 export type ResolvedSession = {
@@ -199,8 +195,8 @@ export function resolveSession(baseDir: string, idOrPath: string, cwd?: string):
 			const link = danglingLink(file);
 			throw new SessionError(`no session file ${file}${link === undefined ? "" : `: ${link}`}`, "not_found");
 		}
-		const info = readSessionInfo(file);
-		return { file, id: info.id, inProject: projectDir !== undefined && dirname(file) === resolve(projectDir) };
+		const { id } = readHeader(file);
+		return { file, id, inProject: projectDir !== undefined && dirname(file) === resolve(projectDir) };
 	}
 	const wanted = idOrPath.trim().toLowerCase();
 	if (wanted === "") throw new SessionError("a session id is empty", "invalid");

@@ -362,6 +362,30 @@ export class SessionWriter {
 		return this.appendNew<LeafEntry>({ type: "leaf", target: entryId });
 	}
 
+	/**
+	 * Names the session in `file` without loading it (the picker's rename: a session of any size): one `name` line
+	 * appended, its parent `leafId` (the current leaf, as the listing's index knows it), after a "\n" when the last
+	 * line is torn. Throws SessionError ("io") naming the path and the cause.
+	 */
+	static appendName(file: string, name: string, leafId: string | null, now: Clock = () => new Date()): NameEntry {
+		const text = name.trim();
+		if (text === "") throw new SessionError("a session name cannot be empty", "invalid");
+		const entry: NameEntry = { type: "name", id: newEntryId(), parentId: leafId, ts: now().toISOString(), name: text };
+		let fd: number;
+		try {
+			const start = endsWithNewline(file) ? "" : "\n";
+			fd = openSync(file, constants.O_WRONLY | constants.O_APPEND);
+			try {
+				appendFileSync(fd, `${start}${serialise(entry)}\n`);
+			} finally {
+				closeSync(fd);
+			}
+		} catch (error) {
+			throw new SessionError(`cannot write to the session file ${file}: ${causeOf(error)}`, "io");
+		}
+		return entry;
+	}
+
 	/** Closes the file; later appends throw. Idempotent. */
 	close(): void {
 		if (this.closed) return;

@@ -1,7 +1,7 @@
 import type { RunFlags } from "../modes/setup.js";
 import { resumeHint } from "../view/format.js";
 import type { Connected } from "./connect.js";
-import { type StartOptions, startApp } from "./start.js";
+import { type StartedApp, type StartOptions, startApp } from "./start.js";
 import { wire } from "./wire.js";
 
 export type TuiOptions = RunFlags &
@@ -10,6 +10,23 @@ export type TuiOptions = RunFlags &
 		/** gar demo: a temporary copy of a tiny project, driven by a scripted model at a human pace. */
 		demo?: boolean;
 	};
+
+/**
+ * gar -r: the options once the person chose in the picker: the session's file, worked on in the folder it was recorded
+ * in; unchanged (a new session here) when they left the picker without one.
+ */
+async function resumeFlags(store: StartedApp["store"], options: TuiOptions): Promise<TuiOptions> {
+	const { pickAtStart } = await import("./resume.js");
+	const picked = await pickAtStart(store, options);
+	return picked ? { ...options, session: picked.file, cwd: picked.cwd } : options;
+}
+
+/** gar -r: the picker stayed up ("opening…") while the chosen session loaded; the chat shows it now. */
+async function closePickerAfterConnect(store: StartedApp["store"]): Promise<void> {
+	if (!store.picker) return;
+	const { closePicker } = await import("./resume.js");
+	closePicker(store);
+}
 
 /**
  * `gar` in a terminal: the full-screen app. Owns the terminal while it runs (terminal/session.ts: the alternate
@@ -22,8 +39,10 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	const app = await startApp(options);
 	let connected: Connected;
 	try {
+		const flags = options.resume === undefined ? options : await resumeFlags(app.store, options);
 		const { connect } = await import("./connect.js");
-		connected = await connect(options, app.store);
+		connected = await connect(flags, app.store);
+		await closePickerAfterConnect(app.store);
 	} catch (error) {
 		// A bad config or session: the person reads the error on the normal screen, as in `gar -p`.
 		app.close();

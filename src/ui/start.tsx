@@ -12,6 +12,7 @@ import { App, type AppActions, type AppInfo } from "./screens/App.js";
 import type { SendMode } from "./screens/chat-keys.js";
 import type { SessionIntents } from "./screens/screen.js";
 import { InputModel } from "./state/input-model.js";
+import { PickerModel } from "./state/picker.js";
 import { pathLabel, titleOf } from "./state/session-facts.js";
 import { UiStore } from "./state/store.js";
 import type { Background } from "./terminal/background.js";
@@ -32,6 +33,8 @@ export type StartOptions = {
 	theme?: string;
 	/** The terminal's background, asked before this module loaded (terminal/background.ts earlyBackgroundQuery). */
 	background?: Promise<Background | undefined>;
+	/** gar -r [SEARCH]: the first screen is the resume picker, filtered by SEARCH. */
+	resume?: string;
 	/** A screen to open over the chat before the first frame (`gar replay`: "replay"). */
 	screen?: string;
 };
@@ -108,6 +111,11 @@ export async function startApp(options: StartOptions): Promise<StartedApp> {
 		signals: installInterrupts(),
 		warn: notices.warn,
 	});
+	// gar -r: the picker is the first screen (its rows come once the sessions are read, after the first frame).
+	if (options.resume !== undefined) {
+		store.picker = new PickerModel(options.resume, () => store.changed());
+		store.openScreen("picker");
+	}
 	const input = new InputModel();
 	const linked: Linked = {};
 	const lines = new Lines();

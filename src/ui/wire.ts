@@ -55,6 +55,14 @@ export async function wire(app: StartedApp, connected: Connected): Promise<void>
 		templates: templates.list,
 		cwd: connected.cwd,
 		session: intents,
+		openPicker: (query) => {
+			import("./resume.js")
+				.then(({ resumeInApp }) => resumeInApp(app.store, setup, connected.cwd, query, { onMoved }))
+				.catch((error: unknown) => {
+					const message = error instanceof Error ? error.message : String(error);
+					setup.channel.emit({ type: "notice", level: "error", message });
+				});
+		},
 	});
 	app.store.changed();
 	const first = connected.prompt?.trim();

@@ -7,6 +7,27 @@ const UNDO = "undo / redo";
 const SCROLL = "scroll the chat";
 
 /**
+ * The resume picker's keys (gar -r, /resume; README "The resume picker" lists them): a table of its own, since the
+ * chat's handler runs every action of KEY_TABLE. What is typed filters the list; Ctrl+C (global) leaves it.
+ */
+export const PICKER_KEYS = [
+	{ context: "picker", keys: ["↑", "↓"], action: "pickerMove", help: "choose a session", label: "↑ / ↓" },
+	{ context: "picker", keys: ["PgUp", "PgDn"], action: "pickerPage", help: "a page up / down", label: "PgUp / PgDn" },
+	{ context: "picker", keys: ["Enter"], action: "pickerOpen", help: "open it (while renaming: save the name)" },
+	{ context: "picker", keys: ["Tab"], action: "pickerScope", help: "this project's sessions / every project's" },
+	{ context: "picker", keys: ["Ctrl+R"], action: "pickerRename", help: "rename it" },
+	{ context: "picker", keys: ["Ctrl+D"], action: "pickerDelete", help: "move it to the trash (asks first)" },
+	{
+		context: "picker",
+		keys: ["Esc"],
+		action: "pickerBack",
+		help: "clear the filter, then back (while renaming: keep the old name)",
+	},
+	{ context: "picker_delete", keys: ["y"], action: "pickerConfirm", help: "move it to the trash" },
+	{ context: "picker_delete", keys: ["n", "Esc"], action: "pickerBack", help: "keep it" },
+] as const satisfies readonly KeyBinding[];
+
+/**
  * Every key of the full-screen app, as data: screens/chat-keys.ts runs the actions, /help lists the lines in this
  * order, and a test checks that README.md and README_CN.md name the same keys. Within a context a key with more
  * modifiers is tried first ("Alt+Enter" before "Enter"); an action may pass a key on (`false`), as ↑ does to the
@@ -226,6 +247,9 @@ export const KEY_TABLE = [
 	{ context: "find", keys: ["Backspace"], action: "findBackspace", help: "delete from the text" },
 ] as const satisfies readonly KeyBinding[];
 
+/** What a key of the picker can do. */
+export type PickerAction = (typeof PICKER_KEYS)[number]["action"];
+
 /** What a key of the app can do: the actions the table names. */
 export type KeyAction = (typeof KEY_TABLE)[number]["action"];
 
@@ -282,13 +306,13 @@ export const REPLAY_KEYS = [
 export type ReplayAction = (typeof REPLAY_KEYS)[number]["action"];
 
 /** The model picker's keys (/model with no name): its own context; other keys type into its filter. */
-export const PICKER_KEYS = [
-	{ context: "picker", keys: ["↑", "↓"], action: "pickerMove", help: "the row above / below", label: "↑ / ↓" },
-	{ context: "picker", keys: ["PgUp", "PgDn"], action: "pickerPage", help: "a page up / down", label: "PgUp / PgDn" },
-	{ context: "picker", keys: ["Enter"], action: "pickerChoose", help: "use this model (switches the provider too)" },
-	{ context: "picker", keys: ["Esc"], action: "pickerClose", help: "back to the chat, the model unchanged" },
-	{ context: "picker", keys: ["Backspace"], action: "pickerBackspace", help: "delete from the filter" },
-] as const satisfies readonly KeyBinding<string, "picker">[];
+export const MODEL_PICKER_KEYS = [
+	{ context: "models", keys: ["↑", "↓"], action: "modelsMove", help: "the row above / below", label: "↑ / ↓" },
+	{ context: "models", keys: ["PgUp", "PgDn"], action: "modelsPage", help: "a page up / down", label: "PgUp / PgDn" },
+	{ context: "models", keys: ["Enter"], action: "modelsChoose", help: "use this model (switches the provider too)" },
+	{ context: "models", keys: ["Esc"], action: "modelsClose", help: "back to the chat, the model unchanged" },
+	{ context: "models", keys: ["Backspace"], action: "modelsBackspace", help: "delete from the filter" },
+] as const satisfies readonly KeyBinding<string, "models">[];
 
 /** The /changes screen's keys: the list of changed files, and a file's diff. */
 export const CHANGES_KEYS = [

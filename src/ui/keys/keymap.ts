@@ -16,12 +16,15 @@ export type KeyContext =
 	| "editor"
 	| "tree"
 	| "treeField"
-	| DocContext;
+	| DocContext
+	| PickerContext;
 /**
  * The doc screen's contexts (the request viewer, a sub-agent's session): its keys, and its `/` search line (`find`,
  * which the chat's transcript mode shares).
  */
 export type DocContext = "doc" | "find";
+/** The resume picker's contexts: its list (typing filters) and its delete question. */
+type PickerContext = "picker" | "picker_delete";
 
 /**
  * One binding: in `context`, any of `keys` runs `action`. Keys are named as /help and README write them ("Ctrl+C",

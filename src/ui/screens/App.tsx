@@ -7,6 +7,7 @@ import { ChangesScreen } from "./ChangesScreen.js";
 import { ChatScreen } from "./ChatScreen.js";
 import { DocScreen } from "./DocScreen.js";
 import { ModelPickerScreen } from "./ModelPickerScreen.js";
+import { PickerScreen } from "./PickerScreen.js";
 import { ReplayScreen } from "./ReplayScreen.js";
 import type { AppActions, AppInfo, Screen } from "./screen.js";
 import { TreeScreen } from "./TreeScreen.js";
@@ -15,12 +16,13 @@ export type { AppActions, AppInfo } from "./screen.js";
 
 /**
  * The app's screens by the name the store keeps on its stack: the chat, the session tree, the replay, the doc screen
- * (the request viewer), the model picker, /changes; the next ones register here.
+ * (the request viewer), the resume picker, the model picker, /changes; the next ones register here.
  */
 export const SCREENS: Readonly<Record<string, Screen>> = {
 	chat: ChatScreen,
 	tree: TreeScreen,
 	replay: ReplayScreen,
+	picker: PickerScreen,
 	doc: DocScreen,
 	models: ModelPickerScreen,
 	changes: ChangesScreen,

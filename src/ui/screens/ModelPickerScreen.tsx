@@ -1,7 +1,7 @@
 import { Box, type Key, Text, useInput } from "ink";
 import { useMemo } from "react";
 import { clean } from "../chat/lines.js";
-import { KEY_TABLE, PICKER_KEYS } from "../keys/key-table.js";
+import { KEY_TABLE, MODEL_PICKER_KEYS } from "../keys/key-table.js";
 import { type KeyBinding, keyDispatcher } from "../keys/keymap.js";
 import { frameRows } from "../state/layout.js";
 import { type ModelPicker, modelPickerOf, rowColumns, visibleRange } from "../state/model-picker.js";
@@ -10,12 +10,12 @@ import { useStore } from "../state/use-store.js";
 import { useTheme } from "../theme/context.js";
 import type { ScreenProps } from "./screen.js";
 
-type Action = (typeof PICKER_KEYS)[number]["action"] | "interrupt";
+type Action = (typeof MODEL_PICKER_KEYS)[number]["action"] | "interrupt";
 const GLOBAL = KEY_TABLE.filter((binding) => binding.context === "global") as readonly KeyBinding<
 	"interrupt",
 	"global"
 >[];
-const KEYS: readonly KeyBinding<Action, "global" | "picker">[] = [...GLOBAL, ...PICKER_KEYS];
+const KEYS: readonly KeyBinding<Action, "global" | "models">[] = [...GLOBAL, ...MODEL_PICKER_KEYS];
 /** Rows above and below the list: title, filter, note, column heads; the keys' line. */
 const CHROME_ROWS = 6;
 
@@ -46,13 +46,13 @@ function usePickerKeys(store: UiStore, page: number): void {
 			}
 			return true;
 		};
-		return keyDispatcher(KEYS, [{ context: "global" }, { context: "picker", rest: typed }], {
+		return keyDispatcher(KEYS, [{ context: "global" }, { context: "models", rest: typed }], {
 			interrupt: close,
-			pickerClose: close,
-			pickerMove: (_text, key) => act((open) => open.move(key.upArrow ? -1 : 1)),
-			pickerPage: (_text, key) => act((open) => open.move(key.pageUp ? -page : page)),
-			pickerBackspace: () => act((open) => open.backspace()),
-			pickerChoose: choose,
+			modelsClose: close,
+			modelsMove: (_text, key) => act((open) => open.move(key.upArrow ? -1 : 1)),
+			modelsPage: (_text, key) => act((open) => open.move(key.pageUp ? -page : page)),
+			modelsBackspace: () => act((open) => open.backspace()),
+			modelsChoose: choose,
 		});
 	}, [store, page]);
 	useInput((text, key) => {

@@ -29,6 +29,8 @@ export type CommandContext = {
 	send?: (text: string) => void;
 	/** Where gar works (paths in /changes are shown relative to it); default the process's. */
 	cwd?: string;
+	/** Opens the resume picker, filtered by `query`. Absent: it cannot open yet. */
+	openPicker?: (query: string) => void;
 	/** The session's tree, fork and clone (absent: not wired, as in tests that need none). */
 	session?: SessionIntents;
 };
@@ -144,6 +146,14 @@ export const COMMANDS: readonly CommandSpec[] = [
 		},
 	},
 	{ name: "session", description: "this session's file, id, entries and cost", run: (_arg, ctx) => sessionInfo(ctx) },
+	{
+		name: "resume",
+		args: "[SEARCH]",
+		description: "pick a session to continue (filtered by SEARCH; Tab in the picker: every project's)",
+		idle: true,
+		run: (arg, ctx) =>
+			ctx.openPicker ? ctx.openPicker(arg.trim()) : notice(ctx, "the picker cannot open yet", "warning"),
+	},
 	{
 		name: "request",
 		args: "[N]",

@@ -6,6 +6,7 @@ import { startsFolded } from "../chat/folds.js";
 import type { ChatPosition } from "../chat/window.js";
 import { darkTheme, type Theme } from "../theme/theme.js";
 import type { OpenDoc } from "./doc-view.js";
+import type { PickerModel } from "./picker.js";
 import type { ReplayControls } from "./replay-controls.js";
 import type { Transcript } from "./transcript.js";
 
@@ -71,6 +72,8 @@ export class UiStore {
 	doc: OpenDoc | null = null;
 	/** The colours everything is drawn in; `setTheme` switches them live (themes.ts `loadTheme` finds one by name). */
 	theme: Theme = darkTheme;
+	/** The resume picker's state while its screen ("picker") is open. */
+	picker: PickerModel | null = null;
 	/** The replay playing on the replay screen (`gar replay` in a terminal); null in a live conversation. */
 	replay: ReplayControls | null = null;
 	/** Told when the terminal reports a focus change (the conversation: a run that ends unseen notifies). */
