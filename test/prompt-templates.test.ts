@@ -137,7 +137,7 @@ describe("templates as slash commands", () => {
 		writeFileSync(join(w.user, "bad.md"), "---\nnope\n---\nx");
 		const templates = promptTemplates(w.project, w.env, w.root, commandNames()).list;
 		const complete = commandCompleter({ models: () => [], themes: () => [], templates });
-		expect(complete("/re")?.items).toEqual([
+		expect(complete("/rev")?.items).toEqual([
 			{ value: "/review ", label: "/review FILE", description: "review a file (user)" },
 		]);
 		expect(complete("/in")?.items.map((i) => [i.label, i.description])).toEqual([
