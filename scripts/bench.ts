@@ -8,6 +8,7 @@ import { startWireServer } from "../test/support/wire-server.js";
 import { benchAcp } from "./bench-acp.js";
 import { benchDeltas } from "./bench-deltas.js";
 import { benchExport } from "./bench-export.js";
+import { benchFinder } from "./bench-finder.js";
 import { benchHooks } from "./bench-hooks.js";
 import { benchPicker } from "./bench-picker.js";
 import { benchRequest } from "./bench-request.js";
@@ -156,6 +157,8 @@ async function main() {
 	for (const line of await benchTree()) console.log(line);
 	console.log("");
 	for (const line of await benchRequest()) console.log(line);
+	console.log("");
+	for (const line of await benchFinder()) console.log(line);
 	console.log("");
 	for (const line of await benchTui()) console.log(line);
 	if (!HAS_GNU_TIME) console.log("\n(peak RSS of child processes needs /usr/bin/time: apt-get install time)");

@@ -60,6 +60,7 @@ describe("formatConfig", () => {
 				'tui.theme = "auto"  (default)',
 				"tui.inspector = true  (default)",
 				"tui.mouse = true  (default)",
+				"tui.file_context = true  (default)",
 				"tools.pass_env = []  (default)",
 				"context.auto_compact = true  (default)",
 				"context.reserve_tokens = 16384  (default)",

@@ -34,7 +34,7 @@ describe("defaults", () => {
 				loopGuard: true,
 			},
 			session: { dir: join(w.home, ".local", "share", "gar", "sessions") },
-			tui: { theme: "auto", inspector: true, mouse: true },
+			tui: { theme: "auto", inspector: true, mouse: true, fileContext: true },
 			tools: { passEnv: [] },
 			context: { autoCompact: true, reserveTokens: 16_384, keepRecentTokens: 20_000, maxToolResultShare: 0.25 },
 		});

@@ -114,7 +114,7 @@ describe("bundle", () => {
 		expect(chunkOf("src/hooks/hooks.ts")).not.toBe(chunkOf("src/modes/print.ts"));
 	});
 
-	it("the full-screen app's first frame loads Ink and React but no SDK, zod, config, session, marked or lowlight", () => {
+	it("the full-screen app's first frame loads Ink and React but no SDK, zod, config, session, marked, lowlight or fzf", () => {
 		const inputs = staticInputs(chunkOf("src/ui/run.tsx"));
 		const loaded = packages(inputs);
 		expect(loaded).toEqual(expect.arrayContaining(["ink", "react", "yoga-layout"]));
@@ -126,11 +126,12 @@ describe("bundle", () => {
 				"smol-toml",
 				"marked",
 				"lowlight",
+				"fzf",
 				...PROTOCOL_SDKS,
 			]),
 		);
 		expect(loaded).not.toContain("highlight.js");
-		const own = inputs.filter((i) => /^src\/(config|session|modes|tools|llm\/(anthropic|openai))/.test(i));
+		const own = inputs.filter((i) => /^src\/(config|session|modes|tools|files|llm\/(anthropic|openai))/.test(i));
 		expect(own).toEqual([]);
 		// The string-width every package measures with is gar's (no 26 ms emoji regex at the first frame), and the
 		// grapheme splitter Ink's tokenizers use is gar's (no Intl.Segmenter made at import).

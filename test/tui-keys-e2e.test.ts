@@ -88,11 +88,14 @@ describe.skipIf(!HAS_TMUX)("keys in a real terminal", () => {
 		const body = JSON.stringify(server?.requests.find((r) => r.method === "POST")?.body);
 		expect(body).toContain("look at pasted line 0\\npasted line 1\\n");
 		expect(body).toContain("pasted line 4999 please");
-		// Ctrl+O: the newest foldable item is the message with the paste.
+		// Ctrl+O: the transcript mode, on the newest foldable item (the message with the paste), opened; Ctrl+O again
+		// folds it, Esc leaves the mode.
 		session.send(["C-o"]);
 		screen = await session.waitFor(/pasted line 4999 please/);
 		session.send(["C-o"]);
 		await session.waitFor((s) => !s.includes("pasted line 4999") && s.includes("[pasted 5000 lines]"));
+		session.send(["Escape"]);
+		await session.waitFor(/Enter send/);
 		session.send(["C-d"]);
 		await session.waitFor(/exit code 0/);
 		screen = await session.waitFor(/you › look at \[pasted 5000 lines\] please/);

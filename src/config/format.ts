@@ -42,6 +42,7 @@ export function configValues(config: GarConfig): [string, unknown][] {
 		["tui.theme", config.tui.theme],
 		["tui.inspector", config.tui.inspector],
 		["tui.mouse", config.tui.mouse],
+		["tui.file_context", config.tui.fileContext],
 		["tools.pass_env", config.tools.passEnv],
 		["context.auto_compact", config.context.autoCompact],
 		["context.reserve_tokens", config.context.reserveTokens],

@@ -171,6 +171,7 @@ function defaults(sessionsDir: string): Layer {
 		"tui.theme": "auto",
 		"tui.inspector": true,
 		"tui.mouse": true,
+		"tui.file_context": true,
 		"context.auto_compact": true,
 		"context.reserve_tokens": 16_384,
 		"context.keep_recent_tokens": 20_000,
@@ -272,7 +273,12 @@ function build(m: Layer, rank: (key: string) => number): GarConfig {
 			loopGuard: get("agent.loop_guard"),
 		},
 		session: { dir: get("session.dir") },
-		tui: { theme: get("tui.theme"), inspector: get("tui.inspector"), mouse: get("tui.mouse") },
+		tui: {
+			theme: get("tui.theme"),
+			inspector: get("tui.inspector"),
+			mouse: get("tui.mouse"),
+			fileContext: get("tui.file_context"),
+		},
 		tools: { passEnv: get("tools.pass_env") },
 		context: {
 			autoCompact: get("context.auto_compact"),

@@ -59,6 +59,7 @@ export const leaves = {
 	theme: z.string().regex(THEME_NAME),
 	inspector: z.boolean(),
 	mouse: z.boolean(),
+	file_context: z.boolean(),
 	idle_timeout: z.number().gt(0),
 	loop_guard: z.boolean(),
 	think_tags: z.boolean(),
@@ -101,6 +102,7 @@ export const EXPECTED: Record<LeafName, string> = {
 		'"auto", "dark", "light", "mono" or the name of a theme file in ~/.config/gar/themes (letters, digits, - and _)',
 	inspector: "true or false",
 	mouse: "true or false",
+	file_context: "true or false",
 	idle_timeout: "a number of seconds > 0",
 	loop_guard: "true or false",
 	think_tags: "true or false",
@@ -169,7 +171,12 @@ const agentTable = z.strictObject({
 
 const providersTable = z.strictObject({ anthropic: providerTable.optional(), openai: providerTable.optional() });
 const sessionTable = z.strictObject({ dir: opt("dir") });
-const tuiTable = z.strictObject({ theme: opt("theme"), inspector: opt("inspector"), mouse: opt("mouse") });
+const tuiTable = z.strictObject({
+	theme: opt("theme"),
+	inspector: opt("inspector"),
+	mouse: opt("mouse"),
+	file_context: opt("file_context"),
+});
 const toolsTable = z.strictObject({ pass_env: opt("pass_env") });
 const contextTable = z.strictObject({
 	auto_compact: opt("auto_compact"),

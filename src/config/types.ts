@@ -51,7 +51,8 @@ export type GarConfig = {
 		loopGuard: boolean;
 	};
 	session: { dir: string };
-	tui: { theme: string; inspector: boolean; mouse: boolean };
+	/** `fileContext`: a message carries the first lines of the small files it mentions with `@`. */
+	tui: { theme: string; inspector: boolean; mouse: boolean; fileContext: boolean };
 	/** `passEnv`: variables (names or `*` globs) the tools get even though they look secret. */
 	tools: { passEnv: string[] };
 	/**

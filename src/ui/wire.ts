@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import type { PastedRange } from "../agent/events.js";
+import type { PastedRange, UserInput } from "../agent/events.js";
 import type { Setup } from "../modes/setup.js";
 import { gitBranch } from "../prompt/system-prompt.js";
 import { tildePath } from "../text/paths.js";
@@ -43,7 +43,8 @@ export async function wire(app: StartedApp, connected: Connected): Promise<void>
 	const templates = promptTemplates(connected.cwd, process.env, homedir(), commandNames());
 	if (templates.skipped) setup.channel.emit({ type: "notice", level: "warning", message: templates.skipped });
 	await wireEditor(app.input, connected, () => themeNames(configDir), templates.list);
-	const submit = submitter(setup, {
+	const attach = await fileContext(connected);
+	const submit = submitter(setup, attach, {
 		setup,
 		store: app.store,
 		input: app.input,
@@ -99,7 +100,10 @@ function followBranch(info: AppInfo, { conversation, channel }: Setup): () => vo
 	return update;
 }
 
-/** The editor: /command completion, the project's prompt history, and queued messages a run left undelivered. */
+/**
+ * The editor: /command completion, the `@` finder over the project's files (listed now, in the background, and
+ * again once a run ended), the project's prompt history, and queued messages a run left undelivered.
+ */
 async function wireEditor(
 	input: InputModel,
 	{ setup, cwd }: Connected,
@@ -108,29 +112,45 @@ async function wireEditor(
 ): Promise<void> {
 	const { conversation, channel } = setup;
 	input.completer = commandCompleter({ models: () => setup.modelChoices(), themes, templates });
-	const [{ configPaths }, { historyFile, openHistory }] = await Promise.all([
+	const [{ configPaths }, { historyFile, openHistory }, { FileFinder }] = await Promise.all([
 		import("../config/paths.js"),
 		import("./editor/history-file.js"),
+		import("../files/finder.js"),
 	]);
+	const finder = new FileFinder({ cwd });
+	input.finder = finder;
+	finder.warm();
 	input.history = openHistory(historyFile(configPaths(homedir(), process.env).dataDir, cwd));
 	if (input.history.problem) channel.emit({ type: "notice", level: "warning", message: input.history.problem });
 	channel.subscribe((event) => {
-		if (event.type === "agent_end" && conversation.queue.size > 0)
-			input.restore(conversation.queue.drain().join("\n\n"));
+		if (event.type !== "agent_end") return;
+		finder.stale();
+		if (conversation.queue.size > 0) input.restore(conversation.queue.drain().join("\n\n"));
 	});
+}
+
+type Attach = (message: UserInput) => UserInput;
+
+/** What a message carries of the files it mentions with `@` (`[tui] file_context`; off: nothing but the text). */
+async function fileContext({ setup, cwd }: Connected): Promise<Attach> {
+	if (!setup.config.tui.fileContext) return (message) => message;
+	const { withMentionedFiles } = await import("../files/mention-context.js");
+	return (message) => withMentionedFiles(message, cwd);
 }
 
 /**
  * What to do with a line the person sent: a /command, a !shell line, a steer (Enter) or follow-up (Alt+Enter)
- * while a run goes on, or a new run.
+ * while a run goes on, or a new run; a message carries the files it mentions (`attach`).
  */
-function submitter(setup: Setup, context: CommandContext): Submit {
+function submitter(setup: Setup, attach: Attach, context: CommandContext): Submit {
 	const { conversation, channel } = setup;
 	const { store, input } = context;
 	const fail = (error: unknown) =>
 		channel.emit({ type: "notice", level: "error", message: error instanceof Error ? error.message : String(error) });
 	/** A message: a steer (Enter) or follow-up (Alt+Enter) while a run goes on, else a new run. */
-	const send = (message: { text: string; pastes?: PastedRange[] }, mode: SendMode) => {
+	const send = (typed: { text: string; pastes?: PastedRange[] }, mode: SendMode) => {
+		// The files it mentions go along (`attach`: [tui] file_context).
+		const message = attach(typed);
 		if (conversation.running) {
 			if (mode === "follow_up") conversation.followUp(message);
 			else conversation.steer(message);

@@ -20,7 +20,7 @@ export const ORDER: Order = {
 		["session/", "view/"],
 		["agent/"],
 		["hooks/"],
-		["tools/", "config/", "prompt/", "demo/"],
+		["tools/", "config/", "prompt/", "demo/", "files/"],
 		["llm/", "signals.ts", "errors.ts"],
 		["term/", "code-cache.ts"],
 		["text/"],

@@ -1,11 +1,12 @@
 import type { ChatItem } from "../../view/state.js";
 import type { Theme } from "../theme/theme.js";
 import { chunkStarts, replyChunkLines } from "./assistant-text.js";
+import { foldLong, foldsWhenLong } from "./folds.js";
 import { flat, type Line } from "./lines.js";
 import { renderItem } from "./render-item.js";
 
 type TextItem = Extract<ChatItem, { kind: "text" }>;
-type Entry = { width: number; expanded: boolean; theme: Theme; lines: Line[] };
+type Entry = { width: number; expanded: boolean; folded: boolean; theme: Theme; lines: Line[] };
 
 /** A streaming reply's finished part: chunks before `stableEnd` rendered once, `check` its last characters. */
 type Tail = { width: number; theme: Theme; stableEnd: number; fence?: string; check: string; lines: Line[] };
@@ -34,17 +35,23 @@ export class LineCache {
 		this.theme = theme;
 	}
 
-	/** The lines of `item` at `width`; the same array while nothing it depends on changed. */
-	lines(item: ChatItem, width: number, expanded: boolean): Line[] {
+	/**
+	 * The lines of `item` at `width`: `expanded` opens what starts folded (tool output, thinking, pastes), `folded`
+	 * folds a long message (folds.ts); the same array while nothing it depends on changed.
+	 */
+	lines(item: ChatItem, width: number, expanded: boolean, folded = false): Line[] {
 		// Replies look the same expanded or not; one entry serves both.
 		const wide = item.kind === "text" ? false : expanded;
+		const fold = folded && foldsWhenLong(item);
 		const hit = this.entries.get(item);
-		if (hit && hit.width === width && hit.expanded === wide && hit.theme === this.theme) return hit.lines;
-		const lines =
+		if (hit && hit.width === width && hit.expanded === wide && hit.folded === fold && hit.theme === this.theme)
+			return hit.lines;
+		let lines =
 			item.kind === "text" && (item.streaming || this.tails.has(item.key))
 				? this.streamed(item, width)
 				: this.render(item, width, this.theme, { expanded: wide });
-		this.entries.set(item, { width, expanded: wide, theme: this.theme, lines });
+		if (fold) lines = foldLong(lines, item.key, width, this.theme);
+		this.entries.set(item, { width, expanded: wide, folded: fold, theme: this.theme, lines });
 		return lines;
 	}
 

@@ -1,4 +1,5 @@
 import type { PastedRange, UserSource } from "../../agent/events.js";
+import { fileBlockLabel } from "../../text/mentions.js";
 import { formatCost, formatDuration, formatSubagents, formatTokens, formatUsage } from "../../view/format.js";
 import type { ChatItem } from "../../view/state.js";
 import { labelFor } from "../editor/paste.js";
@@ -99,7 +100,10 @@ function foldable(text: string, pastes: readonly PastedRange[] = []): PastedRang
 	return out;
 }
 
-/** The text with each pasted block as its label (`[pasted 5000 lines]`, as in the editor). */
+/**
+ * The text with each pasted block as its label (`[pasted 5000 lines]`, as in the editor; a file an `@` mention
+ * attached: `[file src/a.ts · 40 lines]`).
+ */
 function foldedSpans(text: string, pastes: readonly PastedRange[], theme: Theme): Span[] {
 	const spans: Span[] = [];
 	const plain = (from: number, to: number) => {
@@ -108,7 +112,8 @@ function foldedSpans(text: string, pastes: readonly PastedRange[], theme: Theme)
 	let at = 0;
 	for (const { start, end } of pastes) {
 		plain(at, start);
-		spans.push({ text: labelFor(text.slice(start, end)), color: theme.accent });
+		const block = text.slice(start, end);
+		spans.push({ text: fileBlockLabel(block) ?? labelFor(block), color: theme.accent });
 		at = end;
 	}
 	plain(at, text.length);

@@ -1,6 +1,6 @@
 import type { ChatItem } from "../../view/state.js";
 import type { LineCache } from "./line-cache.js";
-import type { Line } from "./lines.js";
+import type { Line, Span } from "./lines.js";
 
 /**
  * A line of the chat: line `line` of item `index`'s block (the blank line that separates it from the item above, if
@@ -19,7 +19,16 @@ export type WindowOptions = {
 	top?: ChatPosition | null;
 	/** Lines to move first: positive up (older), negative down. */
 	move?: number;
+	/** Long messages folded by hand (the transcript mode); default none. */
+	folded?: (item: ChatItem) => boolean;
+	/** The transcript mode's cursor: this item's block is drawn behind a bar, two columns narrower. */
+	cursor?: { index: number; bar: Span };
+	/** Moves the view (after `move`) the least that shows this item's block (see `RevealWant`). */
+	reveal?: RevealWant & { index: number };
 };
+
+/** What of a block to bring on screen: the first line `line` picks (else its first); `partly`: any of it will do. */
+export type RevealWant = { line?: (line: Line) => boolean; partly?: boolean };
 
 /** The lines on screen (at most `height`) and the position of the first; `top` is null when they end at the chat's
  * last line (the view follows the chat). */
@@ -48,6 +57,20 @@ type Block = { item: ChatItem; gap: boolean; lines: readonly Line[]; size: numbe
 const lineOf = (block: Block, k: number): Line =>
 	block.gap ? (k === 0 ? gapAbove(block.item) : (block.lines[k - 1] as Line)) : (block.lines[k] as Line);
 
+const barred = new WeakMap<readonly Line[], { bar: Span; lines: Line[] }>();
+
+/** The cursor's block: each line behind the bar, the same objects every frame while the lines stay the same. */
+function behindBar(lines: readonly Line[], bar: Span): Line[] {
+	const hit = barred.get(lines);
+	if (hit && hit.bar === bar) return hit.lines;
+	const out = lines.map((line) => ({ key: line.key, spans: [bar, ...line.spans] }));
+	barred.set(lines, { bar, lines: out });
+	return out;
+}
+
+/** Whether position `a` comes before `b`. */
+const before = (a: ChatPosition, b: ChatPosition) => a.index < b.index || (a.index === b.index && a.line < b.line);
+
 /**
  * The chat's items as blocks of rows, each built on demand from the line cache: walking them costs the items passed,
  * never the whole chat.
@@ -60,13 +83,18 @@ class Blocks {
 		readonly end: number,
 	) {}
 
-	private lines(item: ChatItem): readonly Line[] {
-		return this.cache.lines(item, this.opts.width, this.opts.expanded(item));
+	private lines(item: ChatItem, index = -1): readonly Line[] {
+		const { width, expanded, folded, cursor } = this.opts;
+		if (cursor?.index === index) {
+			const bar = cursor.bar.text.length;
+			return behindBar(this.cache.lines(item, width - bar, expanded(item), folded?.(item)), cursor.bar);
+		}
+		return this.cache.lines(item, width, expanded(item), folded?.(item));
 	}
 
 	at(i: number): Block {
 		const item = this.items[i] as ChatItem;
-		const lines = this.lines(item);
+		const lines = this.lines(item, i);
 		let gap = false;
 		if (lines.length > 0) {
 			// The nearest item above with lines decides the gap (items without lines take no rows).
@@ -120,6 +148,31 @@ class Blocks {
 		return null;
 	}
 
+	/**
+	 * The top that shows block `index` from `top` (null: the bottom) on a screen `height` rows high: unchanged when the
+	 * line wanted (the block's first, or the first `pick` chooses; with `partly`, any of the block) is on screen, else
+	 * the least move that brings it there, never past the block's first line. Costs the rows between, at most a screen
+	 * and the block.
+	 */
+	reveal(top: ChatPosition | null, index: number, height: number, want: RevealWant): ChatPosition {
+		const block = this.at(index);
+		const shown = top ?? this.up({ index: this.end, line: 0 }, height);
+		if (block.size === 0) return shown;
+		// The screen's last row; null when the chat ends on screen.
+		const bottom = this.down(shown, height - 1);
+		const below = (p: ChatPosition) => bottom !== null && before(bottom, p);
+		if (want.partly && !before({ index, line: block.size - 1 }, shown) && !below({ index, line: 0 })) return shown;
+		const found = want.line ? block.lines.findIndex(want.line) : -1;
+		// The block's first line with the blank line above it, or the match with a line of what comes before it.
+		const first = { index, line: found > 0 ? found + (block.gap ? 1 : 0) - 1 : 0 };
+		const last = { index, line: Math.min(block.size, first.line + height) - 1 };
+		if (before(first, shown)) return first;
+		if (!below(last)) return shown;
+		// Below the screen: the lines wanted end at its last row.
+		const moved = this.up(last, height - 1);
+		return before(first, moved) ? first : moved;
+	}
+
 	/** The last `height` rows of the chat. */
 	bottom(height: number): Line[] {
 		const out: Line[] = [];
@@ -145,6 +198,8 @@ export function visibleLines(items: readonly ChatItem[], cache: LineCache, opts:
 	if (top === null && move > 0) top = blocks.up({ index: blocks.end, line: 0 }, height + move);
 	else if (top && move > 0) top = blocks.up(top, move);
 	else if (top && move < 0) top = blocks.down(top, -move);
+	const { reveal } = opts;
+	if (reveal && reveal.index < blocks.end && height > 0) top = blocks.reveal(top, reveal.index, height, reveal);
 	const lines = top && blocks.from(top, height);
 	return lines ? { lines, top } : { lines: blocks.bottom(height), top: null };
 }

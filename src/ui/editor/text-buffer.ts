@@ -116,6 +116,15 @@ export class TextBuffer {
 		this.col = from;
 	}
 
+	/** Replaces the `count` UTF-16 units before the cursor on its line with `text` (a completion); one undo step. */
+	replaceBefore(count: number, text: string): void {
+		const from = Math.max(0, this.col - count);
+		this.edit("other");
+		this.setLine(this.line.slice(0, from) + this.line.slice(this.col));
+		this.col = from;
+		this.put(stripTokens(text).replace(/\r\n?|\n/g, " "));
+	}
+
 	/** Ctrl+U: deletes from the line's start to the cursor (at the start: joins with the line above). */
 	deleteToLineStart(): void {
 		if (this.col === 0) {

@@ -99,8 +99,8 @@ export const KEY_TABLE = [
 	{
 		context: "chat",
 		keys: ["Ctrl+O"],
-		action: "expand",
-		help: "expand the newest folded block (tool output, thinking, a paste)",
+		action: "transcript",
+		help: "the transcript: a cursor on the chat's blocks, from the newest folded one (opened; Ctrl+O folds it again)",
 	},
 	{ context: "chat", keys: ["PgUp", "PgDn"], action: "scrollPage", help: SCROLL, label: "PgUp/PgDn, Shift+↑/↓" },
 	{ context: "chat", keys: ["Shift+↑", "Shift+↓"], action: "scrollLine", help: SCROLL, label: "PgUp/PgDn, Shift+↑/↓" },
@@ -139,6 +139,38 @@ export const KEY_TABLE = [
 		help: "allow commands starting with the prefix shown, from now on (a rule saved to the config)",
 	},
 	{ context: "approval", keys: ["n"], action: "deny", help: "deny, then say why (optional)" },
+
+	// The transcript mode (Ctrl+O): a cursor on the chat's blocks; its bar shows these keys.
+	{
+		context: "transcript",
+		keys: ["↑", "k"],
+		action: "blockUp",
+		help: "the block above / below",
+		label: "↑ / ↓, k / j",
+	},
+	{
+		context: "transcript",
+		keys: ["↓", "j"],
+		action: "blockDown",
+		help: "the block above / below",
+		label: "↑ / ↓, k / j",
+	},
+	{ context: "transcript", keys: ["Enter", "Ctrl+O"], action: "toggleBlock", help: "expand or fold the block" },
+	{ context: "transcript", keys: ["/"], action: "find", help: "search the transcript (older blocks first)" },
+	{ context: "transcript", keys: ["n"], action: "findOlder", help: "the next match, older", label: "n / N" },
+	{ context: "transcript", keys: ["Shift+N"], action: "findNewer", help: "the next match, newer", label: "n / N" },
+	{ context: "transcript", keys: ["Home", "End"], action: "blockEdge", help: "the first block / the newest" },
+	{ context: "transcript", keys: ["Esc", "q"], action: "leaveTranscript", help: "back to the bottom and the input" },
+	{ context: "transcript", keys: ["PgUp", "PgDn"], action: "scrollPage", help: SCROLL, label: "PgUp/PgDn, Shift+↑/↓" },
+	{
+		context: "transcript",
+		keys: ["Shift+↑", "Shift+↓"],
+		action: "scrollLine",
+		help: SCROLL,
+		label: "PgUp/PgDn, Shift+↑/↓",
+	},
+	{ context: "transcript", keys: ["Ctrl+Z"], action: "suspend", help: "" },
+	// Its search line after `/` is the `find` context, which it shares with the doc screen's (below).
 
 	// Ctrl+R's history search (other keys: ↑ ↓ ← → Home End take the match, text filters).
 	{ context: "search", keys: ["Esc", "Ctrl+G"], action: "searchCancel", help: "leave the input as it was" },

@@ -2,21 +2,26 @@ import type { Key } from "ink";
 
 /**
  * Where a key binding applies. A key is offered to the active contexts of the screen on top in order: `global` (over
- * every screen and dialog), then the open dialog (`approval`), the history `search`, the screen's own (`chat`; a
- * screen to come brings its own context and bindings, and its layers), and the `editor`. The session tree's screen
- * has `tree`, and `treeField` while its one-line field (search, label) is open.
+ * every screen and dialog), then the open dialog (`approval`), the history `search`, the transcript mode's search
+ * line (`find`) and the mode itself (`transcript`), the screen's own (`chat`; a screen to come brings its own context
+ * and bindings, and its layers), and the `editor`. The session tree's screen has `tree`, and `treeField` while its
+ * one-line field (search, label) is open.
  */
 export type KeyContext =
 	| "global"
 	| "approval"
 	| "search"
+	| "transcript"
 	| "chat"
 	| "editor"
 	| "tree"
 	| "treeField"
 	| DocContext
 	| PickerContext;
-/** The doc screen's contexts (the request viewer, a sub-agent's session): its keys, and its `/` search line. */
+/**
+ * The doc screen's contexts (the request viewer, a sub-agent's session): its keys, and its `/` search line (`find`,
+ * which the chat's transcript mode shares).
+ */
 export type DocContext = "doc" | "find";
 /** The resume picker's contexts: its list (typing filters) and its delete question. */
 type PickerContext = "picker" | "picker_delete";
@@ -188,4 +193,52 @@ export function keyHelp(
 		if (!rows.has(label)) rows.set(label, binding.help);
 	}
 	return [...rows];
+}
+
+/** A key with nothing held: what a key read inside a chunk of typed text is dispatched with. */
+export const NO_KEY: Key = {
+	upArrow: false,
+	downArrow: false,
+	leftArrow: false,
+	rightArrow: false,
+	pageDown: false,
+	pageUp: false,
+	home: false,
+	end: false,
+	return: false,
+	escape: false,
+	ctrl: false,
+	shift: false,
+	tab: false,
+	backspace: false,
+	delete: false,
+	meta: false,
+	super: false,
+	hyper: false,
+	capsLock: false,
+	numLock: false,
+};
+
+/** Keys that arrive as bytes inside a chunk of typed text: Enter, Tab, Backspace. */
+const CHUNK_CONTROLS: Readonly<Record<string, Partial<Key>>> = {
+	"\r": { return: true },
+	"\t": { tab: true },
+	"\x7f": { delete: true },
+};
+
+/**
+ * A chunk of keys read at once ("/grammar\r", "j\r": fast typing, a terminal that batches) as the keys it holds, one
+ * by one, for a screen whose letters are keys (not text); null for a single key or anything that is not typed text
+ * (an escape sequence, or what Ink passes on of one: "[1;5A").
+ */
+export function keysOf(text: string, key: Key): [string, Key][] | null {
+	if (key.ctrl || key.meta || Array.from(text).length < 2 || text.startsWith("[")) return null;
+	const keys: [string, Key][] = [];
+	for (const char of text) {
+		const control = CHUNK_CONTROLS[char];
+		if (control) keys.push(["", { ...NO_KEY, ...control }]);
+		else if (char >= " ") keys.push([char, { ...NO_KEY, shift: /^[A-Z]$/.test(char) }]);
+		else return null;
+	}
+	return keys;
 }

@@ -7,6 +7,7 @@ import { useTheme } from "../theme/context.js";
 import { ApprovalPanel } from "../views/ApprovalPanel.js";
 import { InputBox } from "../views/InputBox.js";
 import { QueuedRows } from "../views/QueuedRows.js";
+import { TranscriptBar } from "../views/TranscriptBar.js";
 import { ChatPanes } from "./ChatPanes.js";
 import { createKeyHandler } from "./chat-keys.js";
 import type { ScreenProps } from "./screen.js";
@@ -44,7 +45,7 @@ function useChatKeys({ store, input, info, actions }: ScreenProps, drawn: { curr
 
 /**
  * The chat screen: status bar, chat and inspector, queued messages, a hint, and the input (or the approval
- * question), placed by `chatLayout`. A view over the store: keys become store changes or conversation intents.
+ * question, or the transcript mode's bar), placed by `chatLayout`. A view over the store: keys become store changes or conversation intents.
  */
 export function ChatScreen(props: ScreenProps) {
 	const { store, input, info, size } = props;
@@ -73,6 +74,9 @@ export function ChatScreen(props: ScreenProps) {
 				<Text color={theme.warning} wrap="truncate-end">
 					{store.hint}
 				</Text>
+			) : null}
+			{layout.transcript && store.transcript ? (
+				<TranscriptBar transcript={store.transcript} blocks={view.items.length} width={columns} />
 			) : null}
 			{layout.approval ? <ApprovalPanel layout={layout.approval} width={columns} version={version} /> : null}
 			{layout.input.shown ? (

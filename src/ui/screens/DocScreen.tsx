@@ -2,14 +2,13 @@ import { Box, type Key, Text, useInput } from "ink";
 import { useMemo } from "react";
 import type { Tone } from "../../view/request-view.js";
 import { DOC_KEYS, type DocKeyAction } from "../keys/key-table.js";
-import { keyDispatcher } from "../keys/keymap.js";
+import { keyDispatcher, keysOf } from "../keys/keymap.js";
 import type { OpenDoc, ShownRow } from "../state/doc-view.js";
 import { frameRows } from "../state/layout.js";
 import type { UiStore } from "../state/store.js";
 import { useStore } from "../state/use-store.js";
 import { useTheme } from "../theme/context.js";
 import type { Theme } from "../theme/theme.js";
-import { NO_KEY } from "./chat-keys.js";
 import type { ScreenProps } from "./screen.js";
 
 /** The rows between the title bar and the bottom line. */
@@ -105,10 +104,7 @@ function docKeys(store: UiStore, open: OpenDoc, size: ScreenProps["size"]) {
 	);
 	return (text: string, key: Key) => {
 		// A run of keys typed fast arrives as one string ("/find me\r"): each is a key of its own here.
-		const plain = !key.ctrl && !key.meta && text.length > 1 && !text.startsWith("\x1b") && !text.startsWith("[");
-		const keys: [string, Key][] = plain
-			? Array.from(text).map((char) => [char, char === "\r" ? { ...NO_KEY, return: true } : NO_KEY])
-			: [[text, key]];
+		const keys = keysOf(text, key) ?? [[text, key]];
 		let used = false;
 		for (const [one, pressed] of keys) used = dispatch(one, pressed) || used;
 		if (used) store.changed();

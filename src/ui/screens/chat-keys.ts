@@ -1,12 +1,22 @@
 import type { Key } from "ink";
 import type { PastedRange } from "../../agent/events.js";
 import type { ApprovalDecision } from "../../agent/loop.js";
+import { startsFolded } from "../chat/folds.js";
 import { KEY_TABLE } from "../keys/key-table.js";
-import { byteActions, type DocContext, type KeyActions, type KeyLayer, keyDispatcher } from "../keys/keymap.js";
+import { byteActions, type KeyActions, type KeyLayer, keyDispatcher, keysOf, NO_KEY } from "../keys/keymap.js";
 import { mustReadAll, type PreviewFit, readAll, seenBefore } from "../state/approval-layout.js";
 import type { InputModel } from "../state/input-model.js";
 import type { UiStore } from "../state/store.js";
+import { cancelFind, enterTranscript, leaveTranscript } from "../state/transcript.js";
 import { readyToRun } from "./commands.js";
+import {
+	type FindAction,
+	findActions,
+	findRest,
+	pasted,
+	type TranscriptAction,
+	transcriptActions,
+} from "./transcript-keys.js";
 
 /** How a sent line is delivered while a run goes on: a steer (Enter) or a follow-up (Alt+Enter). */
 export type SendMode = "send" | "follow_up";
@@ -69,10 +79,12 @@ type Ctx = {
 	now: () => number;
 };
 
-/** The chat screen's bindings: every context but those of other screens (the session tree's). */
-/** The chat's keys: every binding but the other screens' (the tree's, the doc screen's). */
-type ChatBinding = Exclude<(typeof KEY_TABLE)[number], { context: "tree" | "treeField" | DocContext }>;
-const OTHER_SCREENS = new Set<string>(["tree", "treeField", "doc", "find"]);
+/**
+ * The chat's keys: every binding but the other screens' (the tree's, the doc screen's); the `/` search line (`find`)
+ * is the transcript mode's here.
+ */
+type ChatBinding = Exclude<(typeof KEY_TABLE)[number], { context: "tree" | "treeField" | "doc" }>;
+const OTHER_SCREENS = new Set<string>(["tree", "treeField", "doc"]);
 const CHAT_KEYS = KEY_TABLE.filter((binding): binding is ChatBinding => !OTHER_SCREENS.has(binding.context));
 type KeyAction = ChatBinding["action"];
 
@@ -91,6 +103,8 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		...globalActions(ctx),
 		...approvalActions(ctx),
 		...searchActions(ctx),
+		...transcriptActions(store),
+		...findActions(store),
 		...chatActions(ctx),
 		...editorActions(ctx),
 	};
@@ -122,10 +136,24 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		// While asking, other keys are ignored so typing cannot approve by accident; typing the reason edits.
 		{ context: "approval", active: () => store.approval !== null, rest: () => store.approval?.stage === "ask" },
 		{ context: "search", active: () => input.search !== null, rest: (text, key) => searchRest(input, text, key) },
+		// The transcript mode takes every key: the input is out of sight (its draft stays as it was).
+		{
+			context: "find",
+			active: () => store.transcript?.typing != null,
+			rest: (text, key) => findRest(store, text, key),
+		},
+		{ context: "transcript", active: () => store.transcript !== null, rest: () => true },
 		{ context: "chat" },
 		{ context: "editor", rest: typed },
 	];
 	const dispatch = keyDispatcher(CHAT_KEYS, layers, actions);
+	/** In the transcript mode a chunk of several keys ("/grammar\r", "j\r") is dispatched key by key (`keysOf`). */
+	const press = (text: string, key: Key) => {
+		const keys = store.transcript && !store.approval ? keysOf(text, key) : null;
+		if (!keys) return dispatch(text, key);
+		for (const [char, k] of keys) dispatch(char, k);
+		return true;
+	};
 	return (text, key) => {
 		// A focus report is not a key: it neither types nor counts as typing.
 		const focus = FOCUS.exec(text);
@@ -134,11 +162,8 @@ export function createKeyHandler(deps: KeyDeps): (input: string, key: Key) => vo
 		// The run ended while a reason was typed: the draft set aside for it comes back.
 		if (!store.approval) input.bringBack();
 		const step = input.keys.paste.read(text, key);
-		if (step.kind === "pasted") {
-			input.paste(step.text);
-			store.toBottom();
-		}
-		if (step.kind === "key" && !wheel(store, text)) dispatch(text, key);
+		if (step.kind === "pasted") pasted(store, input, step.text);
+		if (step.kind === "key" && !wheel(store, text)) press(text, key);
 	};
 }
 
@@ -177,10 +202,12 @@ function context(deps: KeyDeps): Ctx {
 			const reason = input.take().trim();
 			return answer({ approved: false, reason: reason || "the user said no" });
 		}
-		// Enter on an open completion takes the selected item; a command that needs its argument waits for it.
-		if (input.completions()) {
+		// Enter on an open completion takes the selected item; a command that needs its argument waits for it, and a
+		// path put in for an `@` mention is only put in.
+		const completion = input.completions();
+		if (completion) {
 			const completed = input.accept();
-			if (completed === undefined || !readyToRun(completed)) return;
+			if (completion.mention || completed === undefined || !readyToRun(completed)) return;
 		}
 		const { text, pastes } = input.takeMessage();
 		if (text.trim() === "") return;
@@ -201,11 +228,16 @@ function context(deps: KeyDeps): Ctx {
 	return { deps, store, input, submit, answer, pressToQuit, tab, now };
 }
 
-/** Ctrl+C, over everything: ends the search, denies the question and stops, clears the input, stops the run, quits. */
+/**
+ * Ctrl+C, over everything: ends the search (the history's, the transcript's) or the transcript mode, denies the
+ * question and stops, clears the input, stops the run, quits.
+ */
 function globalActions({ deps, store, input, answer, pressToQuit }: Ctx): Actions<"interrupt"> {
 	return {
 		interrupt: () => {
 			if (input.search) return input.endSearch(false);
+			if (store.transcript?.typing != null) return cancelFind(store);
+			if (store.transcript) return leaveTranscript(store);
 			if (store.approval) return answer({ approved: false, reason: "the user stopped the run", stop: true });
 			if (!input.empty) return input.clear();
 			if (deps.running()) return deps.abort();
@@ -308,7 +340,7 @@ type ChatAction =
 	| "openSubagent"
 	| "stop"
 	| "quit"
-	| "expand"
+	| "transcript"
 	| "suspend"
 	| "search"
 	| "externalEditor"
@@ -335,7 +367,7 @@ function chatActions({ deps, store, input, pressToQuit, now }: Ctx): Actions<Cha
 			if (!deps.running()) return deps.exit();
 			pressToQuit("d", "Esc stops the run; Ctrl+D again quits");
 		},
-		expand: () => toggleLatest(store),
+		transcript: () => enterTranscript(store),
 		openRequest: () => {
 			const call = focusedCall(store);
 			if (call && deps.openRequest) deps.openRequest(call);
@@ -361,7 +393,10 @@ function chatActions({ deps, store, input, pressToQuit, now }: Ctx): Actions<Cha
 	};
 }
 
-type EditorAction = Exclude<KeyAction, "interrupt" | ApprovalAction | SearchAction | ChatAction>;
+type EditorAction = Exclude<
+	KeyAction,
+	"interrupt" | ApprovalAction | SearchAction | ChatAction | TranscriptAction | FindAction
+>;
 
 /** The editor: sending, new lines, moving, deleting, undo; ↑/↓ also walk the history and completions. */
 function editorActions({ deps, store, input, submit, tab }: Ctx): Actions<EditorAction> {
@@ -411,40 +446,15 @@ function wheel(store: UiStore, text: string): boolean {
 	return true;
 }
 
-/** A key with nothing held: what a control byte inside typed text is dispatched with. */
-export const NO_KEY: Key = {
-	upArrow: false,
-	downArrow: false,
-	leftArrow: false,
-	rightArrow: false,
-	pageDown: false,
-	pageUp: false,
-	home: false,
-	end: false,
-	return: false,
-	escape: false,
-	ctrl: false,
-	shift: false,
-	tab: false,
-	backspace: false,
-	delete: false,
-	meta: false,
-	super: false,
-	hyper: false,
-	capsLock: false,
-	numLock: false,
-};
-
-/** Ctrl+O: expands or collapses the latest folded item: a tool call, thinking, a paste or a `!command`'s output. */
+/**
+ * Ctrl+O where there is no transcript mode (the replay screen): expands or collapses the newest item that starts
+ * folded (chat/folds.ts): a tool call, thinking, a paste, a `!command`'s output, a hook's context.
+ */
 export function toggleLatest(store: UiStore): void {
 	const items = store.view.items;
 	for (let i = items.length - 1; i >= 0; i--) {
 		const item = items[i];
-		const folds =
-			item?.kind === "tool" ||
-			item?.kind === "thinking" ||
-			(item?.kind === "user" && (item.pastes !== undefined || item.source === "shell"));
-		if (item && folds) {
+		if (item && startsFolded(item)) {
 			store.toggleExpanded(item.key);
 			return;
 		}

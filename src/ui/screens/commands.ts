@@ -420,6 +420,8 @@ export function helpText(templates: readonly TemplateCommand[] = []): string {
 	return [
 		"Keys",
 		...keyHelp(KEY_TABLE, HELP_CONTEXTS).map(([keys, what]) => `  ${keys.padEnd(22)}${what}`),
+		"In the transcript (Ctrl+O)",
+		...keyHelp(KEY_TABLE, ["transcript"]).map(([keys, what]) => `  ${keys.padEnd(22)}${what}`),
 		"Keys in the session tree (/tree, Esc Esc)",
 		...keyHelp(KEY_TABLE, TREE_CONTEXTS).map(([keys, what]) => `  ${keys.padEnd(22)}${what}`),
 		"Commands",

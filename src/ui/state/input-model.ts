@@ -4,6 +4,7 @@ import { PasteReader } from "../editor/paste-reader.js";
 import { TextBuffer } from "../editor/text-buffer.js";
 import { type EditorView, type RowPosition, rowCount, scrolled } from "../editor/viewport.js";
 import { rowOf } from "../editor/wrap.js";
+import { MentionSearch, type PathFinder } from "./mention-search.js";
 
 /** Completion items shown at once. */
 export const MAX_ITEMS = 6;
@@ -12,8 +13,12 @@ const RECALL_LINES = 200;
 const RECALL_CHARS = 20_000;
 
 export type CompletionItem = { value: string; description: string; label?: string };
-/** What completes the text: replace `text.slice(from)` with an item's value. */
-export type Completion = { from: number; items: CompletionItem[] };
+/**
+ * What completes the text: replace `text.slice(from)` with an item's value; or, for an `@` mention (`mention`), the
+ * mention before the cursor with the item's path.
+ */
+export type Completion = { from: number; items: CompletionItem[]; mention?: true };
+
 /** `all`: the person asked for the list (Tab), so offer every choice even before anything is typed. */
 export type Completer = (text: string, all?: boolean) => Completion | null;
 
@@ -45,6 +50,8 @@ export class InputModel {
 	history: PromptHistory = PromptHistory.memory();
 	/** Completes `/commands`; set once the conversation exists. */
 	completer: Completer | null = null;
+	/** A line under the input until the next edit (a file mentioned that is gone). */
+	note: string | null = null;
 	/** Ctrl+R: the query and the index of the shown match (-1: none). */
 	search: { query: string; index: number } | null = null;
 	selected = 0;
@@ -73,6 +80,13 @@ export class InputModel {
 	/** Tab asked for every choice (`/model ` + Tab); cleared when the text is replaced or the list dismissed. */
 	private listAll = false;
 	private lastText: string | null = null;
+	/** The last change was typing (a key, Backspace): only then does an `@` mention open the finder (not a paste). */
+	private typing = false;
+	private readonly mentions = new MentionSearch((fresh) => {
+		if (fresh) this.selected = 0;
+		this.version++;
+		for (const listener of this.listeners) listener();
+	});
 
 	readonly subscribe = (listener: () => void): (() => void) => {
 		this.listeners.add(listener);
@@ -84,7 +98,7 @@ export class InputModel {
 	/** Rows the input takes on screen at `width`: its visible rows, plus the search line or the completion popup. */
 	heightAt(width: number): number {
 		const popup = this.search ? 1 : Math.min(MAX_ITEMS, this.completions()?.items.length ?? 0);
-		return rowCount(this.buffer, width) + popup;
+		return rowCount(this.buffer, width) + popup + (this.note === null ? 0 : 1);
 	}
 
 	/** `heightAt` the width the keys use. */
@@ -110,6 +124,15 @@ export class InputModel {
 		return this.buffer.empty;
 	}
 
+	/** Finds files for `@` mentions; set once the conversation exists. */
+	get finder(): PathFinder | null {
+		return this.mentions.finder;
+	}
+
+	set finder(finder: PathFinder | null) {
+		this.mentions.finder = finder;
+	}
+
 	/** The cursor as an index into the first line (the single-line view, for tests and callers of old). */
 	get cursor(): number {
 		return this.buffer.col;
@@ -117,7 +140,7 @@ export class InputModel {
 
 	insert(chars: string): void {
 		if (chars === "") return;
-		this.edited(() => this.buffer.insert(chars));
+		this.edited(() => this.buffer.insert(chars), true);
 	}
 
 	newline(): void {
@@ -129,7 +152,7 @@ export class InputModel {
 	}
 
 	backspace(): void {
-		this.edited(() => this.buffer.backspace());
+		this.edited(() => this.buffer.backspace(), true);
 	}
 
 	deleteForward(): void {
@@ -202,6 +225,7 @@ export class InputModel {
 	/** Replaces the text, cursor at the end. Pastes not in `text` are freed. */
 	set(text: string): void {
 		this.listAll = false;
+		this.typing = false;
 		this.buffer.reset(text);
 		this.buffer.setText(text);
 		this.changed();
@@ -298,9 +322,13 @@ export class InputModel {
 		let value: Completion | null = null;
 		const lines = this.buffer.lines;
 		const first = lines[0] as string;
-		if (this.completer && lines.length === 1 && first.startsWith("/") && this.dismissedAt !== this.version) {
+		if (this.dismissedAt === this.version) value = null;
+		else if (this.completer && lines.length === 1 && first.startsWith("/")) {
 			value = this.completer(first, this.listAll);
 			if (value && value.items.length === 0) value = null;
+		} else if (this.typing) {
+			const paths = this.mentions.paths(this.buffer.line, this.buffer.col);
+			if (paths) value = { from: -1, mention: true, items: paths.map((path) => ({ value: path, description: "" })) };
 		}
 		this.completion = { version: this.version, value };
 		return value;
@@ -314,14 +342,31 @@ export class InputModel {
 		this.changed(false);
 	}
 
-	/** Replaces the completed part with the selected item; returns the new text (undefined when closed). */
+	/**
+	 * Replaces the completed part with the selected item; returns the new text (undefined when closed, or when the
+	 * file a mention would name is gone: `note` says so).
+	 */
 	accept(): string | undefined {
 		const completion = this.completions();
 		const item = completion?.items[this.selected];
 		if (!completion || !item) return undefined;
+		if (completion.mention) return this.acceptMention(item.value);
 		const text = this.buffer.text.slice(0, completion.from) + item.value;
 		this.set(text);
 		return text;
+	}
+
+	/** Puts `@path ` in place of the mention being typed, unless the file is gone since it was listed. */
+	private acceptMention(path: string): string | undefined {
+		const edit = this.mentions.accept(this.buffer.line, this.buffer.col, path);
+		if (edit === null) return undefined;
+		if ("problem" in edit) {
+			this.note = edit.problem;
+			this.changed(false);
+			return undefined;
+		}
+		this.edited(() => this.buffer.replaceBefore(edit.count, edit.text));
+		return this.buffer.text;
 	}
 
 	/** Tab where nothing completes by itself (`/model `): opens the list of every choice. False when there is none. */
@@ -379,6 +424,7 @@ export class InputModel {
 			this.buffer.setText(this.draft);
 		} else {
 			this.historyIndex = next;
+			this.typing = false;
 			this.buffer.setText(entries[next] as string);
 			this.recallCollapse();
 		}
@@ -387,6 +433,7 @@ export class InputModel {
 	}
 
 	private recall(text: string): void {
+		this.typing = false;
 		this.buffer.setText(text);
 		this.recallCollapse();
 		this.historyIndex = null;
@@ -401,14 +448,18 @@ export class InputModel {
 		this.buffer.paste(text);
 	}
 
-	private edited(apply: () => unknown): void {
+	/** An edit; `typing`: a key typed or Backspace (an `@` mention then opens the finder). */
+	private edited(apply: () => unknown, typing = false): void {
 		apply();
+		this.typing = typing;
+		this.note = null;
 		this.historyIndex = null;
 		this.changed();
 	}
 
 	private moved(apply: () => void): void {
 		apply();
+		this.typing = false;
 		this.changed(false);
 	}
 

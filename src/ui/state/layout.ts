@@ -25,7 +25,10 @@ export type InputPlace = {
 	prompt: string;
 	/** Columns the text wraps at. */
 	width: number;
-	/** Whether the input is on screen: not while the approval question takes the keys (until a reason is typed). */
+	/**
+	 * Whether the input is on screen: not while the approval question takes the keys (until a reason is typed), nor in
+	 * the transcript mode (its bar takes the input's place).
+	 */
 	shown: boolean;
 };
 
@@ -38,7 +41,7 @@ export function inputPlace(columns: number, store: UiStore, running: boolean): I
 		action,
 		prompt,
 		width: inputTextWidth(columns, action, prompt),
-		shown: !approval || approval.stage === "reason",
+		shown: approval ? approval.stage === "reason" : store.transcript === null,
 	};
 }
 
@@ -53,6 +56,8 @@ export type ChatLayout = {
 	/** One row per queued message, one for the hint. */
 	queued: number;
 	hint: boolean;
+	/** The transcript mode's bar (one row, in the input's place). */
+	transcript: boolean;
 	/** The approval question, row by row (its height is the panel's). */
 	approval: ApprovalLayout | null;
 	input: InputPlace & { height: number };
@@ -80,10 +85,12 @@ export function chatLayout(
 	const input = { ...place, height: inputRows(place.width) };
 	const queued = view.queue.steers.length + view.queue.followUps.length;
 	const hint = Boolean(store.hint);
-	const footer = (panel?.height ?? 0) + (place.shown ? input.height : 0) + queued + (hint ? 1 : 0);
+	const transcript = store.transcript !== null && !approval;
+	const footer =
+		(panel?.height ?? 0) + (place.shown ? input.height : 0) + queued + (hint ? 1 : 0) + (transcript ? 1 : 0);
 	const chat = {
 		width: inspector ? columns - INSPECTOR_WIDTH - 1 - GUTTER : columns,
 		height: Math.max(1, height - 1 - footer),
 	};
-	return { columns, height, chat, inspector, queued, hint, approval: panel, input };
+	return { columns, height, chat, inspector, queued, hint, transcript, approval: panel, input };
 }

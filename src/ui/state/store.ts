@@ -1,12 +1,14 @@
 import type { AgentEvent } from "../../agent/events.js";
 import type { ApprovalDecision, ApprovalRequest } from "../../agent/loop.js";
 import { reduce } from "../../view/reducer.js";
-import type { PendingQuestion, ViewState } from "../../view/state.js";
+import type { ChatItem, PendingQuestion, ViewState } from "../../view/state.js";
+import { startsFolded } from "../chat/folds.js";
 import type { ChatPosition } from "../chat/window.js";
 import { darkTheme, type Theme } from "../theme/theme.js";
 import type { OpenDoc } from "./doc-view.js";
 import type { PickerModel } from "./picker.js";
 import type { ReplayControls } from "./replay-controls.js";
+import type { Transcript } from "./transcript.js";
 
 /**
  * The open approval question as this screen shows it: the view's question (`request`, the same object as
@@ -57,6 +59,10 @@ export class UiStore {
 	anchor: number | null = null;
 	/** Item keys whose tool output or thinking is expanded (Ctrl+O). */
 	readonly expanded = new Set<string>();
+	/** Keys of long messages folded by hand (they start whole; chat/folds.ts). */
+	readonly folded = new Set<string>();
+	/** The transcript mode (Ctrl+O): a cursor on the chat's blocks, moved by state/transcript.ts; null while off. */
+	transcript: Transcript | null = null;
 	inspector = true;
 	/** A line for the status area: hints, the exit prompt ("press Ctrl+C again to quit"). */
 	hint: string | null = null;
@@ -201,12 +207,24 @@ export class UiStore {
 	scrolledTo(top: ChatPosition | null): void {
 		this.top = top;
 		this.scroll = 0;
+		if (this.transcript) this.transcript.reveal = null;
 		if (top === null) this.anchor = null;
 	}
 
 	toggleExpanded(key: string): void {
 		if (this.expanded.has(key)) this.expanded.delete(key);
 		else this.expanded.add(key);
+		this.changed();
+	}
+
+	/** Opens or folds `item`: what starts folded (tool output, thinking, a paste) opens, a long message folds. */
+	toggleItem(item: ChatItem): void {
+		if (startsFolded(item)) {
+			this.toggleExpanded(item.key);
+			return;
+		}
+		if (this.folded.has(item.key)) this.folded.delete(item.key);
+		else this.folded.add(item.key);
 		this.changed();
 	}
 
@@ -254,6 +272,8 @@ export class UiStore {
 		const question = this.view.pending;
 		if (!question || !this.answers.has(question.callId) || this.dialog?.request === question) return;
 		this.dialog = { request: question, stage: "ask", scroll: 0 };
+		// The question takes the keys: the transcript mode ends (the view stays where it is).
+		this.transcript = null;
 	}
 
 	/** Questions the view no longer holds (the run ended while asking) are answered "no": no one is waiting. */

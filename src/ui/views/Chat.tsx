@@ -1,10 +1,11 @@
-import { memo, useLayoutEffect, useRef } from "react";
+import { memo, useLayoutEffect, useMemo, useRef } from "react";
 import type { ChatItem } from "../../view/state.js";
 import { ChatPane } from "../chat/ChatPane.js";
 import { LineCache } from "../chat/line-cache.js";
-import { type Line, makeLine } from "../chat/lines.js";
-import { visibleLines } from "../chat/window.js";
+import { type Line, makeLine, type Span } from "../chat/lines.js";
+import { visibleLines, type WindowOptions } from "../chat/window.js";
 import type { UiStore } from "../state/store.js";
+import { matcher } from "../state/transcript.js";
 import { useTheme } from "../theme/context.js";
 import { packParts } from "./fit-parts.js";
 
@@ -18,9 +19,21 @@ function linesAfter(items: readonly ChatItem[], from: number, cache: LineCache, 
 	let n = 0;
 	for (let i = from; i < items.length; i++) {
 		const item = items[i];
-		if (item) n += cache.lines(item, width, store.expanded.has(item.key)).length;
+		if (item) n += cache.lines(item, width, store.expanded.has(item.key), store.folded.has(item.key)).length;
 	}
 	return n;
+}
+
+/** The transcript mode's part of the window: its cursor's block behind `bar`, brought on screen after a move. */
+function transcriptOptions(store: UiStore, bar: Span): Pick<WindowOptions, "cursor" | "reveal"> {
+	const t = store.transcript;
+	if (!t) return {};
+	const cursor = { index: t.cursor, bar };
+	if (!t.reveal) return { cursor };
+	const { match, partly } = t.reveal;
+	const matches = match === undefined ? undefined : matcher(match);
+	const line = matches && ((l: Line) => matches(l.spans.map((s) => s.text).join("")));
+	return { cursor, reveal: { index: t.cursor, partly, line } };
 }
 
 /**
@@ -37,6 +50,9 @@ export const Chat = memo(function Chat({ store, width, height }: ChatProps) {
 	cache.setTheme(theme);
 	const all = store.view.items;
 	const expanded = (item: ChatItem) => store.expanded.has(item.key);
+	const folded = (item: ChatItem) => store.folded.has(item.key);
+	const bar = useMemo<Span>(() => ({ text: "▌ ", color: theme.accent }), [theme]);
+	const transcript = transcriptOptions(store, bar);
 	const anchored = store.anchor !== null && store.anchor < all.length;
 	const newLines = anchored ? linesAfter(all, store.anchor ?? all.length, cache, width, store) : 0;
 	// While scrolled up the view ends at the anchor: what arrived since stays below it, counted in the marker.
@@ -47,9 +63,12 @@ export const Chat = memo(function Chat({ store, width, height }: ChatProps) {
 		top: store.top,
 		move: store.scroll,
 		expanded,
+		folded,
+		...transcript,
 	});
 	// Scrolled down to the anchor's last line: the view follows the whole chat again.
-	if (window.top === null && anchored) window = visibleLines(all, cache, { width, height, expanded });
+	if (window.top === null && anchored)
+		window = visibleLines(all, cache, { width, height, expanded, folded, cursor: transcript.cursor });
 	// Once drawn (never while drawing), the store holds the view where it is: the scroll asked for is done.
 	const top = window.top;
 	useLayoutEffect(() => store.scrolledTo(top));

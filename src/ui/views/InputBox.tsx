@@ -16,8 +16,8 @@ export type InputBoxProps = {
 };
 
 /**
- * The input: the multi-line editor, then the Ctrl+R search line or the completion popup. It alone subscribes to the
- * model, so a keypress re-renders only this box.
+ * The input: the multi-line editor, then the Ctrl+R search line or the completion popup, and a note (a mentioned
+ * file that is gone). It alone subscribes to the model, so a keypress re-renders only this box.
  */
 export const InputBox = memo(function InputBox({ model, width, action, prompt = "› " }: InputBoxProps) {
 	useSyncExternalStore(model.subscribe, model.getVersion);
@@ -48,6 +48,11 @@ export const InputBox = memo(function InputBox({ model, width, action, prompt = 
 				</Box>
 			) : null}
 			{completion ? <CompletionPopup completion={completion} selected={model.selected} width={width} /> : null}
+			{model.note === null ? null : (
+				<Text color={theme.warning} wrap="truncate-end">
+					{sanitizeForTerminal(model.note)}
+				</Text>
+			)}
 		</Box>
 	);
 });
