@@ -7,6 +7,9 @@ export default defineConfig({
 		environment: "node",
 		reporters: ["default", new SummaryReporter()],
 		env: { FORCE_COLOR: "0" },
+		// Most test time is spent waiting on child processes, tmux and sockets, not on the CPU: four files at a time
+		// halve the suite on a 2-core machine (vitest's default there is one).
+		maxWorkers: 4,
 		testTimeout: 20_000,
 		hookTimeout: 20_000,
 	},

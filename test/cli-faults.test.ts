@@ -93,8 +93,8 @@ describe("gar always exits and leaves nothing running", () => {
 			stdio: ["pipe", "pipe", "pipe"],
 		});
 		let stdout = "";
-		child.stdout.on("data", (d: Buffer) => {
-			stdout += d.toString();
+		child.stdout.setEncoding("utf8").on("data", (d: string) => {
+			stdout += d;
 		});
 		child.stderr.resume();
 		const closed = new Promise<number | null>((resolve) => child.on("close", resolve));
@@ -119,8 +119,8 @@ describe("a closed stdout is not a crash", () => {
 		const result = await new Promise<{ stderr: string }>((resolve) => {
 			const child = spawn("bash", ["-c", script], { env: { ...env, OPENAI_API_KEY: "k" }, cwd: project });
 			let stderr = "";
-			child.stderr.on("data", (d: Buffer) => {
-				stderr += d.toString();
+			child.stderr.setEncoding("utf8").on("data", (d: string) => {
+				stderr += d;
 			});
 			child.on("close", () => resolve({ stderr }));
 		});
@@ -137,8 +137,8 @@ describe("a closed stdout is not a crash", () => {
 			const stderr = await new Promise<string>((resolve) => {
 				const child = spawn("bash", ["-c", script], { env, cwd: project });
 				let text = "";
-				child.stderr.on("data", (d: Buffer) => {
-					text += d.toString();
+				child.stderr.setEncoding("utf8").on("data", (d: string) => {
+					text += d;
 				});
 				child.on("close", () => resolve(text));
 			});

@@ -74,8 +74,8 @@ describe("output into a pipe whose reader is slow is complete", () => {
 		const stderr = await new Promise<string>((resolve) => {
 			const child = spawn("bash", ["-c", script, GAR_BIN, "show", "--json", big], { env, cwd: project });
 			let text = "";
-			child.stderr.on("data", (d: Buffer) => {
-				text += d.toString();
+			child.stderr.setEncoding("utf8").on("data", (d: string) => {
+				text += d;
 			});
 			child.on("close", () => resolve(text));
 		});

@@ -25,14 +25,14 @@ function startWriter(args: string[]): Writer {
 		resolveFile = resolve;
 		rejectFile = reject;
 	});
-	child.stdout?.on("data", (chunk: Buffer) => {
-		out += chunk.toString();
+	child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+		out += chunk;
 		// Resolve once the first id is out: the child is appending by then.
 		const lines = out.split("\n");
 		if (lines.length > 2) resolveFile(lines[0]?.replace(/^file /, "") ?? "");
 	});
-	child.stderr?.on("data", (chunk: Buffer) => {
-		stderr += chunk.toString();
+	child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+		stderr += chunk;
 	});
 	const exited = new Promise<void>((resolve) => {
 		child.on("close", () => {

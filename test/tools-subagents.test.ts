@@ -212,11 +212,11 @@ describe("self, sub-agents and total on every screen", () => {
 		const stderr = new PassThrough();
 		let out = "";
 		let err = "";
-		stdout.on("data", (d: Buffer) => {
-			out += d.toString();
+		stdout.setEncoding("utf8").on("data", (d: string) => {
+			out += d;
 		});
-		stderr.on("data", (d: Buffer) => {
-			err += d.toString();
+		stderr.setEncoding("utf8").on("data", (d: string) => {
+			err += d;
 		});
 		const writer = new PrintWriter("text", stdout, stderr);
 		const run = {

@@ -1,6 +1,7 @@
 // The ACP SDK's own client side, connected to the built `gar acp` as an editor would start it.
 import { type ChildProcess, spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
 import {
 	type ClientCapabilities,
 	type ClientConnection,
@@ -47,12 +48,14 @@ export function startAcp(o: AcpClientOptions): AcpHarness {
 	});
 	let out = "";
 	let err = "";
-	child.stderr?.on("data", (d: Buffer) => {
-		err += d.toString();
+	child.stderr?.setEncoding("utf8").on("data", (d: string) => {
+		err += d;
 	});
 	const stdout = child.stdout as Readable;
+	// The SDK reads the same stream as bytes: decoded apart, a character split across chunks stays whole.
+	const decoder = new StringDecoder("utf8");
 	stdout.on("data", (d: Buffer) => {
-		out += d.toString();
+		out += decoder.write(d);
 	});
 	const updates: SessionNotification[] = [];
 	const permissions: RequestPermissionRequest[] = [];

@@ -43,11 +43,11 @@ export function runProgram(
 		});
 		let stdout = "";
 		let stderr = "";
-		child.stdout?.on("data", (d: Buffer) => {
-			stdout += d.toString();
+		child.stdout?.setEncoding("utf8").on("data", (d: string) => {
+			stdout += d;
 		});
-		child.stderr?.on("data", (d: Buffer) => {
-			stderr += d.toString();
+		child.stderr?.setEncoding("utf8").on("data", (d: string) => {
+			stderr += d;
 		});
 		const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 15_000);
 		child.on("error", reject);
@@ -74,8 +74,8 @@ export function spawnGar(
 ): { child: ChildProcess; stdout: () => string; closed: Promise<number | null> } {
 	const child = spawn(process.execPath, [GAR_BIN, ...args], { ...options, stdio: ["ignore", "pipe", "pipe"] });
 	let stdout = "";
-	child.stdout?.on("data", (d: Buffer) => {
-		stdout += d.toString();
+	child.stdout?.setEncoding("utf8").on("data", (d: string) => {
+		stdout += d;
 	});
 	child.stderr?.resume();
 	const closed = new Promise<number | null>((resolve) => child.on("close", resolve));
@@ -105,8 +105,8 @@ export function spawnGarPiped(args: string[], options: { env: NodeJS.ProcessEnv;
 	let stderr = "";
 	const parsed: Record<string, unknown>[] = [];
 	const waiters = new Set<() => void>();
-	child.stdout?.on("data", (d: Buffer) => {
-		buffer += d.toString();
+	child.stdout?.setEncoding("utf8").on("data", (d: string) => {
+		buffer += d;
 		let nl = buffer.indexOf("\n");
 		while (nl !== -1) {
 			parsed.push(JSON.parse(buffer.slice(0, nl)));
@@ -115,8 +115,8 @@ export function spawnGarPiped(args: string[], options: { env: NodeJS.ProcessEnv;
 		}
 		for (const wake of waiters) wake();
 	});
-	child.stderr?.on("data", (d: Buffer) => {
-		stderr += d.toString();
+	child.stderr?.setEncoding("utf8").on("data", (d: string) => {
+		stderr += d;
 	});
 	child.stdin?.on("error", () => {});
 	const closed = new Promise<number | null>((resolve) => child.on("close", resolve));
