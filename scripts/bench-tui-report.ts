@@ -24,6 +24,9 @@ export type RunFigures = {
 	keysLong: number[];
 };
 
+/** What one run measured of pi: the same steps as gar's but the idle CPU and the paste. */
+export type PiFigures = Pick<RunFigures, "firstFrameMs" | "keysEmpty" | "stream" | "openLongMs" | "keysLong">;
+
 /** Figures of the run as a whole, and the sizes the labels name. */
 export type ReportSetup = {
 	nodeMs: number;
@@ -41,7 +44,7 @@ export function median(values: number[]): number {
 }
 
 /** The nearest-rank percentile. */
-function percentile(values: number[], p: number): number {
+export function percentile(values: number[], p: number): number {
 	const sorted = [...values].sort((a, b) => a - b);
 	return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
@@ -97,5 +100,73 @@ export function report(runs: RunFigures[], setup: ReportSetup): string[] {
 			"(target ≤ 1.2× empty)",
 		),
 		row(`open ${entries}-entry session (${sessionMb.toFixed(0)} MB)`, ms(m((r) => r.openLongMs)), "(target ≤ 1 s)"),
+	];
+}
+
+/**
+ * gar next to pi, both measured in the same runs (medians; keys pooled), with gar's figure as a ratio of pi's and
+ * the targets of issue 24 where it names one.
+ */
+export function sideBySide(runs: RunFigures[], pi: PiFigures[], setup: ReportSetup): string[] {
+	const entries = setup.entries.toLocaleString("en");
+	const both = (pick: (r: PiFigures) => number) => [median(runs.map(pick)), median(pi.map(pick))] as const;
+	const base = median(runs.map((r) => r.baselineMs));
+	const line = (label: string, [g, p]: readonly [number, number], show: (v: number) => string, note = "") =>
+		`${label.padEnd(34)}${show(g).padStart(12)}${show(p).padStart(12)}${`${(g / p).toFixed(2)}×`.padStart(9)}  ${note}`.trimEnd();
+	const keys = (pick: (r: PiFigures) => number[], p: number) =>
+		[percentile(runs.flatMap(pick), p), percentile(pi.flatMap(pick), p)] as const;
+	const msf = (v: number) => `${v.toFixed(1)} ms`;
+	return [
+		`gar next to pi, same runs (${runs.length} launches each; keys pooled)  ${"gar".padStart(12)}${"pi".padStart(12)}  gar/pi`,
+		line(
+			"first frame",
+			both((r) => r.firstFrameMs),
+			(v) => `${v.toFixed(0)} ms`,
+			`baseline ${base.toFixed(0)} ms`,
+		),
+		line(
+			`stream ${setup.deltas.toLocaleString("en")} deltas: CPU`,
+			both((r) => r.stream.cpuS),
+			(v) => `${v.toFixed(2)} s`,
+		),
+		line(
+			"  written to the terminal",
+			both((r) => r.stream.bytes / 1e6),
+			(v) => `${v.toFixed(3)} MB`,
+		),
+		line(
+			"  peak RSS of the tree",
+			both((r) => r.stream.rssMib),
+			(v) => `${v.toFixed(0)} MiB`,
+		),
+		line(
+			"keypress, empty: median",
+			keys((r) => r.keysEmpty, 50),
+			msf,
+			"(target ≤ 0.8×)",
+		),
+		line(
+			"  p90",
+			keys((r) => r.keysEmpty, 90),
+			msf,
+			"(target ≤ 1.0×)",
+		),
+		line(
+			`keypress, ${entries} entries: median`,
+			keys((r) => r.keysLong, 50),
+			msf,
+			"(target ≤ 0.8×)",
+		),
+		line(
+			"  p90",
+			keys((r) => r.keysLong, 90),
+			msf,
+			"(target ≤ 1.0×)",
+		),
+		line(
+			`open the ${entries}-entry session`,
+			both((r) => r.openLongMs),
+			(v) => `${v.toFixed(0)} ms`,
+		),
 	];
 }

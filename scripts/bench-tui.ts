@@ -1,15 +1,26 @@
 // The interactive app measured the way a person meets it: in a real pseudo-terminal (tmux, 120×40), typing into it,
 // against the project's wire server on loopback. Start-up, streaming 20,000 deltas (CPU, bytes written, clears),
 // idle CPU, peak RSS, keypress-to-screen latency (empty and with a 10,000-entry session) and opening that session,
-// each next to a `node` start launched the same way in the same run. Run alone: `node --import tsx scripts/bench-tui.ts`.
+// each next to a `node` start launched the same way in the same run; with pi installed (scripts/bench-pi.ts), pi measured
+// the same way in the same runs, and the ratios. Run alone: `node --import tsx scripts/bench-tui.ts`; the A/B modes at
+// the end compare two builds (or gar and pi) launch by launch.
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { startWireServer, type WireServer } from "../test/support/wire-server.js";
+import { findPi, PI_ARGS, PI_ENV, PI_READY, writePiHome, writePiSession } from "./bench-pi.js";
 import { killMembers, treeCpuSeconds, treeMembers, treeRssMib } from "./bench-tui-proc.js";
-import { median, type RunFigures, report, type StreamFigures } from "./bench-tui-report.js";
+import {
+	median,
+	type PiFigures,
+	percentile,
+	type RunFigures,
+	report,
+	type StreamFigures,
+	sideBySide,
+} from "./bench-tui-report.js";
 import { hasTmux, TmuxControl, tmuxQuote } from "./bench-tui-tmux.js";
 import { writeSyntheticSession } from "./synthetic-session.js";
 
@@ -33,6 +44,16 @@ const BASELINE_READY = [{ pattern: /^x$/m, mode: "node" }];
 
 type Ready = typeof READY;
 type Launch = { session: string; pid: number; readyMs: number; mode: string };
+
+/** An app the bench launches: its command line, what its first usable screen shows, and how it resumes a session. */
+type Profile = {
+	name: string;
+	argv: (extra: string[]) => string[];
+	ready: Ready;
+	env?: Record<string, string>;
+	/** The command line and ready screen that open the long session `file` (a copy of the profile's own). */
+	resume: (file: string) => { argv: string[]; ready: Ready };
+};
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const shellQuote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
 
@@ -113,18 +134,45 @@ class TuiBench {
 	}
 
 	/** A command file that starts `argv` in the work dir with a clean environment (the same for every launch). */
-	private commandFile(argv: string[]): string {
-		const vars = Object.entries(launchEnv(this.dir)).map(([k, v]) => shellQuote(`${k}=${v}`));
+	private commandFile(argv: string[], env: Record<string, string> = {}): string {
+		const vars = Object.entries({ ...launchEnv(this.dir), ...env }).map(([k, v]) => shellQuote(`${k}=${v}`));
 		const file = join(this.dir, `launch-${++this.count}.sh`);
 		const work = join(this.dir, "work");
 		writeFileSync(file, `cd ${shellQuote(work)} && exec env -i ${vars.join(" ")} ${argv.map(shellQuote).join(" ")}\n`);
 		return file;
 	}
 
-	/** The app's command line against the wire server. */
-	garArgv(extra: string[]): string[] {
+	/** The app's command line against the wire server (`gar`: another build's bin/gar.cjs). */
+	garArgv(extra: string[], gar = GAR): string[] {
 		const base = ["--provider", "openai", "--base-url", `${this.serverUrl}/v1`, "--model", "bench-model"];
-		return [process.execPath, GAR, ...base, ...extra];
+		return [process.execPath, gar, ...base, ...extra];
+	}
+
+	/** gar (the build at `gar`) as a profile: no session unless resumed; opened means the session's id is shown. */
+	garProfile(name: string, gar = GAR): Profile {
+		return {
+			name,
+			argv: (extra) => this.garArgv(["--no-session", ...extra], gar),
+			ready: READY,
+			resume: (file) => {
+				// The status bar shows the session's id only once the session has loaded.
+				const id = String(JSON.parse(readFileSync(file, "utf8").slice(0, 4096).split("\n")[0] ?? "{}").id);
+				return { argv: this.garArgv(["--session", file], gar), ready: [{ pattern: new RegExp(id), mode: name }] };
+			},
+		};
+	}
+
+	/** pi as a profile (`command`: findPi's), with its settings for the wire server in the launches' home. */
+	piProfile(command: string[]): Profile {
+		writePiHome(join(this.dir, "home"), `${this.serverUrl}/v1`);
+		const ready = [{ pattern: PI_READY, mode: "pi" }];
+		return {
+			name: "pi",
+			argv: (extra) => [...command, ...PI_ARGS, ...extra],
+			ready,
+			env: PI_ENV,
+			resume: (file) => ({ argv: [...command, ...PI_ARGS, "--session", file], ready }),
+		};
 	}
 
 	/** The baseline: a `node` start that prints one line and stays up, launched exactly like the app. */
@@ -139,9 +187,9 @@ class TuiBench {
 	}
 
 	/** Spawns `argv` in a new 120×40 session and waits for a ready pattern; readyMs is spawn → on screen. */
-	async launch(argv: string[], ready: Ready, timeoutMs = 30_000): Promise<Launch> {
+	async launch(argv: string[], ready: Ready, timeoutMs = 30_000, env: Record<string, string> = {}): Promise<Launch> {
 		const session = `l${this.count + 1}`;
-		const file = this.commandFile(argv);
+		const file = this.commandFile(argv, env);
 		const started = performance.now();
 		const [pid] = await this.tmux.command(
 			`new-session -d -s ${session} -x ${COLS} -y ${ROWS} -P -F '#{pane_pid}' ${tmuxQuote(`sh ${file}`)}`,
@@ -264,12 +312,27 @@ class TuiBench {
 	}
 }
 
+/** Launches `profile` on the session `file` (a fresh copy: continuing may append to it): ms to open, then the keys. */
+async function longSession(bench: TuiBench, profile: Profile, file: string, run: number) {
+	const copy = join(bench.dir, `long-${profile.name}-${run}.jsonl`);
+	copyFileSync(file, copy);
+	const { argv, ready } = profile.resume(copy);
+	const long = await bench.launch(argv, ready, 60_000, profile.env);
+	try {
+		await sleep(1000);
+		return { openLongMs: long.readyMs, keysLong: await bench.typeKeys(long.session) };
+	} finally {
+		await bench.quit(long);
+		rmSync(copy, { force: true });
+	}
+}
+
 /** One counted run: baseline start; the app with no session (start, idle, keys, stream); the app on 10,000 entries. */
-async function oneRun(bench: TuiBench, longFile: string, run: number): Promise<RunFigures> {
+async function oneRun(bench: TuiBench, gar: Profile, longFile: string, run: number): Promise<RunFigures> {
 	const baseline = await bench.launch(bench.baselineArgv(), BASELINE_READY);
 	await bench.quit(baseline);
 
-	const app = await bench.launch(bench.garArgv(["--no-session"]), READY);
+	const app = await bench.launch(gar.argv([]), READY);
 	let figures: Omit<RunFigures, "baselineMs" | "openLongMs" | "keysLong">;
 	try {
 		await sleep(2000);
@@ -284,21 +347,22 @@ async function oneRun(bench: TuiBench, longFile: string, run: number): Promise<R
 	} finally {
 		await bench.quit(app);
 	}
+	return { ...figures, baselineMs: baseline.readyMs, ...(await longSession(bench, gar, longFile, run)) };
+}
 
-	const copy = join(bench.dir, `long-${run}.jsonl`);
-	copyFileSync(longFile, copy); // a fresh copy per launch: continuing a session may append to it
-	// Opened means its content is on screen: the status bar shows its id only once the session has loaded.
-	const id = String(JSON.parse(readFileSync(copy, "utf8").slice(0, 4096).split("\n")[0] ?? "{}").id);
-	const opened = [{ pattern: new RegExp(id), mode: "full-screen app" }];
-	const long = await bench.launch(bench.garArgv(["--session", copy]), opened);
+/** pi's part of a run, the same steps as gar's (without the paste, whose placeholder pi draws its own way). */
+async function piRun(bench: TuiBench, pi: Profile, longFile: string, run: number): Promise<PiFigures> {
+	const app = await bench.launch(pi.argv([]), pi.ready, 30_000, pi.env);
+	let figures: Omit<PiFigures, "openLongMs" | "keysLong">;
 	try {
-		await sleep(1000);
-		const keysLong = await bench.typeKeys(long.session);
-		return { ...figures, baselineMs: baseline.readyMs, openLongMs: long.readyMs, keysLong };
+		await sleep(2000);
+		const keysEmpty = await bench.typeKeys(app.session);
+		const stream = await bench.stream(app, 1000 + run);
+		figures = { firstFrameMs: app.readyMs, keysEmpty, stream };
 	} finally {
-		await bench.quit(long);
-		rmSync(copy, { force: true });
+		await bench.quit(app);
 	}
+	return { ...figures, ...(await longSession(bench, pi, longFile, run)) };
 }
 
 /** Wall time of a plain `node -e 0` spawn with the launches' environment (median of 9 after one warm-up). */
@@ -312,9 +376,8 @@ function nodeSpawnMs(env: Record<string, string>): number {
 	return median(times);
 }
 
-/** Runs the TUI bench; returns the lines to print (one line saying why when tmux is missing). */
-export async function benchTui(): Promise<string[]> {
-	if (!hasTmux()) return ["TUI figures need tmux (apt-get install tmux): skipped"];
+/** One bench's scratch space, wire server and tmux server around `body`; all of it is gone afterwards. */
+async function withBench<T>(body: (bench: TuiBench) => Promise<T>): Promise<T> {
 	const dir = mkdtempSync(join(tmpdir(), "gar-bench-tui-"));
 	const server = await startServer();
 	const bench = new TuiBench(dir, server.url);
@@ -327,18 +390,8 @@ export async function benchTui(): Promise<string[]> {
 	process.once("SIGINT", onSignal);
 	process.once("SIGTERM", onSignal);
 	try {
-		const longFile = writeSyntheticSession(join(dir, "sessions"), LONG_ENTRIES, { cwd: join(dir, "work") });
-		const sessionMb = statSync(longFile).size / 2 ** 20;
-		const nodeMs = nodeSpawnMs(launchEnv(dir));
 		await bench.start();
-		// One uncounted launch of each, so the counted ones do not pay for a cold file cache.
-		await bench.quit(await bench.launch(bench.baselineArgv(), BASELINE_READY));
-		await bench.quit(await bench.launch(bench.garArgv(["--no-session"]), READY));
-		const runs: RunFigures[] = [];
-		for (let i = 0; i < runsWanted(); i++) runs.push(await oneRun(bench, longFile, i));
-		return report(runs, { nodeMs, sessionMb, deltas: DELTAS, entries: LONG_ENTRIES, cols: COLS, rows: ROWS });
-	} catch (error) {
-		return [`TUI bench failed: ${error instanceof Error ? error.message : String(error)}`];
+		return await body(bench);
 	} finally {
 		process.off("SIGINT", onSignal);
 		process.off("SIGTERM", onSignal);
@@ -348,53 +401,151 @@ export async function benchTui(): Promise<string[]> {
 	}
 }
 
+/** Runs the TUI bench; returns the lines to print (one line saying why when tmux is missing). */
+export async function benchTui(): Promise<string[]> {
+	if (!hasTmux()) return ["TUI figures need tmux (apt-get install tmux): skipped"];
+	let piCommand: string[] | null;
+	try {
+		piCommand = findPi();
+	} catch (error) {
+		return [`TUI bench: ${error instanceof Error ? error.message : String(error)}`];
+	}
+	try {
+		return await withBench(async (bench) => {
+			const longFile = writeSyntheticSession(join(bench.dir, "sessions"), LONG_ENTRIES, {
+				cwd: join(bench.dir, "work"),
+			});
+			const sessionMb = statSync(longFile).size / 2 ** 20;
+			const nodeMs = nodeSpawnMs(launchEnv(bench.dir));
+			const gar = bench.garProfile("full-screen app");
+			const pi = piCommand ? bench.piProfile(piCommand) : null;
+			const piLong = pi ? writePiSession(join(bench.dir, "pi-long.jsonl"), LONG_ENTRIES, join(bench.dir, "work")) : "";
+			// One uncounted launch of each, so the counted ones do not pay for a cold file cache.
+			await bench.quit(await bench.launch(bench.baselineArgv(), BASELINE_READY));
+			await bench.quit(await bench.launch(gar.argv([]), READY));
+			if (pi) await bench.quit(await bench.launch(pi.argv([]), pi.ready, 30_000, pi.env));
+			const runs: RunFigures[] = [];
+			const piRuns: PiFigures[] = [];
+			for (let i = 0; i < runsWanted(); i++) {
+				runs.push(await oneRun(bench, gar, longFile, i));
+				if (pi) piRuns.push(await piRun(bench, pi, piLong, i));
+			}
+			const setup = { nodeMs, sessionMb, deltas: DELTAS, entries: LONG_ENTRIES, cols: COLS, rows: ROWS };
+			const lines = report(runs, setup);
+			return pi ? [...lines, "", ...sideBySide(runs, piRuns, setup)] : [...lines, "(pi not installed: set BENCH_PI)"];
+		});
+	} catch (error) {
+		return [`TUI bench failed: ${error instanceof Error ? error.message : String(error)}`];
+	}
+}
+
+/** The apps an A/B mode compares: this build, BENCH_GAR_B's, and pi when asked for (`--pi`) and installed. */
+function abProfiles(bench: TuiBench, args: string[]): Profile[] {
+	const extra = args.filter((arg) => arg !== "--long" && arg !== "--pi");
+	const a = bench.garProfile("app");
+	const profiles: Profile[] = [{ ...a, argv: (more) => a.argv([...extra, ...more]) }];
+	const other = process.env.BENCH_GAR_B;
+	if (other) profiles.push(bench.garProfile("app B", other));
+	if (process.argv.includes("--pi")) {
+		const command = findPi();
+		if (!command) throw new Error("--pi: pi is not installed (set BENCH_PI)");
+		profiles.push(bench.piProfile(command));
+	}
+	return profiles;
+}
+
 /**
  * `--first-frames N [gar args…]`: only the start-up, N launches of the baseline and the app interleaved, each
  * figure printed (for comparing two builds or flags quickly, e.g. `--first-frames 15 --theme dark`).
  */
 async function firstFrames(n: number, extra: string[]): Promise<string[]> {
-	const dir = mkdtempSync(join(tmpdir(), "gar-bench-tui-"));
-	const server = await startServer();
-	const bench = new TuiBench(dir, server.url);
-	try {
-		await bench.start();
+	return withBench(async (bench) => {
+		const profiles = abProfiles(bench, extra);
 		const base: number[] = [];
-		const app: number[] = [];
-		// BENCH_GAR_B: a second build launched right after each launch of the first, for an A/B comparison.
-		const other = process.env.BENCH_GAR_B;
-		const appB: number[] = [];
+		const apps: number[][] = profiles.map(() => []);
 		for (let i = 0; i <= n; i++) {
 			const b = await bench.launch(bench.baselineArgv(), BASELINE_READY);
 			await bench.quit(b);
-			const a = await bench.launch(bench.garArgv(["--no-session", ...extra]), READY);
-			await bench.quit(a);
-			const a2 = other
-				? await bench.launch([process.execPath, other, ...bench.garArgv(["--no-session"]).slice(2)], READY)
-				: null;
-			if (a2) await bench.quit(a2);
-			if (i === 0) continue; // the uncounted warm-up launch
-			base.push(b.readyMs);
-			app.push(a.readyMs);
-			if (a2) appB.push(a2.readyMs);
+			for (const [k, profile] of profiles.entries()) {
+				const launch = await bench.launch(profile.argv([]), profile.ready, 30_000, profile.env);
+				await bench.quit(launch);
+				if (i > 0) apps[k]?.push(launch.readyMs); // launch 0 is the uncounted warm-up
+			}
+			if (i > 0) base.push(b.readyMs);
 		}
 		const ms = (values: number[]) => values.map((v) => v.toFixed(0)).join(" ");
-		const line = (name: string, values: number[]) =>
-			`${name} ${ms(values)}  median ${median(values).toFixed(0)} ms  ${(median(values) / median(base)).toFixed(2)}×`;
 		return [
 			`baseline ${ms(base)}  median ${median(base).toFixed(0)} ms`,
-			line("app     ", app),
-			...(other ? [line("app B   ", appB)] : []),
+			...profiles.map((profile, k) => {
+				const values = apps[k] ?? [];
+				const ratio = median(values) / median(base);
+				return `${profile.name.padEnd(8)} ${ms(values)}  median ${median(values).toFixed(0)} ms  ${ratio.toFixed(2)}×`;
+			}),
 		];
-	} finally {
-		await bench.tmux.stop();
-		await server.close();
-		rmSync(dir, { recursive: true, force: true });
-	}
+	});
+}
+
+/**
+ * `--keys N [--long] [--pi] [gar args…]`: only the keypress latency, N rounds of a launch per app (this build,
+ * BENCH_GAR_B's, pi with --pi), each typing KEYS keys after a 2 s settle; with --long, on the 10,000-entry session
+ * too. The order of the apps turns each round, so none always runs first after a quiet moment.
+ */
+async function keysAB(n: number, args: string[]): Promise<string[]> {
+	const long = args.includes("--long");
+	return withBench(async (bench) => {
+		const profiles = abProfiles(bench, args);
+		const garLong = long
+			? writeSyntheticSession(join(bench.dir, "sessions"), LONG_ENTRIES, { cwd: join(bench.dir, "work") })
+			: "";
+		const piLong = long ? writePiSession(join(bench.dir, "pi-long.jsonl"), LONG_ENTRIES, join(bench.dir, "work")) : "";
+		const empty: number[][] = profiles.map(() => []);
+		const withLong: number[][] = profiles.map(() => []);
+		for (let round = 0; round < n; round++) {
+			for (let j = 0; j < profiles.length; j++) {
+				const k = (round + j) % profiles.length;
+				const profile = profiles[k];
+				if (!profile) continue;
+				const app = await bench.launch(profile.argv([]), profile.ready, 30_000, profile.env);
+				try {
+					await sleep(2000);
+					empty[k]?.push(...(await bench.typeKeys(app.session)));
+				} finally {
+					await bench.quit(app);
+				}
+				if (long) {
+					const file = profile.name === "pi" ? piLong : garLong;
+					withLong[k]?.push(...(await longSession(bench, profile, file, round)).keysLong);
+				}
+			}
+		}
+		const note = (keys: number[]) =>
+			`median ${median(keys).toFixed(2)} ms, p90 ${percentile(keys, 90).toFixed(2)} ms (${keys.length} keys)`;
+		const lines: string[] = [];
+		for (const [k, profile] of profiles.entries()) {
+			lines.push(`${profile.name.padEnd(8)} empty: ${note(empty[k] ?? [])}`);
+			if (long) lines.push(`${"".padEnd(8)} ${LONG_ENTRIES.toLocaleString("en")} entries: ${note(withLong[k] ?? [])}`);
+		}
+		const first = empty[0] ?? [];
+		for (const [k, profile] of profiles.entries()) {
+			if (k === 0) continue;
+			const keys = empty[k] ?? [];
+			lines.push(
+				`app / ${profile.name}: median ${(median(first) / median(keys)).toFixed(2)}×, p90 ${(percentile(first, 90) / percentile(keys, 90)).toFixed(2)}×`,
+			);
+		}
+		return lines;
+	});
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-	const at = process.argv.indexOf("--first-frames");
+	const frames = process.argv.indexOf("--first-frames");
+	const keys = process.argv.indexOf("--keys");
+	const count = (at: number, fallback: number) => Number(process.argv[at + 1] ?? fallback);
 	const lines =
-		at >= 0 ? await firstFrames(Number(process.argv[at + 1] ?? 9), process.argv.slice(at + 2)) : await benchTui();
+		frames >= 0
+			? await firstFrames(count(frames, 9), process.argv.slice(frames + 2))
+			: keys >= 0
+				? await keysAB(count(keys, 5), process.argv.slice(keys + 2))
+				: await benchTui();
 	for (const line of lines) console.log(line);
 }

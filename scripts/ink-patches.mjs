@@ -347,6 +347,281 @@ export function styledCharsToString(chars) {`,
 		// only its changed rows, leaving the rest blank until a resize. Now the next frame is drawn whole.
 		// Upstream: gar-only; Ink 7.1.1's clear() still syncs the old frame (no Ink issue found).
 	],
+	// Frames drawn from what changed. A keypress changed one row of the input, yet every frame laid out, wrapped, styled
+	// and rasterized every text on the screen (~1.6 ms of a keypress's ~2.5). Now each node of Ink's tree knows whether
+	// it or anything in it changed since the last frame (`changed`, set by every mutation up to the root); a node that
+	// did not, at the same place and size, gives the write operations it gave last time, untouched. Output then builds
+	// again only the rows that a new, a gone or a differently clipped write touches, and takes the others from the last
+	// frame (test/ink-patches.test.ts: the same screens as stock Ink, with rows that change, move and stay).
+	// Upstream: gar-only; Ink 7.1.1 renders and rasterizes the whole tree every frame.
+	[
+		"ink/build/dom.js",
+		"const findClosestYogaNode = (node) => {",
+		`/** Marks \`node\` and every node above it: something in them changed since the last frame. */
+export const markChanged = (node) => {
+    for (let at = node; at !== undefined; at = at.parentNode) at.changed = true;
+};
+const sameStyle = (a, b) => {
+    const keys = Object.keys(a);
+    if (keys.length !== Object.keys(b).length) return false;
+    for (const key of keys) if (a[key] !== b[key]) return false;
+    return true;
+};
+const findClosestYogaNode = (node) => {`,
+	],
+	[
+		"ink/build/dom.js",
+		"    node.childNodes.push(childNode);",
+		"    node.childNodes.push(childNode);\n    markChanged(node);",
+	],
+	[
+		"ink/build/dom.js",
+		"    newChildNode.parentNode = node;",
+		"    newChildNode.parentNode = node;\n    markChanged(node);",
+	],
+	[
+		"ink/build/dom.js",
+		"    removeNode.parentNode = undefined;",
+		"    markChanged(node);\n    removeNode.parentNode = undefined;",
+	],
+	[
+		"ink/build/dom.js",
+		"    node.attributes[key] = value;",
+		"    node.attributes[key] = value;\n    markChanged(node);",
+	],
+	[
+		"ink/build/dom.js",
+		"    node.style = style;",
+		// Box makes a new style object every render: only one that reads differently changes what is drawn.
+		"    if (!sameStyle(node.style, style)) markChanged(node);\n    node.style = style;",
+	],
+	["ink/build/dom.js", "    node.nodeValue = text;", "    node.nodeValue = text;\n    markChanged(node);"],
+	[
+		"ink/build/reconciler.js",
+		"import { createTextNode, appendChildNode,",
+		"import { markChanged, createTextNode, appendChildNode,",
+	],
+	[
+		"ink/build/reconciler.js",
+		`        if (!props && !style) {
+            return;
+        }`,
+		`        if (!props && !style) {
+            return;
+        }
+        markChanged(node);`,
+		// A prop that is not a style (a Text's transform, drawn with its text) changed.
+	],
+	[
+		"ink/build/reconciler.js",
+		"        node.yogaNode?.setDisplay(Yoga.DISPLAY_NONE);",
+		"        markChanged(node);\n        node.yogaNode?.setDisplay(Yoga.DISPLAY_NONE);",
+	],
+	[
+		"ink/build/reconciler.js",
+		"        node.yogaNode?.setDisplay(Yoga.DISPLAY_FLEX);",
+		"        markChanged(node);\n        node.yogaNode?.setDisplay(Yoga.DISPLAY_FLEX);",
+	],
+	[
+		"ink/build/render-node-to-output.js",
+		"const renderNodeToOutput = (node, output, options) => {",
+		"const renderNodeFresh = (node, output, options) => {",
+	],
+	[
+		"ink/build/render-node-to-output.js",
+		`                    transformers: newTransformers,
+                    skipStaticElements,
+                });`,
+		`                    transformers: newTransformers,
+                    skipStaticElements,
+                    cache: options.cache,
+                });`,
+	],
+	[
+		"ink/build/render-node-to-output.js",
+		"export default renderNodeToOutput;",
+		`const NO_TRANSFORMERS = [];
+const sameTransformers = (a, b) => {
+    if (a === b) return true;
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+    return true;
+};
+/** With \`cache\` (the frame's main tree): a node that did not change, at the same place and size, writes what it wrote. */
+const renderNodeToOutput = (node, output, options) => {
+    const { yogaNode } = node;
+    if (!options.cache || !yogaNode || (options.skipStaticElements && node.internal_static) ||
+        yogaNode.getDisplay() === Yoga.DISPLAY_NONE) {
+        renderNodeFresh(node, output, options);
+        return;
+    }
+    const x = (options.offsetX ?? 0) + yogaNode.getComputedLeft();
+    const y = (options.offsetY ?? 0) + yogaNode.getComputedTop();
+    const width = yogaNode.getComputedWidth();
+    const height = yogaNode.getComputedHeight();
+    const transformers = options.transformers ?? NO_TRANSFORMERS;
+    const last = node.lastFrame;
+    if (!node.changed && last !== undefined && last.x === x && last.y === y && last.width === width &&
+        last.height === height && sameTransformers(last.transformers, transformers)) {
+        output.reuse(last.operations);
+        return;
+    }
+    node.changed = false;
+    const start = output.operations.length;
+    renderNodeFresh(node, output, options);
+    node.lastFrame = { x, y, width, height, transformers, operations: output.operations.slice(start) };
+};
+export default renderNodeToOutput;`,
+	],
+	[
+		"ink/build/renderer.js",
+		`            height: node.yogaNode.getComputedHeight(),
+        });
+        renderNodeToOutput(node, output, {
+            skipStaticElements: true,
+        });`,
+		`            height: node.yogaNode.getComputedHeight(),
+            frames: node,
+        });
+        renderNodeToOutput(node, output, {
+            skipStaticElements: true,
+            cache: true,
+        });`,
+		// Only the main tree keeps frames (<Static> output is written once).
+	],
+	[
+		"ink/build/output.js",
+		`    constructor(options) {
+        const { width, height } = options;`,
+		`    /** The root node whose last frame this one is drawn against (the main tree only). */
+    frames;
+    constructor(options) {
+        const { width, height } = options;
+        this.frames = options.frames;`,
+	],
+	[
+		"ink/build/output.js",
+		`    clip(clip) {`,
+		`    /** A node's operations of the last frame, the same objects: it did not change. */
+    reuse(operations) {
+        for (const operation of operations) this.operations.push(operation);
+    }
+    clip(clip) {`,
+	],
+	[
+		"ink/build/output.js",
+		`        // Initialize output array with a specific set of rows, so that margin/padding at the bottom is preserved
+        const output = [];`,
+		`        const frame = this.frames === undefined ? undefined : planFrame(this);
+        const damage = frame?.damage;
+        if (damage !== undefined && damage.indexOf(1) === -1) {
+            this.frames.lastRaster = { ...frame.previous, id: frame.id, writes: frame.writes };
+            return { output: frame.previous.output, height: this.height };
+        }
+        // Initialize output array with a specific set of rows, so that margin/padding at the bottom is preserved
+        const output = [];`,
+	],
+	[
+		"ink/build/output.js",
+		"            const row = [];",
+		`            if (damage !== undefined && damage[y] === 0) {
+                output.push(frame.previous.rows[y]);
+                continue;
+            }
+            const row = [];`,
+		// A row no changed write touches is the last frame's row, the same array (rowString reuses its text).
+	],
+	[
+		"ink/build/output.js",
+		"            if (operation.type === 'write') {",
+		"            if (operation.type === 'write' && (damage === undefined || touches(damage, operation))) {",
+	],
+	[
+		"ink/build/output.js",
+		`                    if (!currentLine) {
+                        continue;
+                    }`,
+		`                    if (!currentLine) {
+                        continue;
+                    }
+                    if (damage !== undefined && damage[y + offsetY] === 0) {
+                        offsetY++;
+                        continue;
+                    }`,
+	],
+	[
+		"ink/build/output.js",
+		"const generatedOutput = output.map(rowString).join('\\n');",
+		`const generatedOutput = output.map(rowString).join('\\n');
+        if (frame !== undefined) {
+            this.frames.lastRaster = { id: frame.id, width: this.width, height: this.height, rows: output, writes: frame.writes, output: generatedOutput };
+        }`,
+	],
+	[
+		"ink/build/output.js",
+		"const ROWS = [];",
+		`const ROWS = [];
+let FRAME_ID = 0;
+const lineCount = (operation) => {
+    let lines = operation.lines;
+    if (lines === undefined) {
+        lines = 1;
+        for (let at = operation.text.indexOf('\\n'); at !== -1; at = operation.text.indexOf('\\n', at + 1)) lines++;
+        operation.lines = lines;
+    }
+    return lines;
+};
+const markRows = (damage, operation) => {
+    const end = Math.min(damage.length, operation.y + lineCount(operation));
+    for (let y = Math.max(0, operation.y); y < end; y++) damage[y] = 1;
+};
+const touches = (damage, operation) => {
+    const end = Math.min(damage.length, operation.y + lineCount(operation));
+    for (let y = Math.max(0, operation.y); y < end; y++) if (damage[y] === 1) return true;
+    return false;
+};
+const sameClip = (a, b) => a === b || (a !== undefined && b !== undefined && a.x1 === b.x1 && a.x2 === b.x2 && a.y1 === b.y1 && a.y2 === b.y2);
+/**
+ * Which rows of \`output\` differ from the root's last frame: those a write touches that the last frame did not have,
+ * that it had and this one has not, or that is clipped otherwise. A write is the same only as the same object, at
+ * the same place among the others (else the whole frame is drawn). \`damage\` undefined: draw every row.
+ */
+function planFrame(output) {
+    const previous = output.frames.lastRaster;
+    const id = ++FRAME_ID;
+    const writes = [];
+    let damage = previous !== undefined && previous.width === output.width && previous.height === output.height
+        ? new Uint8Array(output.height)
+        : undefined;
+    const clips = [];
+    let lastIndex = -1;
+    for (const operation of output.operations) {
+        if (operation.type === 'clip') clips.push(operation.clip);
+        else if (operation.type === 'unclip') clips.pop();
+        if (operation.type !== 'write') continue;
+        const clip = clips.at(-1);
+        if (damage !== undefined) {
+            if (operation.stamp !== previous.id) markRows(damage, operation);
+            else if (operation.index < lastIndex) damage = undefined;
+            else {
+                lastIndex = operation.index;
+                if (!sameClip(operation.clip, clip)) markRows(damage, operation);
+            }
+        }
+        operation.stamp = id;
+        operation.index = writes.length;
+        operation.clip = clip;
+        writes.push(operation);
+    }
+    if (damage !== undefined) for (const operation of previous.writes) if (operation.stamp !== id) markRows(damage, operation);
+    return { id, previous, damage, writes };
+}`,
+	],
+	[
+		"ink/build/output.js",
+		"    const last = ROWS[y];",
+		"    const last = ROWS[y];\n    if (last !== undefined && last.cells === cells) return last.text;",
+	],
 ];
 
 /** The files PATCHES touch: each suffix with either path separator. */

@@ -11,7 +11,7 @@ export type SyntheticOptions = {
 const WORDS = "the quick brown fox jumps over lazy dog const let return function import export await async".split(" ");
 
 /** Deterministic filler text of about `bytes` characters, in lines like source code or command output. */
-function filler(seed: number, bytes: number): string {
+export function filler(seed: number, bytes: number): string {
 	let state = seed * 2654435761;
 	let out = "";
 	while (out.length < bytes) {

@@ -49,12 +49,54 @@ export async function frames(screens, incrementalRendering = false) {
 	return written;
 }`;
 
+/**
+ * An app shaped like gar's chat screen on the same 40×12 terminal, whose parts React redraws only when their props
+ * change (memo), as gar's do: so most of Ink's tree is unchanged from frame to frame, and the patched Ink draws it from
+ * what changed (the frames patch). A screen: a status line; chat rows (`{ text, color?, bold? }`) beside a side box
+ * (a left border, overflow hidden, `sideWidth` wide) of lines; a notice row or none; the input row (a prompt, its
+ * text, a hint or none). Returns what `frames` in APP returns.
+ */
+const PANES_APP = `
+import { render, Box, Text } from "ink";
+import { createElement as h, memo } from "react";
+const Line = memo(function Line({ text, color, bold }) { return h(Text, { color, bold, wrap: "truncate-end" }, text); });
+const Side = memo(function Side({ lines, width }) {
+	return h(Box, { flexDirection: "column", width, paddingLeft: 1, overflow: "hidden", borderStyle: "single",
+		borderTop: false, borderBottom: false, borderRight: false },
+		lines.map((text, i) => h(Line, { key: i, text, color: i === 0 ? "cyan" : undefined })));
+});
+const Chat = memo(function Chat({ rows }) {
+	return h(Box, { flexDirection: "column", flexGrow: 1 }, rows.map((r) => h(Line, { key: r.key, ...r })));
+});
+const Input = memo(function Input({ text, hint }) {
+	return h(Box, { width: 40 }, h(Text, { color: "magenta" }, "› "),
+		h(Box, { flexGrow: 1 }, h(Text, { wrap: "truncate-end" }, text, h(Text, { inverse: true }, " "))),
+		hint ? h(Text, { dimColor: true }, " " + hint) : null);
+});
+const Status = memo(function Status({ text }) { return h(Text, { inverse: true, wrap: "truncate-end" }, text); });
+const view = (s) => h(Box, { flexDirection: "column", width: 40, height: 11 },
+	h(Status, { text: s.status }),
+	h(Box, { flexGrow: 1 }, h(Chat, { rows: s.chat }), s.sideWidth ? h(Side, { lines: s.side, width: s.sideWidth }) : null),
+	s.notice ? h(Text, { color: "yellow" }, s.notice) : null,
+	h(Input, { text: s.input, hint: s.hint }));
+export async function frames(screens, incrementalRendering = false) {
+	let written = "";
+	const stdout = { columns: 40, rows: 12, isTTY: true, write: (s) => { written += s; return true; }, on() {}, off() {}, removeListener() {} };
+	const app = render(view(screens[0]), { stdout, patchConsole: false, exitOnCtrlC: false, maxFps: 1000, incrementalRendering });
+	written += "<frame>";
+	for (const screen of screens.slice(1)) {
+		app.rerender(view(screen)); await new Promise((r) => setTimeout(r, 5)); written += "<frame>";
+	}
+	app.unmount();
+	return written;
+}`;
+
 type Frames = (screens: unknown[], incremental?: boolean) => Promise<string>;
 
-/** Bundles the app; `ci` is the CI variable while the bundle loads (Ink reads it once, at import). */
-async function bundle(name: string, patched: boolean, ci: string): Promise<Frames> {
+/** Bundles the app (`source`: APP unless given); `ci` is the CI variable while the bundle loads (Ink reads it once). */
+async function bundle(name: string, patched: boolean, ci: string, source = APP): Promise<Frames> {
 	const entry = join(dir, `${name}-entry.mjs`);
-	writeFileSync(entry, APP);
+	writeFileSync(entry, source);
 	const outfile = join(dir, `${name}.mjs`);
 	await build({
 		entryPoints: [entry],
@@ -141,13 +183,89 @@ const SCRIPT = [
 	FIRST,
 ];
 
+type Pane = { status: string; chat: Array<{ key: number; text: string; color?: string; bold?: boolean }> };
+type PaneScreen = Pane & { side: string[]; sideWidth: number; notice: string; input: string; hint: string };
+
+/**
+ * A run of PANES_APP screens, each a small change to the one before, as an app's frames come: one chat row's text or
+ * style, a row added at the bottom (the rows above move up) or taken away, the input typed into or erased, the hint
+ * or the notice row coming and going (the rows above the input move), the side box's lines or width (every chat row
+ * is laid out again), wide characters. Seeded, so a failure names a frame that can be seen again.
+ */
+function paneScript(seed: number, count: number): PaneScreen[] {
+	let state = seed;
+	const next = (n: number) => {
+		state = (state * 1103515245 + 12345) >>> 0;
+		return state % n;
+	};
+	const words = ["alpha", "beta", "中文", "gamma", "👍", "delta", "a much longer row that runs past the chat's width"];
+	const colors = [undefined, "green", "red", "blue"];
+	let key = 0;
+	const text = () => `${words[next(words.length)]} ${words[next(words.length)]}`;
+	let screen: PaneScreen = {
+		status: "gar · model",
+		chat: Array.from({ length: 6 }, () => ({ key: key++, text: text() })),
+		side: ["state idle", "turn 1", "tokens 12k"],
+		sideWidth: 14,
+		notice: "",
+		input: "",
+		hint: "Enter send",
+	};
+	const screens = [screen];
+	for (let i = 1; i < count; i++) {
+		const s: PaneScreen = { ...screen, chat: [...screen.chat], side: [...screen.side] };
+		const at = next(s.chat.length);
+		const row = s.chat[at];
+		switch (next(10)) {
+			case 0:
+				if (row) s.chat[at] = { ...row, text: text() };
+				break;
+			case 1:
+				if (row) s.chat[at] = { ...row, color: colors[next(colors.length)], bold: next(2) === 1 };
+				break;
+			case 2:
+				s.chat.push({ key: key++, text: text() });
+				if (s.chat.length > 9) s.chat.shift();
+				break;
+			case 3:
+				if (s.chat.length > 1) s.chat.splice(at, 1);
+				break;
+			case 4:
+				s.input = `${s.input}${"abc中 "[next(5)]}`;
+				break;
+			case 5:
+				s.input = s.input.slice(0, -1);
+				break;
+			case 6:
+				s.hint = s.hint ? "" : next(2) ? "Enter send" : "Enter steer";
+				break;
+			case 7:
+				s.notice = s.notice ? "" : `notice ${i}`;
+				break;
+			case 8:
+				s.side[next(s.side.length)] = `tokens ${next(100)}k 中`;
+				break;
+			default:
+				s.sideWidth = [0, 10, 14, 18][next(4)] ?? 14;
+		}
+		if (next(4) === 0) s.status = `gar · model · ${i}`;
+		screens.push(s);
+		screen = s;
+	}
+	return screens;
+}
+
 describe("the build's Ink patches", () => {
 	let stock: Frames;
 	let patched: Frames;
+	let stockPanes: Frames;
+	let patchedPanes: Frames;
 	beforeAll(async () => {
 		// The patched bundle loads with CI=true: stock Ink would then draw only the last frame, at exit.
 		stock = await bundle("stock", false, "false");
 		patched = await bundle("patched", true, "true");
+		stockPanes = await bundle("stock-panes", false, "false", PANES_APP);
+		patchedPanes = await bundle("patched-panes", true, "true", PANES_APP);
 		vi.unstubAllEnvs();
 	});
 	afterEach(() => vi.unstubAllEnvs());
@@ -254,5 +372,33 @@ describe("the build's Ink patches", () => {
 		const shown = screensOf(whole);
 		expect(shown[0]?.[1]).toContain("⚠ ⟨U+115F⟩ 👍 ⟨U+3164⟩ x");
 		expect(shown[1]?.[3]).toMatch(/y$/);
+	});
+
+	it("draw from what changed the same frames as stock Ink draws whole (rows that change, move, come and go)", async () => {
+		// PANES_APP's parts redraw only when their props change, so most of each frame is nodes that did not change:
+		// the patched Ink reuses their writes and rebuilds only the rows that changed. Byte for byte the same frames as
+		// stock Ink's, whole; and drawn incrementally (as the app draws), the same screens.
+		for (const seed of [1, 2]) {
+			const script = paneScript(seed, 50);
+			const whole = await stockPanes(script);
+			expect(await patchedPanes(script), `seed ${seed}`).toBe(whole);
+			const written = await patchedPanes(script, true);
+			const [expected, shown] = [screensOf(whole), screensOf(written)];
+			expect(shown).toHaveLength(script.length);
+			for (const [i, screen] of shown.entries()) expect(screen, `seed ${seed}, frame ${i}`).toEqual(expected[i]);
+		}
+	});
+
+	it("write only the rows that changed when one part of the screen changes (the frames patch at work)", async () => {
+		const first = paneScript(7, 1)[0] as PaneScreen;
+		const typed = { ...first, input: "h" };
+		const written = await patchedPanes([first, typed, { ...typed, input: "hi" }], true);
+		const [, second, third] = written.split("<frame>");
+		// A key: only the input row, whose text is on it.
+		for (const frame of [second, third]) {
+			expect(frame).not.toContain("gar · model");
+			expect(frame).not.toContain("state idle");
+		}
+		expect(stripAnsi(third ?? "")).toContain("hi");
 	});
 });

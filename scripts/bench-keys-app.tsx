@@ -1,0 +1,134 @@
+// The in-process keypress bench's app (bundled by scripts/bench-keys.ts with the build's Ink patches): the real App on
+// a fake 120×40 terminal, keys pushed into its stdin one at a time; each key is timed from the push to the frame that
+// shows it written to stdout, in the same task or a later one.
+import { EventEmitter } from "node:events";
+import { render } from "ink";
+import Yoga from "yoga-layout";
+import { App } from "../src/ui/screens/App.js";
+import { InputModel } from "../src/ui/state/input-model.js";
+import { UiStore } from "../src/ui/state/store.js";
+import { StoreTheme } from "../src/ui/theme/context.js";
+import { initialView } from "../src/view/state.js";
+
+/** Time spent in Yoga's layout and in Ink's renderer since the last reset (what each key costs, by stage). */
+export const stages = { layout: 0, render: 0 };
+const node = Yoga.Node.prototype as unknown as { calculateLayout: (...args: unknown[]) => void };
+const layout = node.calculateLayout;
+node.calculateLayout = function (this: unknown, ...args: unknown[]) {
+	const t = performance.now();
+	layout.apply(this, args);
+	stages.layout += performance.now() - t;
+};
+
+const COLS = 120;
+const ROWS = 40;
+
+class FakeStdin extends EventEmitter {
+	isTTY = true;
+	private readonly chunks: string[] = [];
+	setRawMode() {}
+	setEncoding() {}
+	ref() {}
+	unref() {}
+	read(): string | null {
+		return this.chunks.shift() ?? null;
+	}
+	push(text: string) {
+		this.chunks.push(text);
+		this.emit("readable");
+	}
+}
+
+/** Runs `keys` keys `gapMs` apart; returns ms from each push to the write of its frame. */
+export async function run(
+	keys: number,
+	gapMs: number,
+	chatLines: number,
+): Promise<{ ms: number[]; bytes: number[]; layout: number[]; render: number[] }> {
+	let written = "";
+	let onWrite: (() => void) | null = null;
+	const stdout = Object.assign(new EventEmitter(), {
+		columns: COLS,
+		rows: ROWS,
+		isTTY: true,
+		write(s: string) {
+			written += s;
+			onWrite?.();
+			return true;
+		},
+	});
+	const stdin = new FakeStdin();
+	const store = new UiStore(initialView({ provider: "openai", model: "bench-model" }));
+	for (let i = 0; i < chatLines; i++) {
+		store.onEvent({ type: "notice", level: "info", message: `line ${i} of the chat, some words to fill a row` });
+	}
+	const input = new InputModel();
+	const info = {
+		version: "0.0.0",
+		cwd: "~/src/bench",
+		branch: "main",
+		sessionId: () => null,
+		sessionName: () => undefined,
+		sessionBranch: () => "–",
+		running: () => false,
+	};
+	const actions = {
+		submit: () => {},
+		abort: () => {},
+		exit: () => {},
+		suspend: () => {},
+		externalEditor: async () => {},
+		pullQueued: () => undefined,
+		doubleEscape: () => {},
+		openRequest: async () => {},
+		openSubagent: async () => {},
+	};
+	const ink = render(
+		<StoreTheme store={store}>
+			<App store={store} input={input} info={info} actions={actions} />
+		</StoreTheme>,
+		{
+			// biome-ignore lint/suspicious/noExplicitAny: a fake terminal for Ink
+			stdout: stdout as any,
+			// biome-ignore lint/suspicious/noExplicitAny: a fake terminal for Ink
+			stdin: stdin as any,
+			exitOnCtrlC: false,
+			patchConsole: false,
+			maxFps: 30,
+			incrementalRendering: true,
+			onRender: ({ renderTime }: { renderTime: number }) => {
+				stages.render += renderTime;
+			},
+		},
+	);
+	await new Promise((r) => setTimeout(r, 200));
+	const ms: number[] = [];
+	const bytes: number[] = [];
+	const layouts: number[] = [];
+	const renders: number[] = [];
+	for (let i = 0; i < keys; i++) {
+		await new Promise((r) => setTimeout(r, gapMs));
+		const letter = String.fromCharCode(97 + (i % 26));
+		written = "";
+		const seen = new Promise<number>((resolve) => {
+			onWrite = () => {
+				if (written.includes(letter) || written.length > 0) {
+					onWrite = null;
+					resolve(performance.now());
+				}
+			};
+		});
+		stages.layout = 0;
+		stages.render = 0;
+		const sent = performance.now();
+		stdin.push(i % 40 === 39 ? "\u0015" : letter);
+		const at = await seen;
+		ms.push(at - sent);
+		layouts.push(stages.layout);
+		renders.push(stages.render);
+		await new Promise((r) => setImmediate(r));
+		bytes.push(written.length);
+	}
+	ink.unmount();
+	return { ms, bytes, layout: layouts, render: renders };
+}
