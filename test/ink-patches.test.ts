@@ -50,42 +50,74 @@ export async function frames(screens, incrementalRendering = false) {
 }`;
 
 /**
- * An app shaped like gar's chat screen on the same 40×12 terminal, whose parts React redraws only when their props
- * change (memo), as gar's do: so most of Ink's tree is unchanged from frame to frame, and the patched Ink draws it from
- * what changed (the frames patch). A screen: a status line; chat rows (`{ text, color?, bold? }`) beside a side box
- * (a left border, overflow hidden, `sideWidth` wide) of lines; a notice row or none; the input row (a prompt, its
- * text, a hint or none). Returns what `frames` in APP returns.
+ * An app shaped like gar's screen on the same terminal (40×12 unless a screen resizes it), whose parts React redraws
+ * only when their props change (memo), as gar's do: so most of Ink's tree is unchanged from frame to frame, and the
+ * patched Ink draws it from what changed (the frames patch). A screen: lines written once above the app (<Static>);
+ * a status line; a chat viewport (`height` rows, overflow hidden) of rows `{ key, text, color?, bold?, transform? }`
+ * moved up by `scroll`; beside it a side box (a left border, overflow hidden, `sideWidth` wide, or `sideHidden`:
+ * display none) of lines; a dialog or none, in the column or laid `overlay` over the chat (drawn over its rows); the
+ * input row (a prompt, its text, a hint or none); `columns`: the terminal resized to that width first. `calls()`
+ * counts the calls of the rows' transforms (Ink calls a transform each time it builds a row with its text). Each
+ * screen is set as the state of the app's root, as gar's state changes: `rerender` would draw every Text again
+ * (Ink's App gives its contexts new values). Drawn in Ink's debug mode, where each frame is drawn at once and written
+ * whole: what the frames patch changes is the frame, so stock Ink's and the patched Ink's must be the same bytes,
+ * with no timer between a change and its frame to make a comparison flaky. (How the incremental writer draws a
+ * frame, which the frames patch does not change, is checked with APP above.)
  */
 const PANES_APP = `
-import { render, Box, Text } from "ink";
-import { createElement as h, memo } from "react";
-const Line = memo(function Line({ text, color, bold }) { return h(Text, { color, bold, wrap: "truncate-end" }, text); });
-const Side = memo(function Side({ lines, width }) {
-	return h(Box, { flexDirection: "column", width, paddingLeft: 1, overflow: "hidden", borderStyle: "single",
-		borderTop: false, borderBottom: false, borderRight: false },
+import { render, Box, Text, Static, Transform } from "ink";
+import { createElement as h, memo, useState } from "react";
+let transformed = 0;
+const TRANSFORMS = { leet: (s) => (transformed++, s.replaceAll("e", "3")), at: (s) => (transformed++, s.replaceAll("a", "@")) };
+export const calls = () => transformed;
+const Line = memo(function Line({ text, color, bold, transform }) {
+	const line = h(Text, { color, bold, wrap: "truncate-end" }, text);
+	return transform ? h(Transform, { transform: TRANSFORMS[transform] }, line) : line;
+});
+const Side = memo(function Side({ lines, width, hidden }) {
+	return h(Box, { flexDirection: "column", width, display: hidden ? "none" : "flex", paddingLeft: 1, overflow: "hidden",
+		borderStyle: "single", borderTop: false, borderBottom: false, borderRight: false },
 		lines.map((text, i) => h(Line, { key: i, text, color: i === 0 ? "cyan" : undefined })));
 });
-const Chat = memo(function Chat({ rows }) {
-	return h(Box, { flexDirection: "column", flexGrow: 1 }, rows.map((r) => h(Line, { key: r.key, ...r })));
+const Chat = memo(function Chat({ rows, height, scroll }) {
+	return h(Box, { flexDirection: "column", flexGrow: 1, height, overflow: "hidden" },
+		h(Box, { flexDirection: "column", flexShrink: 0, marginTop: -scroll }, rows.map((r) => h(Line, { ...r }))));
+});
+const Dialog = memo(function Dialog({ title, text, overlay }) {
+	const place = overlay ? { position: "absolute", marginTop: 2, marginLeft: 3, width: 22 } : {};
+	return h(Box, { borderStyle: "round", borderColor: "yellow", flexDirection: "column", ...place },
+		h(Text, { bold: true, wrap: "truncate-end" }, title), h(Text, { wrap: "truncate-end" }, text));
 });
 const Input = memo(function Input({ text, hint }) {
-	return h(Box, { width: 40 }, h(Text, { color: "magenta" }, "› "),
+	return h(Box, {}, h(Text, { color: "magenta" }, "› "),
 		h(Box, { flexGrow: 1 }, h(Text, { wrap: "truncate-end" }, text, h(Text, { inverse: true }, " "))),
 		hint ? h(Text, { dimColor: true }, " " + hint) : null);
 });
 const Status = memo(function Status({ text }) { return h(Text, { inverse: true, wrap: "truncate-end" }, text); });
-const view = (s) => h(Box, { flexDirection: "column", width: 40, height: 11 },
+const view = (s) => h(Box, { flexDirection: "column" },
+	h(Static, { items: s.logged }, (item) => h(Text, { key: item, color: "green" }, item)),
 	h(Status, { text: s.status }),
-	h(Box, { flexGrow: 1 }, h(Chat, { rows: s.chat }), s.sideWidth ? h(Side, { lines: s.side, width: s.sideWidth }) : null),
-	s.notice ? h(Text, { color: "yellow" }, s.notice) : null,
-	h(Input, { text: s.input, hint: s.hint }));
-export async function frames(screens, incrementalRendering = false) {
+	h(Box, {}, h(Chat, { rows: s.chat, height: s.height, scroll: s.scroll }),
+		s.sideWidth ? h(Side, { lines: s.side, width: s.sideWidth, hidden: s.sideHidden }) : null),
+	s.dialog && !s.dialog.overlay ? h(Dialog, s.dialog) : null,
+	h(Input, { text: s.input, hint: s.hint }),
+	s.dialog?.overlay ? h(Dialog, s.dialog) : null);
+export async function frames(screens) {
 	let written = "";
-	const stdout = { columns: 40, rows: 12, isTTY: true, write: (s) => { written += s; return true; }, on() {}, off() {}, removeListener() {} };
-	const app = render(view(screens[0]), { stdout, patchConsole: false, exitOnCtrlC: false, maxFps: 1000, incrementalRendering });
+	const resized = new Set();
+	const stdout = { columns: 40, rows: 12, isTTY: true, write: (s) => { written += s; return true; },
+		on(event, f) { if (event === "resize") resized.add(f); }, off(event, f) { resized.delete(f); },
+		removeListener(event, f) { resized.delete(f); } };
+	let show;
+	const Root = () => { const [screen, set] = useState(screens[0]); show = set; return view(screen); };
+	const app = render(h(Root), { stdout, patchConsole: false, exitOnCtrlC: false, debug: true });
 	written += "<frame>";
 	for (const screen of screens.slice(1)) {
-		app.rerender(view(screen)); await new Promise((r) => setTimeout(r, 5)); written += "<frame>";
+		if (screen.columns && screen.columns !== stdout.columns) {
+			stdout.columns = screen.columns;
+			for (const f of resized) f();
+		}
+		show(screen); await new Promise((r) => setImmediate(r)); written += "<frame>";
 	}
 	app.unmount();
 	return written;
@@ -93,8 +125,18 @@ export async function frames(screens, incrementalRendering = false) {
 
 type Frames = (screens: unknown[], incremental?: boolean) => Promise<string>;
 
-/** Bundles the app (`source`: APP unless given); `ci` is the CI variable while the bundle loads (Ink reads it once). */
-async function bundle(name: string, patched: boolean, ci: string, source = APP): Promise<Frames> {
+/** Bundles APP; `ci` is the CI variable while the bundle loads (Ink reads it once, at import). */
+async function bundle(name: string, patched: boolean, ci: string): Promise<Frames> {
+	return (await bundleApp(name, patched, ci, APP)).frames;
+}
+
+/** Bundles the app `source` and loads it (`calls`: PANES_APP's count of transform calls). */
+async function bundleApp(
+	name: string,
+	patched: boolean,
+	ci: string,
+	source: string,
+): Promise<{ frames: Frames; calls: () => number }> {
 	const entry = join(dir, `${name}-entry.mjs`);
 	writeFileSync(entry, source);
 	const outfile = join(dir, `${name}.mjs`);
@@ -117,7 +159,7 @@ async function bundle(name: string, patched: boolean, ci: string, source = APP):
 	vi.stubEnv("CI", ci);
 	vi.stubEnv("CONTINUOUS_INTEGRATION", "false");
 	vi.stubEnv("FORCE_COLOR", "3"); // chalk would otherwise see no terminal here and write no styles at all
-	return (await import(pathToFileURL(outfile).href)).frames;
+	return await import(pathToFileURL(outfile).href);
 }
 
 /** What the terminal shows after each frame of `written` (the app's screen, styles per cell, and the cursor). */
@@ -183,72 +225,120 @@ const SCRIPT = [
 	FIRST,
 ];
 
-type Pane = { status: string; chat: Array<{ key: number; text: string; color?: string; bold?: boolean }> };
-type PaneScreen = Pane & { side: string[]; sideWidth: number; notice: string; input: string; hint: string };
+type PaneRow = { key: number; text: string; color?: string; bold?: boolean; transform?: "leet" | "at" };
+type PaneDialog = { title: string; text: string; overlay: boolean };
+type PaneScreen = {
+	logged: string[];
+	status: string;
+	chat: PaneRow[];
+	height: number;
+	scroll: number;
+	side: string[];
+	sideWidth: number;
+	sideHidden: boolean;
+	dialog: PaneDialog | null;
+	input: string;
+	hint: string;
+	columns?: number;
+};
 
-/**
- * A run of PANES_APP screens, each a small change to the one before, as an app's frames come: one chat row's text or
- * style, a row added at the bottom (the rows above move up) or taken away, the input typed into or erased, the hint
- * or the notice row coming and going (the rows above the input move), the side box's lines or width (every chat row
- * is laid out again), wide characters. Seeded, so a failure names a frame that can be seen again.
- */
-function paneScript(seed: number, count: number): PaneScreen[] {
-	let state = seed;
-	const next = (n: number) => {
-		state = (state * 1103515245 + 12345) >>> 0;
-		return state % n;
-	};
-	const words = ["alpha", "beta", "中文", "gamma", "👍", "delta", "a much longer row that runs past the chat's width"];
-	const colors = [undefined, "green", "red", "blue"];
-	let key = 0;
-	const text = () => `${words[next(words.length)]} ${words[next(words.length)]}`;
-	let screen: PaneScreen = {
+/** PANES_APP's first screen: six chat rows in a viewport of five, a side box, no dialog, an empty input. */
+function firstPane(text: (i: number) => string): PaneScreen {
+	return {
+		logged: [],
 		status: "gar · model",
-		chat: Array.from({ length: 6 }, () => ({ key: key++, text: text() })),
+		chat: Array.from({ length: 6 }, (_, i) => ({ key: i, text: text(i), transform: i === 1 ? "at" : undefined })),
+		height: 5,
+		scroll: 0,
 		side: ["state idle", "turn 1", "tokens 12k"],
 		sideWidth: 14,
-		notice: "",
+		sideHidden: false,
+		dialog: null,
 		input: "",
 		hint: "Enter send",
 	};
+}
+
+/**
+ * A run of PANES_APP screens, each one or two small changes to the one before, as an app's frames come: a chat row's
+ * text, style or transform; a row added, taken away or two rows swapped (the rows after move); the viewport scrolled
+ * or made taller or shorter (the same rows, clipped otherwise); the input typed into or erased, the hint coming and
+ * going; a dialog opening in the column (the rows below move) or over the chat, changing, closing; the side box's
+ * lines, width or display; a line written above (<Static>); with `resize`, the terminal 36 to 44 columns wide.
+ * Seeded, so a failure names a frame that can be seen again.
+ */
+function paneScript(seed: number, count: number, resize = false): PaneScreen[] {
+	let state = seed;
+	const next = (n: number) => {
+		state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+		return (state >>> 8) % n;
+	};
+	const words = ["alpha", "beta", "中文", "gamma", "👍", "delta", "a much longer row that runs past the chat's width"];
+	const pick = <T>(list: readonly T[]): T => list[next(list.length)] as T;
+	const text = () => `${pick(words)} ${pick(words)}`;
+	let key = 6;
+	let screen = firstPane(text);
 	const screens = [screen];
 	for (let i = 1; i < count; i++) {
 		const s: PaneScreen = { ...screen, chat: [...screen.chat], side: [...screen.side] };
-		const at = next(s.chat.length);
-		const row = s.chat[at];
-		switch (next(10)) {
-			case 0:
-				if (row) s.chat[at] = { ...row, text: text() };
-				break;
-			case 1:
-				if (row) s.chat[at] = { ...row, color: colors[next(colors.length)], bold: next(2) === 1 };
-				break;
-			case 2:
-				s.chat.push({ key: key++, text: text() });
-				if (s.chat.length > 9) s.chat.shift();
-				break;
-			case 3:
-				if (s.chat.length > 1) s.chat.splice(at, 1);
-				break;
-			case 4:
-				s.input = `${s.input}${"abc中 "[next(5)]}`;
-				break;
-			case 5:
-				s.input = s.input.slice(0, -1);
-				break;
-			case 6:
-				s.hint = s.hint ? "" : next(2) ? "Enter send" : "Enter steer";
-				break;
-			case 7:
-				s.notice = s.notice ? "" : `notice ${i}`;
-				break;
-			case 8:
-				s.side[next(s.side.length)] = `tokens ${next(100)}k 中`;
-				break;
-			default:
-				s.sideWidth = [0, 10, 14, 18][next(4)] ?? 14;
+		for (let change = 0; change < 1 + next(2); change++) {
+			const at = next(s.chat.length);
+			const row = s.chat[at];
+			switch (next(16)) {
+				case 0:
+					if (row) s.chat[at] = { ...row, text: text() };
+					break;
+				case 1:
+					if (row) s.chat[at] = { ...row, color: pick([undefined, "green", "red"]), bold: next(2) === 1 };
+					break;
+				case 2:
+					if (row) s.chat[at] = { ...row, transform: pick([undefined, "leet", "at"] as const) };
+					break;
+				case 3:
+					s.chat.push({ key: key++, text: text() });
+					if (s.chat.length > 9) s.chat.shift();
+					break;
+				case 4:
+					if (s.chat.length > 1) s.chat.splice(at, 1);
+					break;
+				case 5: {
+					const other = next(s.chat.length);
+					[s.chat[at], s.chat[other]] = [s.chat[other] as PaneRow, s.chat[at] as PaneRow];
+					break;
+				}
+				case 6:
+					s.scroll = next(Math.max(1, s.chat.length - 1));
+					break;
+				case 7:
+					s.height = 2 + next(5);
+					break;
+				case 8:
+					s.input = `${s.input}${pick(["a", "b", "c", "中", " "])}`;
+					break;
+				case 9:
+					s.input = s.input.slice(0, -1);
+					break;
+				case 10:
+					s.hint = s.hint ? "" : pick(["Enter send", "Enter steer"]);
+					break;
+				case 11:
+					s.dialog = s.dialog && next(2) ? null : { title: `Allow bash? ${i}`, text: text(), overlay: next(2) === 1 };
+					break;
+				case 12:
+					s.side[next(s.side.length)] = `tokens ${next(100)}k 中`;
+					break;
+				case 13:
+					if (next(2)) s.sideHidden = !s.sideHidden;
+					else s.sideWidth = pick([0, 10, 14, 18]);
+					break;
+				case 14:
+					s.logged = [...s.logged, `logged ${i}`];
+					break;
+				default:
+					s.status = `gar · model · ${i}`;
+			}
+			if (resize && next(8) === 0) s.columns = pick([36, 40, 44]);
 		}
-		if (next(4) === 0) s.status = `gar · model · ${i}`;
 		screens.push(s);
 		screen = s;
 	}
@@ -258,14 +348,14 @@ function paneScript(seed: number, count: number): PaneScreen[] {
 describe("the build's Ink patches", () => {
 	let stock: Frames;
 	let patched: Frames;
-	let stockPanes: Frames;
-	let patchedPanes: Frames;
+	let stockPanes: { frames: Frames; calls: () => number };
+	let patchedPanes: { frames: Frames; calls: () => number };
 	beforeAll(async () => {
 		// The patched bundle loads with CI=true: stock Ink would then draw only the last frame, at exit.
 		stock = await bundle("stock", false, "false");
 		patched = await bundle("patched", true, "true");
-		stockPanes = await bundle("stock-panes", false, "false", PANES_APP);
-		patchedPanes = await bundle("patched-panes", true, "true", PANES_APP);
+		stockPanes = await bundleApp("stock-panes", false, "false", PANES_APP);
+		patchedPanes = await bundleApp("patched-panes", true, "true", PANES_APP);
 		vi.unstubAllEnvs();
 	});
 	afterEach(() => vi.unstubAllEnvs());
@@ -376,29 +466,46 @@ describe("the build's Ink patches", () => {
 
 	it("draw from what changed the same frames as stock Ink draws whole (rows that change, move, come and go)", async () => {
 		// PANES_APP's parts redraw only when their props change, so most of each frame is nodes that did not change:
-		// the patched Ink reuses their writes and rebuilds only the rows that changed. Byte for byte the same frames as
-		// stock Ink's, whole; and drawn incrementally (as the app draws), the same screens.
-		for (const seed of [1, 2]) {
-			const script = paneScript(seed, 50);
-			const whole = await stockPanes(script);
-			expect(await patchedPanes(script), `seed ${seed}`).toBe(whole);
-			const written = await patchedPanes(script, true);
-			const [expected, shown] = [screensOf(whole), screensOf(written)];
-			expect(shown).toHaveLength(script.length);
-			for (const [i, screen] of shown.entries()) expect(screen, `seed ${seed}, frame ${i}`).toEqual(expected[i]);
+		// the patched Ink reuses their writes and rebuilds only the rows that changed. Byte for byte stock Ink's frames.
+		for (const seed of [1, 2, 3, 4]) {
+			const script = paneScript(seed, 100);
+			expect(await patchedPanes.frames(script), `seed ${seed}`).toBe(await stockPanes.frames(script));
 		}
 	});
 
-	it("write only the rows that changed when one part of the screen changes (the frames patch at work)", async () => {
-		const first = paneScript(7, 1)[0] as PaneScreen;
-		const typed = { ...first, input: "h" };
-		const written = await patchedPanes([first, typed, { ...typed, input: "hi" }], true);
-		const [, second, third] = written.split("<frame>");
-		// A key: only the input row, whose text is on it.
-		for (const frame of [second, third]) {
-			expect(frame).not.toContain("gar · model");
-			expect(frame).not.toContain("state idle");
+	it("draw from what changed the same frames as stock Ink when the terminal is resized between them", async () => {
+		for (const seed of [4, 5]) {
+			const script = paneScript(seed, 80, true);
+			expect(script.some((screen) => screen.columns === 36)).toBe(true);
+			expect(await patchedPanes.frames(script), `seed ${seed}`).toBe(await stockPanes.frames(script));
 		}
-		expect(stripAnsi(third ?? "")).toContain("hi");
+	});
+
+	it("draw a row again when only its clip changed (a viewport made shorter: the row it no longer shows is blank)", async () => {
+		const first = firstPane((i) => `row ${i}`);
+		const script = [first, { ...first, height: 3 }, { ...first, height: 4 }, { ...first, height: 2, scroll: 1 }];
+		const whole = await stockPanes.frames(script);
+		expect(await patchedPanes.frames(script)).toBe(whole);
+		const shown = stripAnsi(whole).split("<frame>");
+		expect(shown[0]).toContain("row 3");
+		expect(shown[1]).not.toContain("row 3");
+		expect(shown[3]).toContain("row 2");
+	});
+
+	it("build only the rows a frame changed: a key rebuilds the input row, not the chat's (the frames patch at work)", async () => {
+		// Ink calls a row's transform each time it builds that row; the chat's second row has one ("at": a → @).
+		const first = firstPane((i) => `row ${i} at`);
+		const script = ["h", "hi", "hi!", "hi"].map((input) => ({ ...first, input }));
+		const keys = async (app: { frames: Frames; calls: () => number }) => {
+			await app.frames([first]);
+			const before = app.calls();
+			const written = await app.frames([first, ...script]);
+			return { written, calls: app.calls() - before };
+		};
+		const [stock, patched] = [await keys(stockPanes), await keys(patchedPanes)];
+		expect(patched.written).toBe(stock.written);
+		expect(stripAnsi(patched.written)).toContain("row 1 @t");
+		expect(stock.calls).toBeGreaterThan(2); // stock Ink builds the row again for the keys' frames
+		expect(patched.calls).toBe(1); // the first frame only
 	});
 });
