@@ -39,7 +39,9 @@ function headerEntries(headers: unknown): [string, string][] {
 /** A request's headers for a person to read: credentials replaced whole, known secrets and key shapes masked. */
 export function maskHeaders(headers: unknown, secrets: readonly (string | undefined)[]): Record<string, string> {
 	const out: Record<string, string> = {};
-	for (const [key, value] of headerEntries(headers).sort(([a], [b]) => a.localeCompare(b))) {
+	// Names are lower-case ASCII: compared by code unit, since localeCompare's first call starts ICU's collator (~6 ms of
+	// a `gar -p` start-up).
+	for (const [key, value] of headerEntries(headers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
 		out[key] = AUTH_HEADERS.has(key) ? SECRET_MARKER : maskKeys(maskValues(value, secrets), () => SECRET_MARKER);
 	}
 	return out;
