@@ -1,6 +1,14 @@
 import http from "node:http";
+import { createRequire } from "node:module";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import { connectTunnel, proxyAuth, proxyFor } from "./proxy.js";
+
+/**
+ * Loads a built-in on first use: TLS is loaded only for an https URL, so a local server over http (Ollama, llama.cpp,
+ * the tests) never pays for it (~3 ms of a `gar -p`). Not `import()`: inside the code-cached bundle Node 20 has no
+ * loader for it.
+ */
+const builtin = createRequire(process.execPath);
 
 /** What `createNodeFetch` reads: the environment (for HTTPS_PROXY, HTTP_PROXY, NO_PROXY) and extra trusted CAs. */
 export type NodeFetchOptions = { env?: Record<string, string | undefined>; ca?: string | Buffer };
@@ -114,9 +122,8 @@ async function route(url: URL, env: NodeFetchOptions["env"], ca: NodeFetchOption
 	if (url.protocol !== "https:" && url.protocol !== "http:") {
 		throw new TypeError(`createNodeFetch: unsupported protocol ${url.protocol}`);
 	}
-	// TLS is loaded only for an https URL: a local server over http (Ollama, llama.cpp, the tests) never pays for it.
-	const https = url.protocol === "https:" ? (await import("node:https")).default : undefined;
-	const transport = https ?? http;
+	const transport: typeof http | typeof import("node:https") =
+		url.protocol === "https:" ? builtin("node:https") : http;
 	const tlsOptions = ca ? { ca } : {};
 	const proxy = proxyFor(url, env);
 	if (!proxy) return { transport, target: url, extra: tlsOptions, headers: {} };
@@ -127,7 +134,7 @@ async function route(url: URL, env: NodeFetchOptions["env"], ca: NodeFetchOption
 	}
 	const socket = await connectTunnel(proxy, url.hostname, url.port || "443", signal);
 	const servername = url.hostname.replace(/^\[|\]$/g, "");
-	const tls = await import("node:tls");
+	const tls: typeof import("node:tls") = builtin("node:tls");
 	const secure = tls.connect({
 		socket,
 		servername: /^[\d.:]+$/.test(servername) ? undefined : servername,
