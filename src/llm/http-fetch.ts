@@ -122,8 +122,7 @@ async function route(url: URL, env: NodeFetchOptions["env"], ca: NodeFetchOption
 	if (url.protocol !== "https:" && url.protocol !== "http:") {
 		throw new TypeError(`createNodeFetch: unsupported protocol ${url.protocol}`);
 	}
-	const transport: typeof http | typeof import("node:https") =
-		url.protocol === "https:" ? builtin("node:https") : http;
+	const transport: typeof http | typeof import("node:https") = url.protocol === "https:" ? builtin("node:https") : http;
 	const tlsOptions = ca ? { ca } : {};
 	const proxy = proxyFor(url, env);
 	if (!proxy) return { transport, target: url, extra: tlsOptions, headers: {} };
