@@ -2,7 +2,10 @@
 // the floor any client pays) against gar's providers (SDK request, SSE decode, message builder, stream events).
 // The server runs in another process so only the client's CPU is counted.
 import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { createAnthropicProvider } from "../src/llm/anthropic.js";
 import { createOpenAIProvider } from "../src/llm/openai.js";
@@ -74,6 +77,78 @@ async function cpuOf(fn: () => Promise<unknown>): Promise<number> {
 	return cpuMs(start);
 }
 
+/**
+ * CPU time (user + system, from GNU time) of one whole process that prints the reply: start-up, request, stream,
+ * output and exit. What a script calling `gar -p` pays, against a bare client doing the same in its own process.
+ */
+function processCpuMs(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const child = spawn("/usr/bin/time", ["-f", "GAR_BENCH_CPU %U %S", process.execPath, ...args], {
+			cwd,
+			env,
+			stdio: ["ignore", "ignore", "pipe"],
+		});
+		let stderr = "";
+		child.stderr.setEncoding("utf8");
+		child.stderr.on("data", (chunk: string) => {
+			stderr += chunk;
+		});
+		child.on("error", reject);
+		child.on("close", (code) => {
+			const cpu = /GAR_BENCH_CPU ([\d.]+) ([\d.]+)/.exec(stderr);
+			if (code !== 0 || !cpu) return reject(new Error(`${args.join(" ")} exited ${code}: ${stderr.slice(-400)}`));
+			resolve((Number(cpu[1]) + Number(cpu[2])) * 1000);
+		});
+	});
+}
+
+/** Whole process against whole process, per wire: `gar -p` (text out, no session) and the bare client. */
+async function wholeProcess(url: string, runs: number): Promise<string[]> {
+	if (!existsSync("/usr/bin/time")) return ["  whole process: needs GNU time (apt-get install time): skipped"];
+	const home = mkdtempSync(join(tmpdir(), "gar-bench-wire-"));
+	// Without what makes every node start slower (extra CA certificates), as the start-up figures do.
+	const { NODE_EXTRA_CA_CERTS: _certs, NODE_OPTIONS: _options, ...clean } = process.env;
+	const env = { ...clean, HOME: home, XDG_CONFIG_HOME: join(home, "config"), XDG_DATA_HOME: join(home, "data") };
+	const client = join(ROOT, "scripts", "bench-wire-client.cjs");
+	const gar = (provider: string, base: string) => [
+		join(ROOT, "bin", "gar.cjs"),
+		...["-p", "go", "--provider", provider, "--base-url", base, "--no-session", "--model", "m"],
+	];
+	const wires = [
+		{ name: "anthropic", path: "/v1/messages", base: url, key: "ANTHROPIC_API_KEY" },
+		{ name: "openai", path: "/v1/chat/completions", base: `${url}/v1`, key: "OPENAI_API_KEY" },
+	];
+	try {
+		const lines: string[] = [];
+		for (const wire of wires) {
+			const wireEnv = { ...env, [wire.key]: "bench" };
+			const floor = () => processCpuMs([client, url, wire.path], home, wireEnv);
+			const viaGar = () => processCpuMs(gar(wire.name, wire.base), home, wireEnv);
+			await floor(); // warm the file cache and gar's code cache
+			await viaGar();
+			const floors: number[] = [];
+			const gars: number[] = [];
+			for (let i = 0; i < runs; i++) {
+				floors.push(await floor());
+				gars.push(await viaGar());
+			}
+			const [f, g] = [median(floors), median(gars)];
+			lines.push(
+				`  whole process, ${wire.name.padEnd(9)}  bare ${(f / 1000).toFixed(3)} s, gar -p ${(g / 1000).toFixed(3)} s CPU` +
+					`  ${(g / f).toFixed(2)}× (target ≤ 2×)`,
+			);
+		}
+		return lines;
+	} finally {
+		rmSync(home, { recursive: true, force: true });
+	}
+}
+
+function median(values: number[]): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
 /** Lines for `npm run bench`: the floor and both wires, with gar's ratio to the floor (target ≤ 2×). */
 export async function benchWire(runs = 10): Promise<string[]> {
 	const server = await startServer();
@@ -98,6 +173,7 @@ export async function benchWire(runs = 10): Promise<string[]> {
 			row("gar anthropic provider", garA, floorA),
 			row("bare node:http client (openai)", floorO),
 			row("gar openai provider", garO, floorO),
+			...(await wholeProcess(server.url, runs)),
 		];
 	} finally {
 		server.stop();

@@ -69,6 +69,22 @@ describe("the request a model call sent", () => {
 		expect(sent[1]?.bodySha256).toBe(sent[0]?.bodySha256);
 	});
 
+	it("two calls at once on one provider: each hears only what it sent, and the marker never reaches the server", async () => {
+		server = await startWireServer(() => ({ text: "ok" }));
+		const provider = createOpenAIProvider({ apiKey: KEY, baseURL: `${server.url}/v1` });
+		const first: SentRequest[] = [];
+		const second: SentRequest[] = [];
+		await Promise.all([
+			collect(provider, { ...request("gpt-5.4"), onSent: (s) => first.push(s) }),
+			collect(provider, { ...request("gpt-5.4-mini"), onSent: (s) => second.push(s) }),
+		]);
+		const raw = (model: string) =>
+			server?.requests.find((r) => (r.body as { model?: string }).model === model)?.raw ?? "";
+		expect(first.map((s) => s.bodySha256)).toEqual([sha(raw("gpt-5.4"))]);
+		expect(second.map((s) => s.bodySha256)).toEqual([sha(raw("gpt-5.4-mini"))]);
+		for (const received of server.requests) expect(JSON.stringify(received.headers)).not.toContain("gar.onSent");
+	});
+
 	it("a wire gar does not speak has no body", () => {
 		expect(wireBody("scripted", request("m"))).toBeUndefined();
 	});

@@ -31,8 +31,10 @@ export function createAnthropicProvider(options: ProviderOptions = {}): Provider
 			return {
 				// client.post rather than messages.create: create() console.warns about deprecated models, which
 				// would corrupt the terminal UI. The raw response: gar decodes the SSE itself (sse.ts).
-				open: (signal) =>
-					sdk.post("/v1/messages", { body: params, stream: true, signal, timeout: 86_400_000 }).asResponse(),
+				open: (signal, fetchOptions) =>
+					sdk
+						.post("/v1/messages", { body: params, stream: true, signal, timeout: 86_400_000, fetchOptions })
+						.asResponse(),
 				decoder: (builder, fail) => anthropicDecoder(builder, schemaTool, fail),
 			};
 		},

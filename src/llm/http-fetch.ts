@@ -1,8 +1,14 @@
 import http from "node:http";
-import https from "node:https";
-import tls from "node:tls";
+import { createRequire } from "node:module";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import { connectTunnel, proxyAuth, proxyFor } from "./proxy.js";
+
+/**
+ * Loads a built-in on first use: TLS is loaded only for an https URL, so a local server over http (Ollama, llama.cpp,
+ * the tests) never pays for it (~3 ms of a `gar -p`). Not `import()`: inside the code-cached bundle Node 20 has no
+ * loader for it.
+ */
+const builtin = createRequire(process.execPath);
 
 /** What `createNodeFetch` reads: the environment (for HTTPS_PROXY, HTTP_PROXY, NO_PROXY) and extra trusted CAs. */
 export type NodeFetchOptions = { env?: Record<string, string | undefined>; ca?: string | Buffer };
@@ -113,8 +119,10 @@ function decode(res: http.IncomingMessage): NodeJS.ReadableStream & AsyncIterabl
 
 /** Where and how to send one request: directly, through a CONNECT tunnel, or to an http proxy. */
 async function route(url: URL, env: NodeFetchOptions["env"], ca: NodeFetchOptions["ca"], signal?: AbortSignal) {
-	const transport = url.protocol === "https:" ? https : url.protocol === "http:" ? http : undefined;
-	if (!transport) throw new TypeError(`createNodeFetch: unsupported protocol ${url.protocol}`);
+	if (url.protocol !== "https:" && url.protocol !== "http:") {
+		throw new TypeError(`createNodeFetch: unsupported protocol ${url.protocol}`);
+	}
+	const transport: typeof http | typeof import("node:https") = url.protocol === "https:" ? builtin("node:https") : http;
 	const tlsOptions = ca ? { ca } : {};
 	const proxy = proxyFor(url, env);
 	if (!proxy) return { transport, target: url, extra: tlsOptions, headers: {} };
@@ -125,13 +133,14 @@ async function route(url: URL, env: NodeFetchOptions["env"], ca: NodeFetchOption
 	}
 	const socket = await connectTunnel(proxy, url.hostname, url.port || "443", signal);
 	const servername = url.hostname.replace(/^\[|\]$/g, "");
+	const tls: typeof import("node:tls") = builtin("node:tls");
 	const secure = tls.connect({
 		socket,
 		servername: /^[\d.:]+$/.test(servername) ? undefined : servername,
 		...tlsOptions,
 	});
 	// No agent: with createConnection and no agent, Node uses this one socket (an agent would dial directly).
-	return { transport: https, target: url, extra: { createConnection: () => secure }, headers: {} };
+	return { transport, target: url, extra: { createConnection: () => secure }, headers: {} };
 }
 
 async function nodeFetch(

@@ -29,7 +29,8 @@ export function createOpenAIProvider(options: ProviderOptions = {}): Provider {
 			const params = buildOpenAIParams(request);
 			return {
 				// The raw response: gar decodes the SSE itself (sse.ts), several times faster than the SDK's Stream.
-				open: (signal) => sdk.chat.completions.create(params, { signal, timeout: 86_400_000 }).asResponse(),
+				open: (signal, fetchOptions) =>
+					sdk.chat.completions.create(params, { signal, timeout: 86_400_000, fetchOptions }).asResponse(),
 				decoder: (builder, fail) => openaiDecoder(builder, thinkTags, fail),
 			};
 		},

@@ -3,7 +3,7 @@ import { classifyError, describeError, isRetryable, partsOf, retryReason, safeUr
 import { createNodeFetch } from "./http-fetch.js";
 import { MessageBuilder } from "./message-builder.js";
 import { abortableSleep, DEFAULT_RETRY, type RetryPolicy, retryDelayMs } from "./retry.js";
-import { capturingFetch, whileSending } from "./sent-capture.js";
+import { capturingFetch, sendingTo } from "./sent-capture.js";
 import { type Body, type CallOutcome, readSse, type SseDecoder } from "./sse.js";
 import type { ErrorKind, ModelRequest, Provider, SentRequest, StopReason, StreamEvent } from "./types.js";
 
@@ -34,8 +34,11 @@ export type RawResponse = { body: Body | null; headers: { get(name: string): str
 
 /** One model call as an adapter prepares it: how to send it, and how to read its reply. */
 export type WireCall = {
-	/** Sends the request through the SDK (built with maxRetries 0); resolves with the raw response (2xx only). */
-	open(signal: AbortSignal): Promise<RawResponse>;
+	/**
+	 * Sends the request through the SDK (built with maxRetries 0); resolves with the raw response (2xx only).
+	 * `fetchOptions` go in the SDK call's request options (they tell the fetch who waits for what it sends).
+	 */
+	open(signal: AbortSignal, fetchOptions: Record<symbol, unknown>): Promise<RawResponse>;
 	/** `fail` turns an error payload inside the stream into the outcome (message and kind). */
 	decoder(builder: MessageBuilder, fail: (payload: unknown) => CallOutcome): SseDecoder;
 };
@@ -175,7 +178,7 @@ class DrivenCall {
 		for (let attempt = 0; ; attempt++) {
 			this.#idle.touch();
 			try {
-				return await whileSending(this.options.onSent, () => call.open(this.#controller.signal));
+				return await call.open(this.#controller.signal, sendingTo(this.options.onSent));
 			} catch (error) {
 				if (this.#settled) return undefined;
 				// open() failing without an HTTP status means no reply came: a connection failure.
