@@ -432,12 +432,16 @@ export async function benchTui(): Promise<string[]> {
 			}
 			const setup = { nodeMs, sessionMb, deltas: DELTAS, entries: LONG_ENTRIES, cols: COLS, rows: ROWS };
 			const lines = report(runs, setup);
-			return pi ? [...lines, "", ...sideBySide(runs, piRuns, setup)] : [...lines, "(pi not installed: set BENCH_PI)"];
+			return [...lines, "", ...(pi ? sideBySide(runs, piRuns, setup) : [PI_NOT_FOUND])];
 		});
 	} catch (error) {
 		return [`TUI bench failed: ${error instanceof Error ? error.message : String(error)}`];
 	}
 }
+
+/** What the bench says instead of the side-by-side figures when there is no pi to launch. */
+const PI_NOT_FOUND =
+	"gar next to pi: skipped, pi was not found (no `pi` on PATH and BENCH_PI unset; BENCH_PI=/path/to/pi or its dist/cli.js)";
 
 /** The apps an A/B mode compares: this build, BENCH_GAR_B's, and pi when asked for (`--pi`) and installed. */
 function abProfiles(bench: TuiBench, args: string[]): Profile[] {
@@ -448,8 +452,8 @@ function abProfiles(bench: TuiBench, args: string[]): Profile[] {
 	if (other) profiles.push(bench.garProfile("app B", other));
 	if (process.argv.includes("--pi")) {
 		const command = findPi();
-		if (!command) throw new Error("--pi: pi is not installed (set BENCH_PI)");
-		profiles.push(bench.piProfile(command));
+		if (command) profiles.push(bench.piProfile(command));
+		else console.log(PI_NOT_FOUND);
 	}
 	return profiles;
 }
@@ -488,7 +492,8 @@ async function firstFrames(n: number, extra: string[]): Promise<string[]> {
 /**
  * `--keys N [--long] [--pi] [gar args…]`: only the keypress latency, N rounds of a launch per app (this build,
  * BENCH_GAR_B's, pi with --pi), each typing KEYS keys after a 2 s settle; with --long, on the 10,000-entry session
- * too. The order of the apps turns each round, so none always runs first after a quiet moment.
+ * too, and the time to open it against a `node` start launched in the same round. The order of the apps turns each
+ * round, so none always runs first after a quiet moment.
  */
 async function keysAB(n: number, args: string[]): Promise<string[]> {
 	const long = args.includes("--long");
@@ -500,7 +505,12 @@ async function keysAB(n: number, args: string[]): Promise<string[]> {
 		const piLong = long ? writePiSession(join(bench.dir, "pi-long.jsonl"), LONG_ENTRIES, join(bench.dir, "work")) : "";
 		const empty: number[][] = profiles.map(() => []);
 		const withLong: number[][] = profiles.map(() => []);
+		const opens: number[][] = profiles.map(() => []);
+		const base: number[] = [];
 		for (let round = 0; round < n; round++) {
+			const b = await bench.launch(bench.baselineArgv(), BASELINE_READY);
+			await bench.quit(b);
+			base.push(b.readyMs);
 			for (let j = 0; j < profiles.length; j++) {
 				const k = (round + j) % profiles.length;
 				const profile = profiles[k];
@@ -514,23 +524,73 @@ async function keysAB(n: number, args: string[]): Promise<string[]> {
 				}
 				if (long) {
 					const file = profile.name === "pi" ? piLong : garLong;
-					withLong[k]?.push(...(await longSession(bench, profile, file, round)).keysLong);
+					const figures = await longSession(bench, profile, file, round);
+					withLong[k]?.push(...figures.keysLong);
+					opens[k]?.push(figures.openLongMs);
 				}
 			}
 		}
 		const note = (keys: number[]) =>
 			`median ${median(keys).toFixed(2)} ms, p90 ${percentile(keys, 90).toFixed(2)} ms (${keys.length} keys)`;
-		const lines: string[] = [];
+		const entries = LONG_ENTRIES.toLocaleString("en");
+		const lines = [`baseline (node start, ${base.length} launches): median ${median(base).toFixed(0)} ms`];
 		for (const [k, profile] of profiles.entries()) {
 			lines.push(`${profile.name.padEnd(8)} empty: ${note(empty[k] ?? [])}`);
-			if (long) lines.push(`${"".padEnd(8)} ${LONG_ENTRIES.toLocaleString("en")} entries: ${note(withLong[k] ?? [])}`);
+			if (!long) continue;
+			const open = median(opens[k] ?? []);
+			lines.push(`${"".padEnd(8)} ${entries} entries: ${note(withLong[k] ?? [])}`);
+			lines.push(
+				`${"".padEnd(8)} open ${entries} entries: median ${open.toFixed(0)} ms, ${(open / median(base)).toFixed(2)}× the baseline`,
+			);
 		}
-		const first = empty[0] ?? [];
+		const ratio = (a: number[], b: number[]) =>
+			`median ${(median(a) / median(b)).toFixed(2)}×, p90 ${(percentile(a, 90) / percentile(b, 90)).toFixed(2)}×`;
 		for (const [k, profile] of profiles.entries()) {
 			if (k === 0) continue;
-			const keys = empty[k] ?? [];
+			lines.push(`app / ${profile.name}, empty: ${ratio(empty[0] ?? [], empty[k] ?? [])}`);
+			if (long) lines.push(`app / ${profile.name}, ${entries} entries: ${ratio(withLong[0] ?? [], withLong[k] ?? [])}`);
+		}
+		return lines;
+	});
+}
+
+/**
+ * `--home-end N [entries]`: Home and End (on the empty input) in a session of `entries` entries (100,000 unless
+ * given), N times each per app (this build, BENCH_GAR_B's): ms from the key until the first prompt is on screen, and
+ * until the screen is the bottom one again.
+ */
+async function homeEnd(n: number, entries: number): Promise<string[]> {
+	return withBench(async (bench) => {
+		const profiles = abProfiles(bench, []).filter((profile) => profile.name !== "pi");
+		const file = writeSyntheticSession(join(bench.dir, "sessions"), entries, { cwd: join(bench.dir, "work") });
+		const sizeMb = statSync(file).size / 2 ** 20;
+		const lines = [`${entries.toLocaleString("en")}-entry session (${sizeMb.toFixed(0)} MB), ${n} presses each`];
+		for (const profile of profiles) {
+			const { argv, ready } = profile.resume(file);
+			const launch = await bench.launch(argv, ready, 300_000, profile.env);
+			const home: number[] = [];
+			const end: number[] = [];
+			try {
+				await sleep(2000);
+				const target = tmuxQuote(launch.session);
+				const bottom = await bench.tmux.capture(launch.session);
+				const press = async (key: string, test: (screen: string) => boolean, what: string) => {
+					const sent = performance.now();
+					await bench.tmux.command(`send-keys -t ${target} ${key}`);
+					return (await bench.waitFor(launch.session, test, KEY_POLL_MS, 60_000, what)) - sent;
+				};
+				for (let i = 0; i < n; i++) {
+					home.push(await press("Home", (screen) => screen.includes("Task 0:"), "the first prompt"));
+					await sleep(300);
+					end.push(await press("End", (screen) => screen === bottom, "the bottom screen"));
+					await sleep(300);
+				}
+			} finally {
+				await bench.quit(launch);
+			}
+			const ms = (values: number[]) => values.map((v) => v.toFixed(1)).join(" ");
 			lines.push(
-				`app / ${profile.name}: median ${(median(first) / median(keys)).toFixed(2)}×, p90 ${(percentile(first, 90) / percentile(keys, 90)).toFixed(2)}×`,
+				`${profile.name.padEnd(8)} open ${launch.readyMs.toFixed(0)} ms; Home ${ms(home)} (median ${median(home).toFixed(1)} ms); End ${ms(end)} (median ${median(end).toFixed(1)} ms)`,
 			);
 		}
 		return lines;
@@ -540,12 +600,15 @@ async function keysAB(n: number, args: string[]): Promise<string[]> {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
 	const frames = process.argv.indexOf("--first-frames");
 	const keys = process.argv.indexOf("--keys");
+	const homeEndAt = process.argv.indexOf("--home-end");
 	const count = (at: number, fallback: number) => Number(process.argv[at + 1] ?? fallback);
 	const lines =
 		frames >= 0
 			? await firstFrames(count(frames, 9), process.argv.slice(frames + 2))
 			: keys >= 0
 				? await keysAB(count(keys, 5), process.argv.slice(keys + 2))
-				: await benchTui();
+				: homeEndAt >= 0
+					? await homeEnd(count(homeEndAt, 5), count(homeEndAt + 1, 100_000))
+					: await benchTui();
 	for (const line of lines) console.log(line);
 }
