@@ -622,6 +622,56 @@ function planFrame(output) {
 		"    const last = ROWS[y];",
 		"    const last = ROWS[y];\n    if (last !== undefined && last.cells === cells) return last.text;",
 	],
+	// A key's frame without the throttle's wait. Ink draws a commit at most once per 1000 / maxFps ms (34 ms at the
+	// app's 30): a key typed within that time of the last frame (a fast typist, or any key while a reply streams) waited
+	// for the throttle's trailing edge, up to 34 ms, with its frame ready. Now a commit made while Ink hands a key to
+	// the app's input handlers is drawn at once; everything else stays throttled (test/ink-patches.test.ts).
+	// Upstream: gar-only; Ink 7.1.1 throttles every commit alike.
+	[
+		"ink/build/reconciler.js",
+		"let currentRootNode;",
+		`let currentRootNode;
+/** Whether Ink is handing input to the app's handlers now: what they commit is drawn at once, not throttled. */
+export const inputFrame = { pending: false };`,
+	],
+	[
+		"ink/build/reconciler.js",
+		`        if (typeof rootNode.onRender === 'function') {
+            rootNode.onRender();
+        }`,
+		`        if (inputFrame.pending && typeof rootNode.onImmediateRender === 'function') {
+            rootNode.onImmediateRender();
+            return;
+        }
+        if (typeof rootNode.onRender === 'function') {
+            rootNode.onRender();
+        }`,
+	],
+	[
+		"ink/build/hooks/use-input.js",
+		"import reconciler from '../reconciler.js';",
+		"import reconciler, { inputFrame } from '../reconciler.js';",
+	],
+	[
+		"ink/build/hooks/use-input.js",
+		`                reconciler.batchedUpdates(() => {
+                    inputHandler(input, key);
+                });`,
+		// As a discrete event (React DOM's keypress): what the handler changes is committed in a microtask React queues
+		// meanwhile (a plain setState's otherwise waited for a scheduler task), and the flag is cleared in one queued
+		// after it, so it holds for that commit and for nothing later. (batchedUpdates is a no-op in React 19.)
+		`                inputFrame.pending = true;
+                try {
+                    reconciler.discreteUpdates(() => {
+                        inputHandler(input, key);
+                    });
+                }
+                finally {
+                    queueMicrotask(() => {
+                        inputFrame.pending = false;
+                    });
+                }`,
+	],
 ];
 
 /** The files PATCHES touch: each suffix with either path separator. */

@@ -123,6 +123,41 @@ export async function frames(screens) {
 	return written;
 }`;
 
+/**
+ * A one-line field that appends each key Ink hands its useInput handler, on a fake terminal, at the app's 30 frames
+ * a second. `typed(keys)` pushes the keys one at a time, each right after the last one's frame, and says for each
+ * whether the frame showing it was written before the next turn of the event loop (the throttle's wait is 34 ms).
+ */
+const INPUT_APP = `
+import { render, Text, useInput } from "ink";
+import { EventEmitter } from "node:events";
+import { createElement as h, useState } from "react";
+export async function typed(keys) {
+	let written = "";
+	const stdout = { columns: 40, rows: 12, isTTY: true, write: (s) => { written += s; return true; }, on() {}, off() {}, removeListener() {} };
+	const chunks = [];
+	const stdin = Object.assign(new EventEmitter(), { isTTY: true, setRawMode() {}, setEncoding() {}, ref() {}, unref() {},
+		read: () => chunks.shift() ?? null });
+	const Field = () => {
+		const [text, set] = useState("");
+		useInput((input) => set((before) => before + input));
+		return h(Text, {}, "> " + text + "|");
+	};
+	const app = render(h(Field), { stdout, stdin, patchConsole: false, exitOnCtrlC: false, maxFps: 30, incrementalRendering: true });
+	await new Promise((r) => setTimeout(r, 100));
+	const shown = [];
+	let text = "";
+	for (const key of keys) {
+		text += key;
+		chunks.push(key);
+		stdin.emit("readable");
+		await new Promise((r) => setImmediate(r));
+		shown.push(written.replace(/\\u001b\\[[0-9;?]*[A-Za-z]/g, "").includes("> " + text + "|"));
+	}
+	app.unmount();
+	return shown;
+}`;
+
 type Frames = (screens: unknown[], incremental?: boolean) => Promise<string>;
 
 /** Bundles APP; `ci` is the CI variable while the bundle loads (Ink reads it once, at import). */
@@ -507,5 +542,13 @@ describe("the build's Ink patches", () => {
 		expect(stripAnsi(patched.written)).toContain("row 1 @t");
 		expect(stock.calls).toBeGreaterThan(2); // stock Ink builds the row again for the keys' frames
 		expect(patched.calls).toBe(1); // the first frame only
+	});
+
+	it("draw a key's frame at once, not when the frame throttle next allows (keys typed faster than 30 a second)", async () => {
+		const { typed } = (await bundleApp("patched-input", true, "true", INPUT_APP)) as unknown as {
+			typed: (keys: string[]) => Promise<boolean[]>;
+		};
+		vi.unstubAllEnvs();
+		expect(await typed(["a", "b", "c", "d"])).toEqual([true, true, true, true]);
 	});
 });
