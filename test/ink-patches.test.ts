@@ -144,7 +144,7 @@ export async function typed(keys) {
 		return h(Text, {}, "> " + text + "|");
 	};
 	const app = render(h(Field), { stdout, stdin, patchConsole: false, exitOnCtrlC: false, maxFps: 30, incrementalRendering: true });
-	await new Promise((r) => setTimeout(r, 100));
+	while (stdin.listenerCount("readable") === 0) await new Promise((r) => setTimeout(r, 5)); // useInput is listening
 	const shown = [];
 	let text = "";
 	for (const key of keys) {
