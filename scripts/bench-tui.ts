@@ -599,6 +599,34 @@ async function homeEnd(n: number, entries: number): Promise<string[]> {
 	});
 }
 
+/** `--stream N`: only the 20,000-delta stream, N rounds of a launch per app (A/B as `--keys`): CPU, wall and bytes. */
+async function streamAB(n: number): Promise<string[]> {
+	return withBench(async (bench) => {
+		const profiles = abProfiles(bench, []).filter((profile) => profile.name !== "pi");
+		const figures: StreamFigures[][] = profiles.map(() => []);
+		for (let round = 0; round < n; round++) {
+			for (let j = 0; j < profiles.length; j++) {
+				const k = (round + j) % profiles.length;
+				const profile = profiles[k];
+				if (!profile) continue;
+				const app = await bench.launch(profile.argv([]), profile.ready, 30_000, profile.env);
+				try {
+					await sleep(2000);
+					figures[k]?.push(await bench.stream(app, round * profiles.length + j));
+				} finally {
+					await bench.quit(app);
+				}
+			}
+		}
+		return profiles.map((profile, k) => {
+			const runs = figures[k] ?? [];
+			const cpu = runs.map((r) => r.cpuS.toFixed(2)).join(" ");
+			const m = (pick: (r: StreamFigures) => number) => median(runs.map(pick));
+			return `${profile.name.padEnd(8)} CPU ${cpu} (median ${m((r) => r.cpuS).toFixed(2)} s), wall ${m((r) => r.wallS).toFixed(2)} s, ${(m((r) => r.bytes) / 1e6).toFixed(3)} MB, ${m((r) => r.syncFrames)} frames`;
+		});
+	});
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
 	const frames = process.argv.indexOf("--first-frames");
 	const keys = process.argv.indexOf("--keys");
@@ -611,6 +639,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
 				? await keysAB(count(keys, 5), process.argv.slice(keys + 2))
 				: homeEndAt >= 0
 					? await homeEnd(count(homeEndAt, 5), count(homeEndAt + 1, 100_000))
-					: await benchTui();
+					: process.argv.includes("--stream")
+						? await streamAB(count(process.argv.indexOf("--stream"), 5))
+						: await benchTui();
 	for (const line of lines) console.log(line);
 }
