@@ -1,0 +1,79 @@
+import { shownPath } from "../session/changes.js";
+import { plural } from "../text/plural.js";
+import type { FileAction } from "./plan.js";
+import type { RewindMode } from "./records.js";
+import type { RewindReport } from "./rewind.js";
+
+export const MODE_WORDS: Readonly<Record<RewindMode, string>> = {
+	both: "the conversation and the files",
+	conversation: "the conversation only",
+	files: "the files only",
+};
+
+const DONE: Readonly<Record<FileAction, string>> = {
+	restored: "restored",
+	removed: "removed",
+	created: "made again",
+	already: "already so",
+};
+const DRY: Readonly<Record<FileAction, string>> = {
+	restored: "would restore",
+	removed: "would remove",
+	created: "would make again",
+	already: "already so",
+};
+
+/** "+3 −1", or "" for a file whose lines are not counted (binary, unchanged). */
+export function lineCounts(insertions: number, deletions: number): string {
+	if (insertions === 0 && deletions === 0) return "";
+	return [insertions > 0 ? `+${insertions}` : "", deletions > 0 ? `−${deletions}` : ""].filter(Boolean).join(" ");
+}
+
+/** One line per file and per bash change, as a person reads them; paths relative to `cwd` when inside it. */
+export function reportLines(report: RewindReport, cwd: string): string[] {
+	const name = (path: string) => shownPath(path, cwd);
+	const words = report.dryRun ? DRY : DONE;
+	const lines: string[] = [];
+	for (const f of report.restored) {
+		const counts = lineCounts(f.insertions, f.deletions);
+		lines.push(`${words[f.action].padEnd(16)}${name(f.path)}${counts ? `  ${counts}` : ""}`);
+	}
+	for (const f of report.skipped) lines.push(`${"skipped".padEnd(16)}${name(f.path)}: ${f.reason}`);
+	for (const f of report.notRestorable) lines.push(`${"not restorable".padEnd(16)}${name(f.path)}: ${f.reason}`);
+	for (const b of report.bashChanged)
+		lines.push(`${"bash-changed".padEnd(16)}${name(b.path)}: changed by bash at ${b.entry}: not restored`);
+	for (const c of report.cuts) lines.push(`${"note".padEnd(16)}the scan around bash at ${c.entry} ${c.note}`);
+	return lines;
+}
+
+/** The last line: what was done in figures, or why nothing was. */
+export function reportSummary(report: RewindReport): string {
+	const moved = report.restored.filter((f) => f.action !== "already").length;
+	const parts = [
+		`${plural(moved, "file")} ${report.dryRun ? "to restore" : "restored"}`,
+		report.skipped.length > 0 ? `${report.skipped.length} skipped` : "",
+		report.notRestorable.length > 0 ? `${report.notRestorable.length} not restorable` : "",
+		report.bashChanged.length > 0 ? `${plural(report.bashChanged.length, "bash change")} not restored` : "",
+	].filter(Boolean);
+	const head = report.dryRun ? "dry run, nothing was changed" : report.ok ? "done" : "done in part";
+	return `${head}: ${parts.join(", ")}`;
+}
+
+/** The report as `gar rewind --json` prints it (absolute paths). */
+export function reportJson(report: RewindReport, session: string) {
+	const { ok, dryRun, mode, from, to, restored, skipped, bashChanged, notRestorable } = report;
+	return {
+		ok,
+		session,
+		mode,
+		dryRun,
+		from,
+		to,
+		...(report.filesFrom === undefined ? {} : { filesFrom: report.filesFrom, filesTo: report.filesTo }),
+		restored,
+		skipped,
+		bashChanged,
+		notRestorable,
+		...(report.cuts.length > 0 ? { notes: report.cuts } : {}),
+	};
+}
