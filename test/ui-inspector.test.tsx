@@ -193,6 +193,18 @@ describe("the first frame", () => {
 	});
 });
 
+describe("names from config, disk and session files", () => {
+	it("show a hostile model name's escape sequences in the status bar and the inspector, never obey them", () => {
+		const hostile = "m\u001b]0;pwned\u0007\u001b[2J";
+		const shown = frame(oneRun({ input: 10, output: 5, cacheRead: 0, cacheWrite: 0 }, null, hostile), 140);
+		expect(shown).not.toContain("\u001b]0;");
+		expect(shown).not.toContain("\u001b[2J");
+		expect(shown).toContain("m␛]0;pwned^G␛[2J");
+		expect(shown.split("\n")[0]).toContain("m␛]0;pwned^G␛[2J"); // the status bar
+		expect(shown).toMatch(/model\s*anthropic\/m␛\]0;pwned\^G␛\[2J/); // the inspector
+	});
+});
+
 describe("sub-agents in the inspector", () => {
 	it("keeps self, sub-agents (as reported) and total apart, and splits the latest request", () => {
 		let view = oneRun({ input: 1000, output: 100, cacheRead: 0, cacheWrite: 0 }, 0.01);

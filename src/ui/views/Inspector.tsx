@@ -1,6 +1,7 @@
 import { Box, Text } from "ink";
 import { memo, type ReactNode } from "react";
 import { addUsage } from "../../llm/types.js";
+import { sanitizeForTerminal } from "../../term/sanitize.js";
 import {
 	formatCost,
 	formatDuration,
@@ -152,7 +153,7 @@ export const Inspector = memo(function Inspector(props: InspectorProps) {
 					<Text color={view.hooks.failed > 0 ? theme.warning : theme.inspector.value}>{hookCounts(view.hooks)}</Text>
 				</Row>
 			) : null}
-			<Row label="model">{view.model ? `${view.provider}/${view.model}` : "–"}</Row>
+			<Row label="model">{view.model ? sanitizeForTerminal(`${view.provider}/${view.model}`) : "–"}</Row>
 			<Row label="session">{sessionId ?? "not saved"}</Row>
 			<Row label="branch">{sessionBranch}</Row>
 		</Box>

@@ -54,8 +54,10 @@ export const StatusBar = memo(function StatusBar(props: StatusBarProps) {
 		);
 	}
 	parts.push([where, 6], [session, 7]);
+	// The model, the folder, the git branch and the session's name come from config, disk and session files: shown,
+	// never obeyed.
 	const shown = fitParts(
-		parts.map(([text]) => text),
+		parts.map(([text]) => oneRow(text)),
 		props.width - 2,
 		" │ ",
 		parts.map(([, rank]) => rank),
