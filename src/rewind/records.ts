@@ -12,12 +12,30 @@ export const movesLeaf = (mode: RewindMode) => mode !== "files";
  * them takes them to its `filesTo`; a move of the leaf alone leaves them where they were. O(entries).
  */
 export function filePoint(session: Session): string | null {
-	let point: string | null = null;
+	return lastFileMove(session).point;
+}
+
+/** The file point, and the rewind that set it when the last thing that moved the files was a rewind. */
+function lastFileMove(session: Session): { point: string | null; by?: RewindEntry } {
+	let last: { point: string | null; by?: RewindEntry } = { point: null };
 	for (const entry of session.entries) {
-		if (isNode(entry)) point = entry.id;
-		else if (entry.type === "rewind" && entry.status === "done" && entry.filesTo !== undefined) point = entry.filesTo;
+		if (isNode(entry)) last = { point: entry.id };
+		else if (entry.type === "rewind" && entry.status === "done" && entry.filesTo !== undefined) {
+			last = { point: entry.filesTo, by: entry };
+		}
 	}
-	return point;
+	return last;
+}
+
+/**
+ * Where a rewind of the files to `to` starts from: the file point; but when the last rewind already went to `to` and
+ * skipped files (a conflict since resolved, a disk that was full), where that one started, so the same rewind run
+ * again tries the skipped steps once more (the files it did are found already so).
+ */
+export function fileOrigin(session: Session, to: string | null): string | null {
+	const { point, by } = lastFileMove(session);
+	const partial = (by?.skipped?.length ?? 0) + (by?.notRestorable?.length ?? 0) > 0;
+	return by && partial && point === to && by.filesFrom !== undefined ? by.filesFrom : point;
 }
 
 /**

@@ -3,7 +3,7 @@ import { withFileLock } from "../config/file-lock.js";
 import type { RewindEntry, Session, SessionWriter } from "../session/index.js";
 import { applyFile, type RewindFs } from "./apply.js";
 import { type FileAction, type FilePlan, planRoute } from "./plan.js";
-import { filePoint, movesFiles, movesLeaf, type RewindMode, removedMode } from "./records.js";
+import { fileOrigin, filePoint, movesFiles, movesLeaf, type RewindMode, removedMode } from "./records.js";
 import { type Route, routeOf } from "./route.js";
 
 export type { RewindMode } from "./records.js";
@@ -52,9 +52,10 @@ export type Prepared = {
 /** Works out a rewind against the disk now, writing nothing. Throws SessionError for an entry not in the tree. */
 export function prepareRewind(session: Session, target: RewindTarget): Prepared {
 	const from = session.leafId;
-	const filesFrom = filePoint(session);
-	if (!movesFiles(target.mode)) return { target, from, filesFrom, route: null, files: [] };
-	const route = routeOf(session, filesFrom, target.filesTo === undefined ? target.to : target.filesTo);
+	if (!movesFiles(target.mode)) return { target, from, filesFrom: filePoint(session), route: null, files: [] };
+	const filesTo = target.filesTo === undefined ? target.to : target.filesTo;
+	const filesFrom = fileOrigin(session, filesTo);
+	const route = routeOf(session, filesFrom, filesTo);
 	const files = planRoute(route).map((plan) => {
 		if (plan.action !== "created" || typeof plan.hash !== "string") return plan;
 		const fileMode = removedMode(session, plan.path, plan.hash);

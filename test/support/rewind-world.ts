@@ -1,6 +1,9 @@
 // A project, a home and a conversation driven by the wire-level test server with the real tools: each `turn` sends a
 // prompt whose reply makes the given tool calls (one model step per list), then says "done". For rewind's tests.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { type Setup, setupRun } from "../../src/modes/setup.js";
+import { applyRewind, type RewindOptions, type RewindReport, type RewindTarget } from "../../src/rewind/api.js";
 import type { SessionWriter, UserEntry } from "../../src/session/index.js";
 import { tempHome } from "./cli.js";
 import { startWireServer, type WireServer, type WireTurn } from "./wire-server.js";
@@ -16,6 +19,11 @@ export type RewindWorld = {
 	writer: () => SessionWriter;
 	/** Sends `prompt`; the reply makes each list of calls in one step, then ends. Returns the prompt's entry. */
 	turn: (prompt: string, ...steps: Call[][]) => Promise<UserEntry>;
+	/** Rewinds the conversation's session, the leaf moved through the conversation (as the app does). */
+	rewind: (target: RewindTarget, options?: RewindOptions) => RewindReport;
+	/** A project file's bytes (null: no file), or writes one. */
+	read: (name: string) => Buffer | null;
+	put: (name: string, bytes: string | Buffer) => void;
 	close: () => Promise<void>;
 };
 
@@ -55,6 +63,16 @@ export async function rewindWorld(): Promise<RewindWorld> {
 			if (!entry) throw new Error(`no prompt ${prompt}`);
 			return entry;
 		},
+		rewind: (target, options = {}) =>
+			applyRewind(writer(), target, { moveLeaf: (to) => setup.conversation.branch(to), ...options }),
+		read: (name) => {
+			try {
+				return readFileSync(join(project, name));
+			} catch {
+				return null;
+			}
+		},
+		put: (name, bytes) => writeFileSync(join(project, name), bytes),
 		close: async () => {
 			await setup.conversation.close();
 			await server.close();
