@@ -1,4 +1,5 @@
 import { shownPath } from "../session/changes.js";
+import { sanitizeForTerminal } from "../term/sanitize.js";
 import { plural } from "../text/plural.js";
 import type { FileAction } from "./plan.js";
 import type { RewindMode } from "./records.js";
@@ -76,4 +77,16 @@ export function reportJson(report: RewindReport, session: string) {
 		notRestorable,
 		...(report.cuts.length > 0 ? { notes: report.cuts } : {}),
 	};
+}
+
+/** The report as text: a head line, a line per file, the summary. */
+export function reportText(report: RewindReport, session: string, cwd: string): string {
+	const head = `rewind ${session}: ${MODE_WORDS[report.mode]}, ${report.from ?? "(start)"} → ${report.to ?? "(start)"}`;
+	const files =
+		report.filesTo === undefined
+			? ""
+			: ` (files from ${report.filesFrom ?? "(start)"} to ${report.filesTo ?? "(start)"})`;
+	const lines = [`${head}${report.mode === "files" ? files : ""}`, ...reportLines(report, cwd).map((l) => `  ${l}`)];
+	lines.push(reportSummary(report));
+	return `${sanitizeForTerminal(lines.join("\n"))}\n`;
 }
