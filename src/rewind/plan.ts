@@ -1,5 +1,5 @@
 import { planEditCall } from "../tools/edit-plan.js";
-import { changeDiff, forwardApply, previousBytes, sha256 } from "../tools/file-change.js";
+import { changeDiff, diffStat, forwardApply, previousBytes, sha256 } from "../tools/file-change.js";
 import { type Disk, hashOf, readDisk } from "./disk.js";
 import type { BashTouch, Route, Step } from "./route.js";
 
@@ -86,6 +86,13 @@ function counts(from: Disk, to: Buffer | null): { insertions: number; deletions:
 	return { insertions: added, deletions: removed };
 }
 
+/** The line counts of one step from its recorded diff (no diff to compute: the preview of many files stays fast). */
+function stepCounts(step: Step): { insertions: number; deletions: number } | undefined {
+	if (step.change.diffTruncated || step.change.undo === "none") return undefined;
+	const { added, removed } = diffStat(step.change.diff);
+	return step.dir === "redo" ? { insertions: added, deletions: removed } : { insertions: removed, deletions: added };
+}
+
 /**
  * One file's plan: where the bytes on disk are in its chain of states (the latest state they match; a rewind killed
  * half way is finished this way), then every step from there, each from the bytes the last one left. A file in none
@@ -123,7 +130,15 @@ function planFile(path: string, steps: readonly Step[], touches: readonly BashTo
 	}
 	if (done === at) return { ...plan, ...stop };
 	const action: FileAction = bytes === null ? "removed" : disk.kind === "missing" ? "created" : "restored";
-	return { ...plan, ...stop, action, bytes, hash: bytes === null ? null : sha256(bytes), ...counts(disk, bytes) };
+	const lines = done - at === 1 ? stepCounts((links[at] as Link).step) : undefined;
+	return {
+		...plan,
+		...stop,
+		action,
+		bytes,
+		hash: bytes === null ? null : sha256(bytes),
+		...(lines ?? counts(disk, bytes)),
+	};
 }
 
 /** The plan of a route: one per file its steps change, in the order each file is first changed on the way. */

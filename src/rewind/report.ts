@@ -1,8 +1,9 @@
 import { shownPath } from "../session/changes.js";
+import type { RewindEntry, Session } from "../session/index.js";
 import { sanitizeForTerminal } from "../term/sanitize.js";
 import { plural } from "../text/plural.js";
 import type { FileAction } from "./plan.js";
-import type { RewindMode } from "./records.js";
+import { interrupted, type RewindMode } from "./records.js";
 import type { RewindReport } from "./rewind.js";
 
 export const MODE_WORDS: Readonly<Record<RewindMode, string>> = {
@@ -89,4 +90,31 @@ export function reportText(report: RewindReport, session: string, cwd: string): 
 	const lines = [`${head}${report.mode === "files" ? files : ""}`, ...reportLines(report, cwd).map((l) => `  ${l}`)];
 	lines.push(reportSummary(report));
 	return `${sanitizeForTerminal(lines.join("\n"))}\n`;
+}
+
+/** A rewind record in one line, as `gar show` lists it: when, what moved where, and how it went. */
+export function recordLine(record: RewindEntry): string {
+	const at = (id: string | null | undefined) => id ?? "(start)";
+	const moved = [
+		record.from !== record.to ? `leaf ${at(record.from)} → ${at(record.to)}` : "",
+		record.filesTo === undefined ? "" : `files ${at(record.filesFrom)} → ${at(record.filesTo)}`,
+	].filter(Boolean);
+	const done = (record.restored ?? []).filter((f) => f.action !== "already").length;
+	const outcome = [
+		`${plural(done, "file")} restored`,
+		record.skipped?.length ? `${record.skipped.length} skipped` : "",
+		record.notRestorable?.length ? `${record.notRestorable.length} not restorable` : "",
+		record.bashChanged?.length ? `${plural(record.bashChanged.length, "bash change")} not restored` : "",
+	].filter(Boolean);
+	const what = record.undoes === undefined ? "rewind" : `redo of ${record.undoes}`;
+	return `${record.ts}  ${record.id}  ${what}: ${MODE_WORDS[record.mode]}, ${moved.join(", ") || "nothing moved"}: ${outcome.join(", ")}`;
+}
+
+/** The session's rewinds for `gar show`: one line per finished one, and a line for one that never finished. */
+export function rewindHistory(session: Session): string[] {
+	const lines = session.rewinds.filter((r) => r.status === "done").map(recordLine);
+	for (const r of interrupted(session)) {
+		lines.push(`${r.ts}  ${r.id}  rewind interrupted (${MODE_WORDS[r.mode]}): run it again to finish it`);
+	}
+	return lines;
 }
