@@ -1,9 +1,9 @@
 // gar rewind and gar -p --rewind-to, run as a person runs them (the built bin/gar.cjs), on sessions made by real runs
 // against the wire-level test server.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, watch, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { runGar } from "./support/cli.js";
+import { runGar, spawnGar } from "./support/cli.js";
 import { type RewindWorld, rewindWorld } from "./support/rewind-world.js";
 
 let world: RewindWorld | undefined;
@@ -29,6 +29,7 @@ async function edited() {
 	return { w: world, id: world.writer().session.header.id, prompt: prompt.id };
 }
 
+const text = (bytes: Buffer | null) => bytes?.toString("utf8") ?? null;
 const gar = (w: RewindWorld, args: string[]) => runGar(args, { env: w.env, cwd: w.project });
 const session = (w: RewindWorld) => readFileSync(w.writer().file, "utf8");
 
@@ -51,6 +52,10 @@ describe("gar rewind", () => {
 		expect(readFileSync(join(w.project, "a.txt"), "utf8")).toBe("one\ntwo\n");
 		expect(w.read("b.txt")).toBeNull();
 		expect(session(w)).toContain('"type":"rewind"');
+		const shown = await gar(w, ["show", id]);
+		expect(shown.stdout).toMatch(
+			/rewinds:\n {2}\S+ {2}\w+ {2}rewind: the conversation and the files, leaf \w+ → \w+, files \w+ → \w+: 2 files restored/,
+		);
 	});
 
 	it("a hand-edited file is skipped with its reason and keeps the person's bytes (exit 1)", async () => {
@@ -108,6 +113,47 @@ describe("gar rewind", () => {
 		const run = await running;
 		expect(run.code).toBe(0);
 		expect(readFileSync(join(w.project, "a.txt"), "utf8")).toBe("one\ntwo\n");
+	});
+});
+
+describe("gar rewind killed half way", () => {
+	it("a SIGKILL in the middle of a 200-file restore: no file torn, and the same rewind again finishes the job", async () => {
+		world = await rewindWorld();
+		const w = world;
+		const body = `${Array.from({ length: 400 }, (_, i) => `line ${i} of a file`).join("\n")}\n`;
+		const calls = Array.from({ length: 200 }, (_, i) => {
+			w.put(`f${i}.txt`, body);
+			return edit(`f${i}.txt`, "line 7 of", "LINE 7 of");
+		});
+		const prompt = await w.turn("all of them", calls);
+		const edited = body.replace("line 7 of", "LINE 7 of");
+		const file = w.writer().file;
+		const id = w.writer().session.header.id;
+		const { child, closed } = spawnGar(["rewind", id, "--to", `${prompt.id}^`, "--files"], {
+			env: w.env,
+			cwd: w.project,
+		});
+		// Killed once files are being written (each is a temp file renamed over the old one: a few events per file).
+		let events = 0;
+		const watcher = watch(w.project, () => {
+			if (++events === 60) child.kill("SIGKILL");
+		});
+		await closed;
+		watcher.close();
+		expect(session(w)).toContain('"status":"started"');
+		expect(session(w)).not.toContain('"status":"done"');
+		const names = () => readdirSync(w.project).filter((n) => n.endsWith(".txt"));
+		const states = names().map((n) => text(w.read(n)));
+		expect(states.every((s) => s === body || s === edited)).toBe(true);
+		// It stopped half way: some files restored, some not yet.
+		expect(states).toContain(body);
+		expect(states).toContain(edited);
+		const again = await gar(w, ["rewind", id, "--to", `${prompt.id}^`, "--files", "--json"]);
+		expect(again.code, again.stderr).toBe(0);
+		expect(names().map((n) => text(w.read(n)))).toEqual(names().map(() => body));
+		expect(readdirSync(w.project).filter((n) => n.endsWith(".tmp"))).toEqual([]);
+		const shown = await gar(w, ["show", id]);
+		expect(shown.stdout).not.toMatch(/interrupted/);
 	});
 });
 

@@ -1,5 +1,5 @@
 import * as nodeFs from "node:fs";
-import { dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { type AtomicFs, writeFileAtomic } from "../tools/atomic-write.js";
 import { makeDirs } from "../tools/make-dirs.js";
 import { type Disk, hashOf, readDisk } from "./disk.js";
@@ -48,5 +48,36 @@ export function applyFile(plan: FilePlan, fs: RewindFs = nodeFs): FilePlan {
 		const verb = plan.bytes === null ? "remove" : "write";
 		const why = `could not ${verb} it: ${causeOf(error)}; it keeps its bytes`;
 		return { ...rest, insertions: 0, deletions: 0, skipped: plan.skipped ? `${why}; ${plan.skipped}` : why };
+	}
+}
+
+/**
+ * Removes the temp files a killed rewind left beside these files (it was writing one when it was killed): one listing
+ * per folder. Only after an interrupted rewind, under the session's lock. Best effort: a leftover is only clutter.
+ */
+export function removeLeftovers(paths: readonly string[]): void {
+	const byFolder = new Map<string, Set<string>>();
+	for (const path of paths) {
+		const names = byFolder.get(dirname(path)) ?? new Set<string>();
+		names.add(basename(path));
+		byFolder.set(dirname(path), names);
+	}
+	for (const [folder, names] of byFolder) {
+		let entries: string[];
+		try {
+			entries = nodeFs.readdirSync(folder);
+		} catch {
+			continue;
+		}
+		for (const entry of entries) {
+			// writeFileAtomic's temp file for NAME (tools/atomic-write.ts).
+			const name = entry.match(/^\.(.+)\.gar-[0-9a-f]{12}\.tmp$/)?.[1];
+			if (name === undefined || !names.has(name)) continue;
+			try {
+				nodeFs.unlinkSync(join(folder, entry));
+			} catch {
+				// Gone already, or not ours to remove.
+			}
+		}
 	}
 }

@@ -1,9 +1,9 @@
 import { ConfigError } from "../config/errors.js";
 import { withFileLock } from "../config/file-lock.js";
 import type { RewindEntry, Session, SessionWriter } from "../session/index.js";
-import { applyFile, type RewindFs } from "./apply.js";
+import { applyFile, type RewindFs, removeLeftovers } from "./apply.js";
 import { type FileAction, type FilePlan, planRoute } from "./plan.js";
-import { fileOrigin, filePoint, movesFiles, movesLeaf, type RewindMode, removedMode } from "./records.js";
+import { fileOrigin, filePoint, interrupted, movesFiles, movesLeaf, type RewindMode, removedMode } from "./records.js";
 import { type Route, routeOf } from "./route.js";
 
 export type { RewindMode } from "./records.js";
@@ -117,6 +117,7 @@ export type RewindOptions = {
  */
 export function rewind(writer: SessionWriter, target: RewindTarget, options: RewindOptions = {}): RewindReport {
 	const prepared = prepareRewind(writer.session, target);
+	const resumed = interrupted(writer.session).length > 0;
 	if (options.dryRun || !movesAnything(prepared)) return reportOf(prepared, prepared.files, options.dryRun ?? false);
 	const { from, filesFrom, route } = prepared;
 	const fields = {
@@ -134,6 +135,8 @@ export function rewind(writer: SessionWriter, target: RewindTarget, options: Rew
 		);
 		writer.appendRecord<RewindEntry>({ ...fields, status: "started", ...(removing.length > 0 ? { removing } : {}) });
 	}
+	// A rewind killed half way may have left the temp file it was writing beside one of these.
+	if (resumed) removeLeftovers(prepared.files.map((f) => f.path));
 	const files = prepared.files.map((plan) => applyFile(plan, options.fs));
 	const report = reportOf(prepared, files, false);
 	writer.appendRecord<RewindEntry>({ ...fields, status: "done", ...recordedOutcome(report, files) });
