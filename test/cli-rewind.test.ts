@@ -127,7 +127,6 @@ describe("gar rewind killed half way", () => {
 		});
 		const prompt = await w.turn("all of them", calls);
 		const edited = body.replace("line 7 of", "LINE 7 of");
-		const file = w.writer().file;
 		const id = w.writer().session.header.id;
 		const { child, closed } = spawnGar(["rewind", id, "--to", `${prompt.id}^`, "--files"], {
 			env: w.env,
