@@ -169,14 +169,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashParams, BashD
 				...(subagents ? { subagents } : {}),
 				...(files ? { files } : {}),
 			};
-			let content = summary.text === "" ? "(no output)" : summary.text;
-			const seconds = Math.round(timeoutMs / 100) / 10;
-			if (timedOut) {
-				content += `\n\n[Timed out after ${seconds} s; the command's process group was killed. Pass a larger timeout (in seconds) if it needs longer, or run it in the background with output redirected to a file.]`;
-			} else if (abortedEarly) content = "[Aborted by the user before the command started.]";
-			else if (aborted) content += "\n\n[Aborted by the user; the command's process group was killed.]";
-			else if (exit.signal) content += `\n\n[Killed by signal ${exit.signal}]`;
-			else if (exit.code !== 0) content += `\n\n[Exit code ${exit.code}]`;
+			const content = resultText(summary.text, { timedOut, abortedEarly, aborted, exit, timeoutMs });
 			const isError = timedOut || aborted || exit.signal !== null || exit.code !== 0;
 			return { content, details, isError };
 		},
@@ -184,6 +177,30 @@ export function createBashTool(options: BashToolOptions): Tool<BashParams, BashD
 			return { kind: "bash", command: params.command, cwd: options.cwd, timeoutMs: timeoutOf(params) };
 		},
 	};
+}
+
+/** What the model reads: the output, then how the command ended when it did not exit 0 by itself. */
+function resultText(
+	output: string,
+	end: {
+		timedOut: boolean;
+		abortedEarly: boolean;
+		aborted: boolean;
+		exit: { code: number | null; signal: NodeJS.Signals | null };
+		timeoutMs: number;
+	},
+): string {
+	const { timedOut, abortedEarly, aborted, exit } = end;
+	const content = output === "" ? "(no output)" : output;
+	const seconds = Math.round(end.timeoutMs / 100) / 10;
+	if (timedOut) {
+		return `${content}\n\n[Timed out after ${seconds} s; the command's process group was killed. Pass a larger timeout (in seconds) if it needs longer, or run it in the background with output redirected to a file.]`;
+	}
+	if (abortedEarly) return "[Aborted by the user before the command started.]";
+	if (aborted) return `${content}\n\n[Aborted by the user; the command's process group was killed.]`;
+	if (exit.signal) return `${content}\n\n[Killed by signal ${exit.signal}]`;
+	if (exit.code !== 0) return `${content}\n\n[Exit code ${exit.code}]`;
+	return content;
 }
 
 /** The scan before a command; a scan that fails is no scan (the command runs all the same). */
