@@ -1,7 +1,15 @@
-import { chmodSync, mkdirSync, rmSync, statSync, symlinkSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { previewRewind, promptsOnPath, redoRewind, redoTarget } from "../src/rewind/api.js";
+import {
+	applyRewind,
+	previewRewind,
+	promptsOnPath,
+	RewindBusyError,
+	redoRewind,
+	redoTarget,
+	withRewindLock,
+} from "../src/rewind/api.js";
 import { loadSession } from "../src/session/index.js";
 import { type RewindWorld, rewindWorld } from "./support/rewind-world.js";
 
@@ -217,5 +225,22 @@ describe("rewind (core): bad input loses nothing", () => {
 		await world.turn("n", [edit("n.txt", "n", "m")]);
 		expect(() => world?.rewind({ mode: "both", to: "nosuchentry" })).toThrow(/nosuchentry/);
 		expect(text(world.read("n.txt"))).toBe("m\n");
+	});
+
+	it("two rewinds of one session never interleave: the second refuses after its wait, saying who holds it", async () => {
+		world = await rewindWorld();
+		world.put("k.txt", "k\n");
+		const first = await world.turn("k", [edit("k.txt", "k", "K")]);
+		const file = world.writer().file;
+		writeFileSync(`${file}.lock`, `${process.pid} ${Date.now()}`);
+		const writer = world.writer();
+		const attempt = () => withRewindLock(file, () => applyRewind(writer, { mode: "files", to: first.parentId }), 50);
+		expect(attempt).toThrow(RewindBusyError);
+		expect(attempt).toThrow(new RegExp(`another gar \\(process ${process.pid}\\) is rewinding this session`));
+		expect(text(world.read("k.txt"))).toBe("K\n");
+		rmSync(`${file}.lock`);
+		expect(withRewindLock(file, () => applyRewind(writer, { mode: "files", to: first.parentId }), 50).ok).toBe(true);
+		expect(text(world.read("k.txt"))).toBe("k\n");
+		expect(existsSync(`${file}.lock`)).toBe(false);
 	});
 });

@@ -165,12 +165,12 @@ const LOCK_WAIT_MS = 10_000;
 
 /**
  * Runs `fn` holding the session file's lock (`FILE.lock`), so two gar processes never rewind one session at once:
- * the second waits (up to 10 s) and then refuses, saying which process holds it.
+ * the second waits (up to `waitMs`, 10 s) and then refuses with RewindBusyError, saying which process holds it.
  */
-export function withRewindLock<T>(file: string, fn: () => T): T {
+export function withRewindLock<T>(file: string, fn: () => T, waitMs = LOCK_WAIT_MS): T {
 	try {
 		// A rewind of large files may take a while: only a dead holder's lock is broken, not a slow one's.
-		return withFileLock(file, fn, { waitMs: LOCK_WAIT_MS, staleMs: 60 * 60_000 });
+		return withFileLock(file, fn, { waitMs, staleMs: 60 * 60_000 });
 	} catch (error) {
 		if (!(error instanceof ConfigError) || !error.message.includes("is locked by process")) throw error;
 		const pid = /process (\d+)/.exec(error.message)?.[1] ?? "?";
