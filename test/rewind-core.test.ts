@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
 	applyRewind,
+	filesOnTheWay,
 	previewRewind,
 	promptsOnPath,
 	RewindBusyError,
@@ -119,6 +120,26 @@ describe("rewind (core): files follow the leaf", () => {
 		expect(redoTarget(world.writer().session)).toEqual({ none: expect.stringMatching(/last rewind was a redo/) });
 	});
 
+	it("--conversation moves the leaf only; --files moves the files only; a redo takes each back", async () => {
+		world = await rewindWorld();
+		world.put("m.txt", "m\n");
+		const first = await world.turn("m", [edit("m.txt", "m", "M")]);
+		const leaf = world.writer().leafId;
+		const talk = world.rewind({ mode: "conversation", to: first.parentId });
+		expect(talk).toMatchObject({ ok: true, from: leaf, to: first.parentId, restored: [] });
+		expect(talk.filesTo).toBeUndefined();
+		expect(text(world.read("m.txt"))).toBe("M\n");
+		expect(redoRewind(world.writer(), { moveLeaf: (to) => world?.setup.conversation.branch(to) })).toMatchObject({
+			to: leaf,
+		});
+		const files = world.rewind({ mode: "files", to: first.parentId });
+		expect(files).toMatchObject({ ok: true, from: leaf, to: leaf, filesTo: first.parentId });
+		expect(text(world.read("m.txt"))).toBe("m\n");
+		expect(world.writer().leafId).toBe(leaf);
+		expect(redoRewind(world.writer())).toMatchObject({ ok: true, filesTo: leaf });
+		expect(text(world.read("m.txt"))).toBe("M\n");
+	});
+
 	it("switches between two branches that edited one file differently, back and forth three times", async () => {
 		world = await rewindWorld();
 		world.put("s.txt", "base\n");
@@ -163,7 +184,10 @@ describe("rewind (core): files follow the leaf", () => {
 		await world.turn("one", [write("1.txt", "1\n")]);
 		await world.turn("two", [write("2.txt", "2\n"), write("1.txt", "one\n")]);
 		await world.turn("three", [{ name: "bash", args: { command: "echo x > 3.txt" } }]);
-		const rows = promptsOnPath(world.writer().session);
+		const session = world.writer().session;
+		const rows = promptsOnPath(session);
+		expect(filesOnTheWay(session, rows[1]?.parentId ?? null)).toEqual({ edited: 2, bashChanged: 1 });
+		expect(filesOnTheWay(session, rows[0]?.id ?? null)).toEqual({ edited: 0, bashChanged: 1 });
 		expect(rows.map((r) => [r.text, r.edited, r.bashChanged])).toEqual([
 			["three", 0, 1],
 			["two", 2, 1],

@@ -1,7 +1,7 @@
 import type { Session, SessionWriter } from "../session/index.js";
-import { lastRewind } from "./records.js";
+import { filePoint, lastRewind } from "./records.js";
 import { prepareRewind, type RewindOptions, type RewindReport, type RewindTarget, reportOf, rewind } from "./rewind.js";
-import { recordsOf } from "./route.js";
+import { recordsOf, routeOf } from "./route.js";
 
 /**
  * What rewinding to `target` would do now, against the disk, writing nothing (the app's preview): the files with
@@ -44,6 +44,19 @@ export function redoRewind(writer: SessionWriter, options: RewindOptions = {}): 
 	const target = redoTarget(writer.session);
 	if ("none" in target) return target;
 	return rewind(writer, target, options);
+}
+
+/**
+ * The files moving the files to `to` would cross, without reading the disk (cheap: O(the two paths)): how many
+ * distinct files writes and edits changed on the way, and how many bash changed. Both 0: a move of the leaf there
+ * needs no question about the files (the tree view's "make this the leaf"). Throws SessionError for an unknown entry.
+ */
+export function filesOnTheWay(session: Session, to: string | null): { edited: number; bashChanged: number } {
+	const route = routeOf(session, filePoint(session), to);
+	return {
+		edited: new Set(route.steps.map((s) => s.path)).size,
+		bashChanged: new Set(route.bash.map((b) => b.path)).size,
+	};
 }
 
 /**
