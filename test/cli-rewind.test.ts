@@ -52,6 +52,8 @@ describe("gar rewind", () => {
 		expect(readFileSync(join(w.project, "a.txt"), "utf8")).toBe("one\ntwo\n");
 		expect(w.read("b.txt")).toBeNull();
 		expect(session(w)).toContain('"type":"rewind"');
+		const tree = JSON.parse((await gar(w, ["show", id, "--json"])).stdout);
+		expect(tree.rewinds.map((r: { status: string }) => r.status)).toEqual(["started", "done"]);
 		const shown = await gar(w, ["show", id]);
 		expect(shown.stdout).toMatch(
 			/rewinds:\n {2}\S+ {2}\w+ {2}rewind: the conversation and the files, leaf \w+ → \w+, files \w+ → \w+: 2 files restored/,
