@@ -103,8 +103,19 @@ describe("the tree scan", () => {
 		expect(seen?.cut).toBe("saw 0 files of a larger tree (the scan's cap is 10 files): changes beyond are not seen");
 		const slow = new TreeScan(dir, { maxMs: 0 });
 		const cut = await around(slow, () => appendFileSync(join(dir, "a.txt"), "x\n"));
-		expect(cut?.cut).toMatch(/^stopped after 0 ms, 0 of 33 files looked at: changes to the others are not seen$/);
+		expect(cut?.cut).toMatch(/^stopped after \d+ ms, 0 of 33 files looked at: changes to the others are not seen$/);
 		expect(cut && bashFilesLine(cut)).toBe("changes not all seen (scan incomplete)");
+	});
+
+	it("counts the work before the command against the same cap: what is left is all the after-pass gets", async () => {
+		const dir = project();
+		const scan = new TreeScan(dir, { maxMs: 50 });
+		const baseline = await scan.before();
+		appendFileSync(join(dir, "a.txt"), "x\n");
+		const spent = await scan.after({ ...baseline, spentMs: 50 });
+		expect(spent?.cut).toMatch(/^stopped after \d+ ms, 0 of 3 files looked at/);
+		const left = await scan.after({ ...(await scan.before()), spentMs: 0 });
+		expect(left?.cut).toBeUndefined();
 	});
 
 	it("goes in the bash tool's details (never in what the model reads)", async () => {

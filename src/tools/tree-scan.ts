@@ -7,7 +7,7 @@ import { FsClock } from "./scan-clock.js";
 
 /** The files a scan looks at, at most (README "Rewind"). */
 export const MAX_SCAN_FILES = 20_000;
-/** The work a scan does, at most, in ms (the after-pass's stats; the before-pass is cheaper). */
+/** The work a bash call's scan does, at most, in ms: before and after the command together. */
 export const MAX_SCAN_MS = 50;
 /** The paths a bash result lists (sorted); `total` counts the rest. */
 export const MAX_LISTED_CHANGES = 100;
@@ -21,8 +21,11 @@ const RECENT_MS = 1000;
 /** A folder as last listed: what identifies its listing (a new name or a removed one changes its ctime) and its names. */
 type Folder = { ino: number; ctimeMs: number; files: readonly string[]; dirs: readonly string[] };
 
-/** The names under the tree just before a command, and the file system's time when it started. */
-export type Baseline = { folders: ReadonlyMap<string, Folder>; since: number; cut?: string };
+/**
+ * The names under the tree just before a command, the file system's time when it started, and the work that took
+ * (the after-pass gets what is left of the budget).
+ */
+export type Baseline = { folders: ReadonlyMap<string, Folder>; since: number; spentMs: number; cut?: string };
 
 export type TreeScanOptions = { maxFiles?: number; maxMs?: number };
 
@@ -108,12 +111,13 @@ export class TreeScan {
 		const listed = await this.listed(work, this.folders);
 		this.folders = listed.folders;
 		clock ??= new FsClock();
-		return { folders: listed.folders, since: clock.tick(), ...(listed.cut ? { cut: listed.cut } : {}) };
+		const since = clock.tick();
+		return { folders: listed.folders, since, spentMs: work.ms, ...(listed.cut ? { cut: listed.cut } : {}) };
 	}
 
 	/** What the command changed since `baseline`: undefined when nothing (and the scan saw everything it should). */
 	async after(baseline: Baseline): Promise<BashFileChanges | undefined> {
-		const work = new Work(this.maxMs);
+		const work = new Work(Math.max(0, this.maxMs - baseline.spentMs));
 		const listed = await this.listed(work, baseline.folders);
 		this.folders = listed.folders;
 		const changes: BashFileChange[] = [];
@@ -151,7 +155,7 @@ export class TreeScan {
 		const cuts = [baseline.cut ?? listed.cut];
 		if (looked < kept.length) {
 			cuts.push(
-				`stopped after ${Math.round(work.ms)} ms, ${count(looked)} of ${count(kept.length)} files looked at: changes to the others are not seen`,
+				`stopped after ${Math.round(baseline.spentMs + work.ms)} ms, ${count(looked)} of ${count(kept.length)} files looked at: changes to the others are not seen`,
 			);
 		}
 		const cut = cuts.filter(Boolean).join("; ");
