@@ -3,6 +3,7 @@ import type { Setup } from "../modes/setup.js";
 import { forkSession, replayEvents, resolveEntry, SessionWriter } from "../session/index.js";
 import { reduce } from "../view/reducer.js";
 import { initialView, type ViewState } from "../view/state.js";
+import { rewindIntents } from "./rewind-intents.js";
 import type { SessionIntents } from "./screens/screen.js";
 import type { InputModel } from "./state/input-model.js";
 import type { UiStore } from "./state/store.js";
@@ -34,7 +35,8 @@ const NOT_SAVED = "this conversation is not saved (--no-session), so it has no s
 /** The session intents of the app (screens/screen.ts SessionIntents) over the conversation. */
 export function sessionIntents({ setup, store, input, onMoved }: IntentDeps): SessionIntents {
 	const { conversation, channel } = setup;
-	const notice = (message: string) => channel.emit({ type: "notice", level: "info", message });
+	const say = (message: string, level: "info" | "warning" = "info") => channel.emit({ type: "notice", level, message });
+	const notice = (message: string) => say(message);
 	const writer = () => {
 		const saved = conversation.session;
 		if (!saved) throw new Error(NOT_SAVED);
@@ -53,6 +55,7 @@ export function sessionIntents({ setup, store, input, onMoved }: IntentDeps): Se
 		redraw();
 	};
 	return {
+		...rewindIntents({ conversation, store, input, notice: say, redraw, notSaved: NOT_SAVED }),
 		session: () => conversation.session?.session ?? null,
 		openTree: () => {
 			const saved = conversation.session;
