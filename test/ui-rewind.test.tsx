@@ -80,7 +80,9 @@ describe("the rewind screen", () => {
 		expect(frame).toMatch(/b\.txt: changed by bash at \w+: not restored/);
 		// "conversation only" says the files stay.
 		await app.press(KEYS.down);
-		await until(() => app.frame().includes("The files stay as they are"));
+		await until(() => app.frame().includes("The files stay as they are now."));
+		expect(app.frame()).toContain("Changed after it, left so: notes.txt, b.txt");
+		expect(app.frame()).not.toContain("Files to restore");
 		await app.press(KEYS.up, KEYS.enter);
 		await until(() => app.store.screen === "chat");
 		expect(read("notes.txt")).toBe("one\n");

@@ -95,9 +95,14 @@ export function rewindIntents(deps: RewindIntentDeps): Pick<SessionIntents, "ope
 	const moveLeaf = (to: string | null) => conversation.branch(to);
 	const preview = (place: RewindPlace, mode: RewindMode): PreviewLine[] => {
 		const session = writer().session;
-		const files = previewLines(previewRewind(session, { mode: "files", to: place.to }), cwd());
-		if (mode !== "conversation") return files;
-		return [{ text: "The files stay as they are; a rewind of the files would do this:", tone: "muted" }, ...files];
+		const report = previewRewind(session, { mode: "files", to: place.to });
+		if (mode !== "conversation") return previewLines(report, cwd());
+		const left = [...report.restored.filter((f) => f.action !== "already"), ...report.skipped, ...report.bashChanged];
+		const names = [...new Set(left.map((f) => shownPath(f.path, cwd())))];
+		return [
+			{ text: "The files stay as they are now.", tone: "muted" },
+			...(names.length > 0 ? [{ text: `Changed after it, left so: ${names.join(", ")}`, tone: "plain" } as const] : []),
+		];
 	};
 	const apply = (place: RewindPlace, mode: RewindMode) => {
 		const saved = writer();
