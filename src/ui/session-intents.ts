@@ -31,6 +31,7 @@ export type IntentDeps = {
 };
 
 const NOT_SAVED = "this conversation is not saved (--no-session), so it has no session tree";
+const NOT_SAVED_REWIND = "this conversation is not saved (--no-session), so there is nothing to rewind or redo";
 
 /** The session intents of the app (screens/screen.ts SessionIntents) over the conversation. */
 export function sessionIntents({ setup, store, input, onMoved }: IntentDeps): SessionIntents {
@@ -55,7 +56,7 @@ export function sessionIntents({ setup, store, input, onMoved }: IntentDeps): Se
 		redraw();
 	};
 	return {
-		...rewindIntents({ conversation, store, input, notice: say, redraw, notSaved: NOT_SAVED }),
+		...rewindIntents({ conversation, store, input, notice: say, redraw, notSaved: NOT_SAVED_REWIND }),
 		session: () => conversation.session?.session ?? null,
 		openTree: () => {
 			const saved = conversation.session;
