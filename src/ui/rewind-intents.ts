@@ -10,10 +10,10 @@ import {
 } from "../rewind/api.js";
 import { reportLines, reportSummary } from "../rewind/report.js";
 import { shownPath } from "../session/changes.js";
-import type { SessionWriter } from "../session/index.js";
+import type { Session, SessionWriter } from "../session/index.js";
 import type { SessionIntents } from "./screens/screen.js";
 import type { InputModel } from "./state/input-model.js";
-import { openRewindView, type PreviewLine, type RewindPlace, RewindView } from "./state/rewind-view.js";
+import { openRewindView, type PreviewLine, type RewindPlace, type RewindRow, RewindView } from "./state/rewind-view.js";
 import type { UiStore } from "./state/store.js";
 
 export type RewindIntentDeps = {
@@ -76,6 +76,24 @@ const touchesFiles = (report: RewindReport) =>
 	report.restored.some((f) => f.action !== "already") ||
 	report.skipped.length + report.notRestorable.length + report.bashChanged.length > 0;
 
+/** The preview of "conversation only": the files changed after the place, which stay as they are. */
+function leftAsIs(report: RewindReport, cwd: string): PreviewLine[] {
+	const left = [...report.restored.filter((f) => f.action !== "already"), ...report.skipped, ...report.bashChanged];
+	const names = [...new Set(left.map((f) => shownPath(f.path, cwd)))];
+	const stay: PreviewLine = { text: "The files stay as they are now.", tone: "muted" };
+	return names.length > 0 ? [stay, { text: `Changed after it, left so: ${names.join(", ")}`, tone: "plain" }] : [stay];
+}
+
+/** The rewind list's rows: the prompts on the current path, newest first, each rewinding to before it. */
+function promptRows(session: Session): RewindRow[] {
+	return promptsOnPath(session).map(({ text, edited, bashChanged, parentId }) => ({
+		text,
+		edited,
+		bashChanged,
+		place: { to: parentId, title: `to before ${quoted(text)}`, prompt: text },
+	}));
+}
+
 /** What a rewind did, for the chat: what moved, then each file, then the figures. */
 function outcome(report: RewindReport, head: string, cwd: string): string {
 	if (report.mode === "conversation") return `${head}; the files stay as they are`;
@@ -94,15 +112,8 @@ export function rewindIntents(deps: RewindIntentDeps): Pick<SessionIntents, "ope
 	const cwd = () => conversation.session?.session.header.cwd ?? process.cwd();
 	const moveLeaf = (to: string | null) => conversation.branch(to);
 	const preview = (place: RewindPlace, mode: RewindMode): PreviewLine[] => {
-		const session = writer().session;
-		const report = previewRewind(session, { mode: "files", to: place.to });
-		if (mode !== "conversation") return previewLines(report, cwd());
-		const left = [...report.restored.filter((f) => f.action !== "already"), ...report.skipped, ...report.bashChanged];
-		const names = [...new Set(left.map((f) => shownPath(f.path, cwd())))];
-		return [
-			{ text: "The files stay as they are now.", tone: "muted" },
-			...(names.length > 0 ? [{ text: `Changed after it, left so: ${names.join(", ")}`, tone: "plain" } as const] : []),
-		];
+		const report = previewRewind(writer().session, { mode: "files", to: place.to });
+		return mode === "conversation" ? leftAsIs(report, cwd()) : previewLines(report, cwd());
 	};
 	const apply = (place: RewindPlace, mode: RewindMode) => {
 		const saved = writer();
@@ -117,7 +128,7 @@ export function rewindIntents(deps: RewindIntentDeps): Pick<SessionIntents, "ope
 			: " · /redo takes it back";
 		notice(outcome(report, `rewound ${back} ${place.title}${then}`, cwd()), report.ok ? "info" : "warning");
 	};
-	const open = (rows: RewindView["rows"], place: RewindPlace | null) =>
+	const open = (rows: RewindRow[], place: RewindPlace | null) =>
 		openRewindView(store, new RewindView(rows, { preview, apply }, place));
 	return {
 		openRewind: () => {
@@ -127,12 +138,7 @@ export function rewindIntents(deps: RewindIntentDeps): Pick<SessionIntents, "ope
 			} catch (error) {
 				return (error as Error).message;
 			}
-			const rows = promptsOnPath(saved.session).map(({ text, edited, bashChanged, parentId }) => ({
-				text,
-				edited,
-				bashChanged,
-				place: { to: parentId, title: `to before ${quoted(text)}`, prompt: text },
-			}));
+			const rows = promptRows(saved.session);
 			if (rows.length === 0) return "nothing to rewind: send a message first";
 			open(rows, null);
 			return null;
