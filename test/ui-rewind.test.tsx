@@ -222,4 +222,38 @@ describe("the rewind screen", () => {
 		expect(app.notices.at(-1)).toMatch(/^rewound the conversation and the files to your prompt “make notes”/);
 		app.unmount();
 	});
+
+	it("cuts a long preview to the screen with a count of the rest; PgDn scrolls it; Ctrl+C goes back", async () => {
+		const writes = Array.from({ length: 30 }, (_, i) => ({
+			id: `w${i}`,
+			name: "write",
+			args: { path: `f${String(i).padStart(2, "0")}.txt`, content: "x\n" },
+		}));
+		const cwd = tmp();
+		const script: ScriptedTurn[] = [{ text: "Writing.", toolCalls: writes }, { text: "Wrote them." }];
+		const app = treeApp({ provider: createScriptedProvider(script), dir: tmp(), cwd });
+		await app.conversation.run("make thirty files");
+		await app.press(KEYS.esc, KEYS.esc);
+		await until(() => app.frame().includes("30 files edited"));
+		await app.press(KEYS.enter);
+		await until(() => app.frame().includes("Files to restore (30)"));
+		// 24 rows: the header, the title, the choices and their blank rows, the keys' row; the rest is the preview.
+		// Newest change first, the order they are undone in.
+		expect(app.frame()).toContain("remove     f29.txt");
+		expect(app.frame()).toContain("… 18 more lines (PgDn)");
+		expect(app.frame()).not.toContain("f00.txt");
+		await app.press("\u001b[6~");
+		// A page on: the line the count stood on comes first, none skipped.
+		await until(() => app.frame().includes("remove     f17.txt"));
+		expect(app.frame()).not.toContain("f18.txt");
+		await app.press("\u001b[6~");
+		await until(() => app.frame().includes("f00.txt"));
+		expect(app.frame()).not.toContain("f29.txt");
+		await app.press(KEYS.ctrlC);
+		await until(() => app.frame().includes("your prompts on this path"));
+		await app.press(KEYS.ctrlC);
+		await until(() => app.store.screen === "chat");
+		expect(readFileSync(join(cwd, "f00.txt"), "utf8")).toBe("x\n");
+		app.unmount();
+	});
 });

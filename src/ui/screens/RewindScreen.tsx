@@ -77,11 +77,14 @@ function PromptList({ view, width, height }: { view: RewindView; width: number; 
 	);
 }
 
+/** The rows the preview has under the title and the choices (and their blank rows), in a body `height` rows tall. */
+const previewRows = (height: number) => Math.max(1, height - REWIND_CHOICES.length - 3);
+
 /** The choice: where it goes, the four options, and the highlighted one's preview (scrolled, cut to the rows left). */
 function Choice({ view, height }: { view: RewindView; height: number }) {
 	const theme = useTheme();
 	const lines = view.preview();
-	const room = Math.max(1, height - REWIND_CHOICES.length - 3);
+	const room = previewRows(height);
 	const shown = lines.slice(view.scroll, view.scroll + room);
 	const more = lines.length - view.scroll - shown.length;
 	if (more > 0) shown[shown.length - 1] = { text: `… ${plural(more + 1, "more line")} (PgDn)`, tone: "muted" };
@@ -129,7 +132,11 @@ export function RewindScreen({ store, actions, size }: ScreenProps) {
 		return keyDispatcher(KEYS, [{ context: "global" }, { context: "rewind", rest: () => true }], {
 			interrupt: () => act((open) => open.back()),
 			rewindMove: (_text, key) => act((open) => void open.move(key.upArrow ? -1 : 1)),
-			rewindPage: (_text, key) => act((open) => void open.page(key.pageUp ? -height : height)),
+			// A page of the preview keeps its last row on screen (the list's page is the whole body).
+			rewindPage: (_text, key) => {
+				const page = rewindViewOf(store)?.stage === "choose" ? Math.max(1, previewRows(height) - 1) : height;
+				act((open) => void open.page(key.pageUp ? -page : page));
+			},
 			rewindChoose: () => act((open) => open.enter()),
 			rewindBack: () => act((open) => open.back()),
 			rewindTree: () => {
