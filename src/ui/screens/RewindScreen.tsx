@@ -9,6 +9,7 @@ import {
 	type PreviewLine,
 	REWIND_CHOICES,
 	type RewindRow,
+	type RewindVerdict,
 	type RewindView,
 	rewindViewOf,
 } from "../state/rewind-view.js";
@@ -33,7 +34,7 @@ const CHOICE_HINTS = ["↑↓ choose", "Enter do it", "PgUp/PgDn scroll the prev
 const oneLine = (text: string) => sanitizeForTerminal(text).replace(/\s+/g, " ").trim();
 
 /** What was changed after a prompt, in words. */
-export function changedAfter(row: Pick<RewindRow, "edited" | "bashChanged">): string {
+function changedAfter(row: Pick<RewindRow, "edited" | "bashChanged">): string {
 	if (row.edited === 0 && row.bashChanged === 0) return "no file changed after it";
 	const parts = [
 		row.edited > 0 ? `${plural(row.edited, "file")} edited` : "",
@@ -122,8 +123,10 @@ export function RewindScreen({ store, actions, size }: ScreenProps) {
 	const view = rewindViewOf(store);
 	const height = Math.max(1, frameRows(size) - 2);
 	const dispatch = useMemo(() => {
-		const act = (change: (open: RewindView) => "stay" | "back" | "done" | undefined) => {
+		const act = (change: (open: RewindView) => RewindVerdict | undefined) => {
 			const open = rewindViewOf(store);
+			// A line of news stays until the next key.
+			if (open) open.message = null;
 			const verdict = open ? change(open) : "back";
 			if (verdict === "back") store.closeScreen();
 			else if (verdict === "done") closeAll(store);
