@@ -12,6 +12,7 @@ import { benchFinder } from "./bench-finder.js";
 import { benchHooks } from "./bench-hooks.js";
 import { benchPicker } from "./bench-picker.js";
 import { benchRequest } from "./bench-request.js";
+import { benchRewind } from "./bench-rewind.js";
 import { benchSessionLoad } from "./bench-session.js";
 import { benchTree } from "./bench-tree.js";
 import { benchTui } from "./bench-tui.js";
@@ -159,6 +160,8 @@ async function main() {
 	for (const line of await benchRequest()) console.log(line);
 	console.log("");
 	for (const line of await benchFinder()) console.log(line);
+	console.log("");
+	for (const line of await benchRewind()) console.log(line);
 	console.log("");
 	for (const line of await benchTui()) console.log(line);
 	if (!HAS_GNU_TIME) console.log("\n(peak RSS of child processes needs /usr/bin/time: apt-get install time)");

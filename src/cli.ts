@@ -128,6 +128,8 @@ function rootOptions(program: Command): Command {
 		.option("-c, --continue", "continue the most recent session of this directory")
 		.option("--session <id|path>", "continue a session by id prefix or file path")
 		.option("--at <entry>", "with -c or --session: continue from this entry (a new branch)")
+		.option("--rewind-to <entry>", "with -p and -c or --session: rewind the conversation and the files first")
+		.option("--files", "with --rewind-to: rewind the files only (the conversation goes on from its leaf)")
 		.option("-r, --resume [search]", "pick a session to continue in the full-screen picker (filtered by SEARCH)")
 		.option("--no-session", "save nothing (a throwaway run)")
 		.option("--session-dir <dir>", "where sessions are saved")
@@ -207,6 +209,13 @@ function checkRoot(o: RootOptions, cwd: string): void {
 		throw new UsageError(`--schema ${o.schema}: ${whyMissing(resolve(cwd, o.schema), "no such file")}`);
 	}
 	if (o.session === "") throw new UsageError("--session needs a session id or file (gar sessions lists them)");
+	if (o.files && !o.rewindTo)
+		throw new UsageError("--files goes with --rewind-to ENTRY: gar -p --rewind-to ENTRY --files");
+	if (o.rewindTo && (!o.print || o.inputFormat === "stream-json")) {
+		throw new UsageError(
+			"--rewind-to rewinds before a headless run: use it with -p (in the app, Esc Esc or /rewind; or gar rewind SESSION --to ENTRY)",
+		);
+	}
 }
 
 /** A --system-prompt value meant as a file: one word with a slash, or a name ending in .md or .txt. */
@@ -305,6 +314,7 @@ function runFlags(o: RootOptions, cwd: string) {
 		...(typeof o.session === "string" ? { session: o.session } : {}),
 		...(o.session === false ? { noSession: true } : {}),
 		...(o.at ? { at: o.at } : {}),
+		...(o.rewindTo ? { rewindTo: o.rewindTo, ...(o.files ? { rewindFilesOnly: true } : {}) } : {}),
 		...(o.hooks === false ? { noHooks: true } : {}),
 	};
 }

@@ -141,7 +141,7 @@ describe("the command line does what the person meant", () => {
 		expect(unknown.code).toBe(2);
 		expect(unknown.stdout).toBe("");
 		expect(unknown.stderr).toBe(
-			'gar: help: no command "foo"; the commands are demo, config, show (tree), changes, sessions, fork, label, name, compact, request, context, trust, untrust, hooks, replay, export, acp, mcp, help\n',
+			'gar: help: no command "foo"; the commands are demo, config, show (tree), changes, rewind, sessions, fork, label, name, compact, request, context, trust, untrust, hooks, replay, export, acp, mcp, help\n',
 		);
 		expect((await run(["help", "sesions"])).stderr).toBe(
 			'gar: help: no command "sesions"; did you mean `gar help sessions`?\n',

@@ -148,7 +148,8 @@ describe("/changes and gar changes", () => {
 		await tick();
 		expect(store.screen).toBe("changes");
 		expect(frame()).toContain("files changed 2 · +3 −1");
-		expect(frame()).toMatch(/notes\.md\s+\+2 −0 · 1 write/);
+		// The sed is seen by the scan around the bash call: notes.md was changed by a command too.
+		expect(frame()).toMatch(/notes\.md\s+\+2 −0 · 1 write, 1 bash command/);
 		expect(frame()).toMatch(/app\.js\s+\+1 −1 · 1 edit/);
 		// The edit's file: one diff from before the session.
 		drawn.stdin.write("\u001b[B");
@@ -169,9 +170,7 @@ describe("/changes and gar changes", () => {
 		await tick();
 		drawn.stdin.write("\r");
 		await tick();
-		expect(frame()).toContain(
-			"notes.md was changed after gar's last change (by a command or by hand): this is gar's change as recorded",
-		);
+		expect(frame()).toContain("notes.md was changed by a bash command too: this is gar's change as recorded");
 		drawn.stdin.write("\u001b");
 		await tick();
 		drawn.stdin.write("\u001b");
@@ -188,14 +187,14 @@ describe("/changes and gar changes", () => {
 		expect(
 			doc.files.map((f: { path: string; changes: { by: string }[] }) => [f.path, f.changes.map((c) => c.by)]),
 		).toEqual([
-			[join(project, "notes.md"), ["write"]],
+			[join(project, "notes.md"), ["write", "bash"]],
 			[join(project, "app.js"), ["edit"]],
 		]);
 		expect(doc.files[1].diff).toContain("-let a = 1;\n+const a = 2;\n");
-		expect(doc.files[0].note).toContain("notes.md was changed after gar's last change");
+		expect(doc.files[0].note).toContain("notes.md was changed by a bash command too");
 		const text = await runGar(["changes", id, "--stat"], { env, cwd: project });
 		expect(text.stdout).toBe(
-			`session ${id} · 2 files changed · +3 −1\n  notes.md  +2 −0 · 1 write\n  app.js    +1 −1 · 1 edit\n`,
+			`session ${id} · 2 files changed · +3 −1\n  notes.md  +2 −0 · 1 write, 1 bash command\n  app.js    +1 −1 · 1 edit\n`,
 		);
 	});
 });

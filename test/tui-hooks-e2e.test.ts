@@ -65,9 +65,14 @@ describe.skipIf(!HAS_TMUX)("hooks in the full-screen app", () => {
 		tmux.type("y");
 		screen = await tmux.waitFor(/Done\./);
 		expect(existsSync(join(project, "deployed.txt"))).toBe(true);
-		// Each hook's line is under its call's header.
+		// Each hook's line is in its call's block: under its header, before the next call's (a summary too long for the
+		// header row, like "exit 0 · changed 1 file: …", has a row of its own between them).
 		const lines = screen.split("\n").map((line) => line.split("│")[0] ?? "");
-		const under = (call: string) => lines[lines.findIndex((line) => line.startsWith(`▸ bash ${call}`)) + 1];
+		const under = (call: string) => {
+			const at = lines.findIndex((line) => line.startsWith(`▸ bash ${call}`));
+			const next = lines.findIndex((line, i) => i > at && /^[▸•]/.test(line));
+			return lines.slice(at + 1, next < 0 ? undefined : next).find((line) => line.includes("↪"));
+		};
 		expect(under("echo deploy")).toMatch(/^ {2}↪ pre-tool hook guard\.sh \(bash\) asks for approval: it deploys/);
 		expect(under("rm -rf build")).toMatch(/^ {2}↪ pre-tool hook guard\.sh \(bash\) blocked: rm -rf is not/);
 		expect(screen).toMatch(/hooks\s+2 runs · 1 blocked/);

@@ -82,6 +82,8 @@ describe("slash command completion", () => {
 			"/request ",
 			"/context",
 			"/tree",
+			"/rewind",
+			"/redo",
 			"/fork ",
 			"/clone",
 			"/changes",

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Key } from "ink";
 import { describe, expect, it } from "vitest";
-import { HELP_CONTEXTS, KEY_TABLE, REPLAY_KEYS } from "../src/ui/keys/key-table.js";
+import { HELP_CONTEXTS, KEY_TABLE, REPLAY_KEYS, REWIND_KEYS } from "../src/ui/keys/key-table.js";
 import { type KeyActions, type KeyContext, keyDispatcher, keyHelp } from "../src/ui/keys/keymap.js";
 
 /**
@@ -118,6 +118,15 @@ describe("the key table", () => {
 				}
 			}
 		}
+	});
+});
+
+describe("the rewind screen's keys", () => {
+	it.each([
+		["README.md", "in the rewind list"],
+		["README_CN.md", "回退列表中的按键"],
+	])("are what %s's rewind table names", (file, header) => {
+		expect(new Set(readmeKeys(file, header))).toEqual(new Set(REWIND_KEYS.flatMap((b) => b.keys)));
 	});
 });
 

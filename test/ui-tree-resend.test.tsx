@@ -44,6 +44,8 @@ describe("edit and resend from the session tree", () => {
 		await app.conversation.run("first prompt");
 		await app.conversation.run("second prompt");
 		await app.press(KEYS.esc, KEYS.esc);
+		await until(() => app.store.screen === "rewind");
+		await app.press("t");
 		await until(() => app.frame().includes("session tree"));
 		await app.press(KEYS.up);
 		await until(() => selectedRow(app.frame())?.includes("you › second prompt") === true);

@@ -1,4 +1,4 @@
-// The session tree screen (/tree, Esc Esc) in ink-testing-library, over a real conversation and session file:
+// The session tree screen (/tree, t in the rewind list of Esc Esc) in ink-testing-library, over a real conversation and session file:
 // moving, folding, filters, labels, search, and the current leaf saved so that it survives a restart.
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -33,9 +33,11 @@ const treeRows = (lines: string[]) => lines.slice(1, -1).filter((line) => line.t
 const selectedRow = (lines: string[]) => lines.find((line) => line.startsWith("› "));
 
 describe("the session tree screen", () => {
-	it("opens with Esc Esc on an empty input, at the current leaf, and goes back with Esc", async () => {
+	it("opens with Esc Esc t on an empty input (t in the rewind list), at the current leaf; Esc goes back", async () => {
 		const app = await withThreeTurns();
 		await app.press(KEYS.esc, KEYS.esc);
+		await until(() => app.store.screen === "rewind");
+		await app.press("t");
 		await until(() => app.frame().includes("session tree"));
 		const rows = treeRows(app.lines());
 		expect(rows.map((r) => r.trimEnd())).toEqual([
@@ -60,7 +62,7 @@ describe("the session tree screen", () => {
 		await app.press(KEYS.esc, KEYS.esc);
 		expect(app.store.screen).toBe("chat");
 		// Said in the hint row, which clears itself: a stray Esc Esc leaves nothing in the chat.
-		expect(app.frame()).toContain("the session tree is empty: send a message first");
+		expect(app.frame()).toContain("nothing to rewind: send a message first");
 		await runCommand("/tree", app.ctx);
 		expect(app.store.screen).toBe("chat");
 		await app.conversation.run("first prompt");
@@ -255,6 +257,8 @@ describe("the session tree screen", () => {
 		await app.press(KEYS.esc);
 		await app.conversation.run("a fourth prompt");
 		await app.press(KEYS.esc, KEYS.esc);
+		await until(() => app.store.screen === "rewind");
+		await app.press("t");
 		await until(() => app.frame().includes("a fourth prompt"));
 		expect(app.frame()).toContain("showing your prompts only");
 		expect(selectedRow(app.lines())).toContain("you › a fourth prompt");

@@ -6,6 +6,7 @@ import { type Command, Option } from "commander";
 import { UsageError } from "../errors.js";
 import { checkCwd } from "./path-check.js";
 import type { ReplayApp } from "./replay.js";
+import type { RewindFlags } from "./rewind.js";
 import { configFlags, positiveNumber, type RootOptions } from "./root-options.js";
 import { nearCommand } from "./words.js";
 
@@ -15,7 +16,7 @@ type Run = (code: number) => void;
 export type Apps = { replay?: ReplayApp };
 
 /**
- * Adds config, show (tree), changes, sessions, fork, label, name, compact, request, context, trust, untrust, hooks,
+ * Adds config, show (tree), changes, rewind, sessions, fork, label, name, compact, request, context, trust, untrust, hooks,
  * replay, export, acp, mcp and help, in this order.
  */
 export function registerCommands(program: Command, run: Run, apps: Apps = {}): void {
@@ -45,7 +46,7 @@ function addConfig(program: Command, run: Run): void {
 		});
 }
 
-/** show (tree), changes, sessions, fork, label and name. */
+/** show (tree), changes, rewind, sessions, fork, label and name. */
 function addSessionCommands(program: Command, run: Run): void {
 	subcommand(program, "show <session>")
 		.alias("tree")
@@ -65,6 +66,22 @@ function addSessionCommands(program: Command, run: Run): void {
 		.action(async (id: string, options: { json?: boolean; stat?: boolean }) => {
 			const { changesCommand } = await import("./changes.js");
 			run(changesCommand(await sessionsContext(program), id, options));
+		});
+
+	subcommand(program, "rewind <session>")
+		.description(
+			"move a session's leaf and its files back (or to any entry of its tree): restores what its writes and edits changed, checked against the disk",
+		)
+		.option("--to <entry>", "the entry to go to: it becomes the leaf, and the files are brought to how they were there")
+		.option("--files", "bring back the files only (the conversation stays)")
+		.option("--conversation", "move the leaf only (the files stay)")
+		.option("--both", "the conversation and the files (the default)")
+		.option("--dry-run", "say what it would do; change nothing, on disk or in the session")
+		.option("--json", "print {ok, from, to, restored, skipped, bashChanged, notRestorable} as JSON")
+		.action(async (id: string, options: RewindFlags) => {
+			const { rewindCommand } = await import("./rewind.js");
+			const stderr = (text: string) => process.stderr.write(text);
+			run(rewindCommand({ ...(await sessionsContext(program)), stderr }, id, options));
 		});
 
 	const sessions = subcommand(program, "sessions")

@@ -27,6 +27,9 @@ export type RootOptions = {
 	/** An id or path; false with --no-session. */
 	session?: string | false;
 	at?: string;
+	/** -p --rewind-to ENTRY [--files]: rewind the session before the run. */
+	rewindTo?: string;
+	files?: boolean;
 	/** -r / --resume [SEARCH]: true without a search text. */
 	resume?: string | true;
 	sessionDir?: string;

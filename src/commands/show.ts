@@ -1,3 +1,4 @@
+import { rewindHistory } from "../rewind/report.js";
 import {
 	knownBlocks,
 	loadSession,
@@ -118,6 +119,7 @@ export function showCommand(ctx: SessionsContext, id: string, options: { json?: 
 			...forkOf,
 			leafId: session.leafId,
 			nodes,
+			...(session.rewinds.length > 0 ? { rewinds: session.rewinds } : {}),
 		};
 		ctx.write(`${JSON.stringify(doc, null, 2)}\n`);
 		return 0;
@@ -139,6 +141,8 @@ export function showCommand(ctx: SessionsContext, id: string, options: { json?: 
 		lines.push(row.replace(/[\t\r\n]+/g, " "));
 	}
 	if (nodes.length === 0) lines.push("(no entries yet)");
+	const rewinds = rewindHistory(session);
+	if (rewinds.length > 0) lines.push("", "rewinds:", ...rewinds.map((line) => `  ${line}`));
 	ctx.write(`${sanitizeForTerminal(lines.join("\n"))}\n`);
 	return 0;
 }

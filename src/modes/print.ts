@@ -1,7 +1,10 @@
 import type { AgentEvent } from "../agent/events.js";
 import { exitCodeOf, type OutputFormat, PrintWriter, toPrintResult } from "../output/print-output.js";
+import { reportText } from "../rewind/report.js";
+import { RewindBusyError } from "../rewind/rewind.js";
 import { type Interrupts, installInterrupts, signalsDelivered } from "../signals.js";
 import { sanitizeForTerminal } from "../term/sanitize.js";
+import { RewindRefusedError } from "./run-session.js";
 import { type RunFlags, type Setup, setupRun } from "./setup.js";
 
 export type PrintOptions = RunFlags & { prompt: string; output: OutputFormat };
@@ -74,7 +77,17 @@ export function attachOutput(
  * --approve there is no one to ask, so mutating calls not auto-approved are denied with a message the model reads.
  */
 export async function runPrintMode(options: PrintOptions, io: Io): Promise<number> {
-	const setup = await setupRun(options, io.env);
+	let setup: Setup;
+	try {
+		setup = await setupRun(options, io.env);
+	} catch (error) {
+		// --rewind-to skipped a file, or another gar is rewinding the session: told, and the run does not start.
+		if (error instanceof RewindRefusedError) io.stderr.write(reportText(error.report, error.session, options.cwd));
+		else if (!(error instanceof RewindBusyError)) throw error;
+		io.stderr.write(`gar: ${sanitizeForTerminal(error.message)}\n`);
+		return 1;
+	}
+	if (setup.rewound) io.stderr.write(reportText(setup.rewound, setup.rewound.session, options.cwd));
 	const { conversation } = setup;
 	const schema = options.schema !== undefined;
 	const output = attachOutput(setup, { format: options.output, schema }, io, () => conversation.abort());

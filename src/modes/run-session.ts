@@ -1,6 +1,8 @@
 import { resolve } from "node:path";
 import { UsageError } from "../errors.js";
 import type { Message } from "../llm/types.js";
+import type { RewindReport } from "../rewind/rewind.js";
+import { rewindFile } from "../rewind/session-file.js";
 import {
 	buildContext,
 	findLatestSession,
@@ -20,6 +22,9 @@ export type SessionFlags = {
 	at?: string;
 	/** Save nothing; a continued session's history is still read. */
 	noSession?: boolean;
+	/** -p --rewind-to ENTRY [--files]: rewind the session (leaf and files, or the files only) before the run. */
+	rewindTo?: string;
+	rewindFilesOnly?: boolean;
 };
 
 export type RunSession = {
@@ -31,7 +36,20 @@ export type RunSession = {
 	history: Message[];
 	model?: ModelRef;
 	warnings: string[];
+	/** What --rewind-to did (everything: a skip throws RewindRefusedError instead), and in which session. */
+	rewound?: RewindReport & { session: string };
 };
+
+/** --rewind-to skipped a file (a conflict) or found one it cannot restore: the run does not start. */
+export class RewindRefusedError extends Error {
+	override readonly name = "RewindRefusedError";
+	constructor(
+		readonly report: RewindReport,
+		readonly session: string,
+	) {
+		super("the rewind before the run skipped files, so the run did not start");
+	}
+}
 
 /** The session file to continue, open for appending; one that cannot be written says how to go on without it. */
 function openForRun(file: string): SessionWriter {
@@ -44,6 +62,16 @@ function openForRun(file: string): SessionWriter {
 			"io",
 		);
 	}
+}
+
+/**
+ * --rewind-to: rewinds the session's file (holding its lock, with a writer of its own; the run opens the file again
+ * after). Throws RewindRefusedError when a file was skipped, so the run does not start.
+ */
+function rewindBeforeRun(file: string, id: string, entry: string, filesOnly: boolean, cwd: string): RewindReport {
+	const report = rewindFile(file, entry, filesOnly ? "files" : "both", cwd, false);
+	if (!report.ok) throw new RewindRefusedError(report, id);
+	return report;
 }
 
 /** Opens (or creates) the session a run is saved to and rebuilds the model context from its current leaf. */
@@ -62,8 +90,8 @@ export function openRunSession(flags: SessionFlags, baseDir: string, cwd: string
 			throw new UsageError(`no session to continue in ${cwd} (looked in ${baseDir}); run without -c to start one`);
 		file = latest.file;
 		warnings.push(...skipped.map((w) => `skipped: ${w}`));
-	} else if (flags.at) {
-		throw new UsageError("--at needs a session: add --session ID or -c");
+	} else if (flags.at || flags.rewindTo) {
+		throw new UsageError(`${flags.at ? "--at" : "--rewind-to"} needs a session: add --session ID or -c`);
 	}
 	if (!file) {
 		// Created on demand, so a run that fails to start (a missing key, say) leaves no empty session behind.
@@ -76,17 +104,25 @@ export function openRunSession(flags: SessionFlags, baseDir: string, cwd: string
 			warnings: [],
 		};
 	}
-	const writer = flags.noSession ? null : openForRun(file);
-	const session = writer ? writer.session : loadSession(file);
-	const recorded = session.header.cwd;
+	if (flags.rewindTo && flags.noSession) {
+		throw new UsageError("--rewind-to records the rewind in the session: leave out --no-session");
+	}
+	let writer = flags.noSession ? null : openForRun(file);
+	const { cwd: recorded, id } = (writer ? writer.session : loadSession(file)).header;
 	if (resolve(recorded) !== resolve(cwd)) {
 		writer?.close();
 		// Its tools would run here while its history speaks of files there: refuse, and say how to go on.
-		const id = session.header.id;
 		throw new UsageError(
 			`session ${id} was recorded in ${recorded}, not in ${cwd}: continue it there (gar --cwd ${recorded} --session ${id}), or start a new session here`,
 		);
 	}
+	let rewound: RewindReport | undefined;
+	if (flags.rewindTo && writer) {
+		writer.close();
+		rewound = rewindBeforeRun(file, id, flags.rewindTo, flags.rewindFilesOnly ?? false, cwd);
+		writer = openForRun(file);
+	}
+	const session = writer ? writer.session : loadSession(file);
 	let leaf = session.leafId;
 	if (flags.at) {
 		leaf = resolveEntry(session, flags.at);
@@ -101,5 +137,6 @@ export function openRunSession(flags: SessionFlags, baseDir: string, cwd: string
 		history: context.messages,
 		...(context.model ? { model: context.model } : {}),
 		warnings: [...warnings, ...session.warnings],
+		...(rewound ? { rewound: { ...rewound, session: id } } : {}),
 	};
 }

@@ -30,6 +30,7 @@ import { unconfiguredProvider } from "../llm/unconfigured.js";
 import { contextWindowFromServer } from "../llm/window-query.js";
 import { loadContextFiles } from "../prompt/context-files.js";
 import { buildSystemPrompt, textOrFile } from "../prompt/system-prompt.js";
+import type { RewindReport } from "../rewind/rewind.js";
 import { SessionWriter } from "../session/index.js";
 import { createTools, defaultOutputDir, type FileAccess, reapOutputs, TOOL_NAMES } from "../tools/index.js";
 import { toolEnv, userNodeEnv } from "../tools/tool-env.js";
@@ -64,6 +65,8 @@ export type Setup = {
 	/** Secret values in use (the API key, a base URL's password): masked in every saved or printed event. */
 	secrets: string[];
 	warnings: string[];
+	/** What -p --rewind-to did before the run. */
+	rewound?: RewindReport & { session: string };
 	provider: string;
 	model: string;
 	/** The idle timeout of the provider in use now (`/model` may switch it): a silent reply is abandoned after it. */
@@ -303,6 +306,7 @@ export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, options:
 		config,
 		secrets,
 		warnings: [...loaded.warnings, ...opened.warnings],
+		...(opened.rewound ? { rewound: opened.rewound } : {}),
 		...(missingKey ? { missingKey } : {}),
 		provider: provider.name,
 		model: run.model,

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { isAbsolute, relative } from "node:path";
+import { isAbsolute, relative, resolve } from "node:path";
 import type { ToolOutcome } from "../agent/events.js";
 import type { ToolDetails } from "../tools/details.js";
 import { toolDetailsOf } from "../tools/details-of.js";
@@ -8,8 +8,8 @@ import type { SessionEntry } from "./format.js";
 
 /**
  * One change of a file in a session, in the order it happened: by a `write` or an `edit` (its exact undo record
- * goes with it), or by a `bash` command. Bash changes come from the records "Rewind" will write (a later issue): they
- * carry counts and no undo record, and a file one of them touched shows its recorded diffs, not one from before.
+ * goes with it), or by a `bash` command (what the stat scan around it saw: no counts, no undo record; a file one of
+ * them touched shows its recorded diffs, not one from before).
  */
 export type FileChangeRecord = {
 	path: string;
@@ -19,8 +19,10 @@ export type FileChangeRecord = {
 	removed: number;
 	/** The write's or edit's undo record: what the file was before it can be computed back from what it is now. */
 	change?: FileChange;
-	/** The diff of this one change (a write's or edit's own; a bash record's when Rewind gives one). */
+	/** The diff of this one change (a write's or edit's own). */
 	diff?: string;
+	/** A bash record's: whether the command created, changed or deleted the file. */
+	how?: "created" | "changed" | "deleted";
 };
 
 /** A file the session changed: its changes in order, and their added and removed lines summed. */
@@ -46,22 +48,32 @@ export function endedCalls(entries: readonly SessionEntry[]): EndedCall[] {
 	);
 }
 
-/** "+42 −7 · 2 edits, 1 write": a file's counts and what changed it. */
+const KIND_NAMES = { write: "write", edit: "edit", bash: "bash command" } as const;
+
+/** "+42 −7 · 2 edits, 1 write, 1 bash command": a file's counts and what changed it. */
 export function changeSummary(file: ChangedFile): string {
-	const counts = new Map<string, number>();
+	const counts = new Map<FileChangeRecord["by"], number>();
 	for (const change of file.changes) counts.set(change.by, (counts.get(change.by) ?? 0) + 1);
-	const by = [...counts].map(([kind, n]) => `${n} ${kind}${n === 1 ? "" : "s"}`).join(", ");
+	const by = [...counts].map(([kind, n]) => `${n} ${KIND_NAMES[kind]}${n === 1 ? "" : "s"}`).join(", ");
 	return `+${file.added} −${file.removed} · ${by}`;
 }
 
-/** The changes the calls made to files: every write and edit that ran (`done`), in order. */
+/**
+ * The changes the calls made to files, in order: every write and edit that ran (`done`), and the files each bash
+ * command changed (whatever its exit: a failing command may have changed files too).
+ */
 export function changesOf(calls: Iterable<EndedCall>): FileChangeRecord[] {
 	const out: FileChangeRecord[] = [];
 	for (const call of calls) {
 		const outcome = call.outcome ?? (call.isError ? "error" : "done");
-		if (outcome !== "done") continue;
 		const details: ToolDetails | null = toolDetailsOf(call.name, call.details ?? null);
-		if (details?.kind !== "write" && details?.kind !== "edit") continue;
+		if (details?.kind === "bash" && details.files && details.cwd !== "") {
+			for (const { path, how } of details.files.paths) {
+				out.push({ path: resolve(details.cwd, path), by: "bash", callId: call.callId, added: 0, removed: 0, how });
+			}
+			continue;
+		}
+		if (outcome !== "done" || (details?.kind !== "write" && details?.kind !== "edit")) continue;
 		const { path, added, removed, diff } = details;
 		const change: FileChange = { ...details };
 		out.push({ path, by: details.kind, callId: call.callId, added, removed, change, diff });
@@ -114,7 +126,7 @@ export function fileDiff(
 	const now = read(file.path);
 	let bytes: Buffer | null = now;
 	for (const record of [...file.changes].reverse()) {
-		if (!record.change) return recorded(file, `${name} was changed by a command too`);
+		if (!record.change) return recorded(file, `${name} was ${record.how ?? "changed"} by a bash command too`);
 		if (bytes === null) return recorded(file, `${name} is gone: it was removed after gar's last change`);
 		try {
 			bytes = previousBytes(record.change, bytes);
@@ -128,8 +140,14 @@ export function fileDiff(
 
 function recorded(file: ChangedFile, why: string): { diff: string; note: string } {
 	const diff = file.changes.map((record) => record.diff ?? "").join("");
-	const what = file.changes.length === 1 ? "this is gar's change" : `these are gar's ${file.changes.length} changes`;
-	return { diff, note: `${why}: ${what} as recorded` };
+	const own = file.changes.filter((record) => record.change).length;
+	const what =
+		own === 0
+			? "gar has no diff of it"
+			: own === 1
+				? "this is gar's change as recorded"
+				: `these are gar's ${own} changes as recorded`;
+	return { diff, note: `${why}: ${what}` };
 }
 
 /** A path as the person reads it: relative to `cwd` when inside it. */

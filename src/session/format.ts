@@ -267,7 +267,47 @@ function recordSchemas(shared: Shared) {
 			rule: z.string().optional(),
 		}),
 		hook: hookSchema(shared),
+		rewind: rewindSchema(shared),
 	};
+}
+
+/**
+ * A rewind (README "Rewind"): the leaf and the files moved along the tree. Written twice: "started" before any file is
+ * touched (with the mode of each file it is about to remove, so a redo can bring it back even after a kill), and
+ * "done" with the outcome. `from`/`to`: the leaf before and after (equal when only the files moved); `filesFrom` and
+ * `filesTo`: where the files were and went (absent when only the conversation moved); `undoes`: the rewind a /redo
+ * took back. `restored[].hash` and `fileMode`: the file's bytes and mode before (what a redo needs to remove it again
+ * or bring it back).
+ */
+function rewindSchema({ meta }: Shared) {
+	const file = z.object({ path: z.string(), reason: z.string() });
+	return z.object({
+		...meta,
+		type: z.literal("rewind"),
+		status: known<"started" | "done">(),
+		mode: known<"both" | "files" | "conversation">(),
+		from: z.string().nullable(),
+		to: z.string().nullable(),
+		filesFrom: z.string().nullable().optional(),
+		filesTo: z.string().nullable().optional(),
+		undoes: z.string().optional(),
+		removing: z.array(z.object({ path: z.string(), hash: z.string(), fileMode: z.number() })).optional(),
+		restored: z
+			.array(
+				z.object({
+					path: z.string(),
+					action: known<"restored" | "removed" | "created" | "already">(),
+					insertions: z.number(),
+					deletions: z.number(),
+					hash: z.string().nullable().optional(),
+					fileMode: z.number().optional(),
+				}),
+			)
+			.optional(),
+		skipped: z.array(file).optional(),
+		notRestorable: z.array(file).optional(),
+		bashChanged: z.array(z.object({ path: z.string(), entry: z.string() })).optional(),
+	});
 }
 
 /** One hook run, as its `hook` event carried it (README "Hooks"); texts were cut to a few thousand characters. */
@@ -350,6 +390,7 @@ export type RequestEntry = EntryOf<"request">;
 export type RunEntry = EntryOf<"run">;
 export type ToolStartEntry = EntryOf<"tool_start">;
 export type HookRecordEntry = EntryOf<"hook">;
+export type RewindEntry = EntryOf<"rewind">;
 export type LabelEntry = EntryOf<"label">;
 export type NameEntry = EntryOf<"name">;
 export type LeafEntry = EntryOf<"leaf">;
@@ -364,14 +405,24 @@ export type UnknownEntry = Base & { type: "unknown"; meta: boolean; raw: Record<
 
 /** Entries that form the conversation path and advance the leaf. */
 export type ConversationEntry = UserEntry | AssistantEntry | ToolResultEntry | ModelChangeEntry | CompactionEntry;
-export type RecordEntry = SystemPromptEntry | RequestEntry | RunEntry | ToolStartEntry | HookRecordEntry;
+export type RecordEntry = SystemPromptEntry | RequestEntry | RunEntry | ToolStartEntry | HookRecordEntry | RewindEntry;
 export type MetadataEntry = LabelEntry | NameEntry | LeafEntry | RecordEntry;
 export type KnownEntry = ConversationEntry | MetadataEntry;
 export type SessionEntry = KnownEntry | UnknownEntry;
 /** Tree nodes: entries that can have children (conversation entries and unknown non-meta ones). */
 export type NodeEntry = ConversationEntry | (UnknownEntry & { meta: false });
 
-const METADATA_TYPES = new Set(["label", "name", "leaf", "system_prompt", "request", "run", "tool_start", "hook"]);
+const METADATA_TYPES = new Set([
+	"label",
+	"name",
+	"leaf",
+	"system_prompt",
+	"request",
+	"run",
+	"tool_start",
+	"hook",
+	"rewind",
+]);
 
 export function isConversation(entry: SessionEntry): entry is ConversationEntry {
 	return entry.type !== "unknown" && !isMetadata(entry);

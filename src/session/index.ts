@@ -34,6 +34,7 @@ export {
 	type ParentRef,
 	type RecordEntry,
 	type RequestEntry,
+	type RewindEntry,
 	type RunEntry,
 	type SessionEntry,
 	SessionError,

@@ -2,6 +2,7 @@ import {
 	isConversation,
 	isNode,
 	type NodeEntry,
+	type RewindEntry,
 	type SessionEntry,
 	SessionError,
 	type SessionHeader,
@@ -32,6 +33,7 @@ export class Session {
 	private readonly labelMap = new Map<string, string>();
 	private sessionName: string | undefined;
 	private readonly started = new Set<string>();
+	private readonly rewindList: RewindEntry[] = [];
 	private leaf: string | null = null;
 
 	constructor(
@@ -57,6 +59,11 @@ export class Session {
 	/** Ids of tool calls whose start was recorded (a `tool_start` record). */
 	get startedCalls(): ReadonlySet<string> {
 		return this.started;
+	}
+
+	/** The rewind records (started and done), in file order. */
+	get rewinds(): readonly RewindEntry[] {
+		return this.rewindList;
 	}
 
 	/** Current labels by entry id (a `label` entry with `label: null` removed its target's label). */
@@ -110,6 +117,9 @@ export class Session {
 				break;
 			case "tool_start":
 				this.started.add(entry.callId);
+				break;
+			case "rewind":
+				this.rewindList.push(entry);
 				break;
 		}
 		return result;

@@ -8,6 +8,7 @@ import { OutputCollector } from "./bash-output.js";
 import type { BashDetails } from "./details.js";
 import { defaultShell, signalGroup, trackGroup } from "./live-groups.js";
 import { openInbox, SUBAGENT_ENV } from "./subagents.js";
+import type { Baseline, TreeScan } from "./tree-scan.js";
 import { MAX_BYTES, MAX_LINES, type Tool, type ToolContext } from "./types.js";
 
 const bashSchema = z.object({
@@ -40,6 +41,8 @@ export type BashToolOptions = {
 	drainMs?: number;
 	/** Where each command's private report file for gar sub-agents is made (default: the system's temp folder). */
 	reportDir?: string;
+	/** The stat scan of the working tree around each command (what it changed goes in the details); none if absent. */
+	scan?: TreeScan;
 };
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -114,6 +117,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashParams, BashD
 		parameters: bashSchema,
 		mutating: true,
 		async execute(params, ctx) {
+			const baseline = ctx.signal.aborted ? undefined : await scanBefore(options.scan);
 			const startedAt = Date.now();
 			const timeoutMs = timeoutOf(params);
 			const output = new OutputCollector(limits, options.outputDir ?? defaultOutputDir(), options.maxSavedBytes);
@@ -148,6 +152,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashParams, BashD
 				aborted = run.aborted();
 			}
 			const summary = output.finish();
+			const files = baseline && options.scan ? await scanAfter(options.scan, baseline) : undefined;
 			const details: BashDetails = {
 				kind: "bash",
 				command: params.command,
@@ -162,15 +167,9 @@ export function createBashTool(options: BashToolOptions): Tool<BashParams, BashD
 				totalBytes: summary.totalBytes,
 				...(summary.fullOutputPath ? { fullOutputPath: summary.fullOutputPath } : {}),
 				...(subagents ? { subagents } : {}),
+				...(files ? { files } : {}),
 			};
-			let content = summary.text === "" ? "(no output)" : summary.text;
-			const seconds = Math.round(timeoutMs / 100) / 10;
-			if (timedOut) {
-				content += `\n\n[Timed out after ${seconds} s; the command's process group was killed. Pass a larger timeout (in seconds) if it needs longer, or run it in the background with output redirected to a file.]`;
-			} else if (abortedEarly) content = "[Aborted by the user before the command started.]";
-			else if (aborted) content += "\n\n[Aborted by the user; the command's process group was killed.]";
-			else if (exit.signal) content += `\n\n[Killed by signal ${exit.signal}]`;
-			else if (exit.code !== 0) content += `\n\n[Exit code ${exit.code}]`;
+			const content = resultText(summary.text, { timedOut, abortedEarly, aborted, exit, timeoutMs });
 			const isError = timedOut || aborted || exit.signal !== null || exit.code !== 0;
 			return { content, details, isError };
 		},
@@ -178,6 +177,47 @@ export function createBashTool(options: BashToolOptions): Tool<BashParams, BashD
 			return { kind: "bash", command: params.command, cwd: options.cwd, timeoutMs: timeoutOf(params) };
 		},
 	};
+}
+
+/** What the model reads: the output, then how the command ended when it did not exit 0 by itself. */
+function resultText(
+	output: string,
+	end: {
+		timedOut: boolean;
+		abortedEarly: boolean;
+		aborted: boolean;
+		exit: { code: number | null; signal: NodeJS.Signals | null };
+		timeoutMs: number;
+	},
+): string {
+	const { timedOut, abortedEarly, aborted, exit } = end;
+	const content = output === "" ? "(no output)" : output;
+	const seconds = Math.round(end.timeoutMs / 100) / 10;
+	if (timedOut) {
+		return `${content}\n\n[Timed out after ${seconds} s; the command's process group was killed. Pass a larger timeout (in seconds) if it needs longer, or run it in the background with output redirected to a file.]`;
+	}
+	if (abortedEarly) return "[Aborted by the user before the command started.]";
+	if (aborted) return `${content}\n\n[Aborted by the user; the command's process group was killed.]`;
+	if (exit.signal) return `${content}\n\n[Killed by signal ${exit.signal}]`;
+	if (exit.code !== 0) return `${content}\n\n[Exit code ${exit.code}]`;
+	return content;
+}
+
+/** The scan before a command; a scan that fails is no scan (the command runs all the same). */
+async function scanBefore(scan: TreeScan | undefined): Promise<Baseline | undefined> {
+	try {
+		return await scan?.before();
+	} catch {
+		return undefined;
+	}
+}
+
+async function scanAfter(scan: TreeScan, baseline: Baseline): Promise<BashDetails["files"]> {
+	try {
+		return await scan.after(baseline);
+	} catch {
+		return undefined;
+	}
 }
 
 type SuperviseOptions = { timeoutMs: number; graceMs: number; intervalMs: number; command: string; startedAt: number };

@@ -1,4 +1,12 @@
-import type { BashDetails, EditDetails, ReadDetails, ToolDetails, ToolErrorDetails, WriteDetails } from "./details.js";
+import type {
+	BashDetails,
+	BashFileChanges,
+	EditDetails,
+	ReadDetails,
+	ToolDetails,
+	ToolErrorDetails,
+	WriteDetails,
+} from "./details.js";
 import type { MatchLevel } from "./edit-match.js";
 import { diffStat, type FileChange } from "./file-change.js";
 
@@ -78,6 +86,17 @@ function edit(d: Rec): EditDetails | null {
 	return { kind: "edit", ...change, firstChangedLine, matchLevels, ...counts(d, change) };
 }
 
+const HOW = ["created", "changed", "deleted"];
+
+/** A bash call's file changes as stored; anything malformed is left out (they are only shown and reported). */
+function bashFiles(v: unknown): BashFileChanges | undefined {
+	if (!isRec(v) || !Array.isArray(v.paths) || !isNum(v.total)) return undefined;
+	const paths = v.paths.filter(
+		(p): p is BashFileChanges["paths"][number] => isRec(p) && isStr(p.path) && HOW.includes(p.how as string),
+	);
+	return { paths, total: v.total, ...(isStr(v.cut) ? { cut: v.cut } : {}) };
+}
+
 function bash(d: Rec): BashDetails | null {
 	const { command, exitCode, signal, durationMs, timedOut, aborted, truncated, totalLines, totalBytes } = d;
 	if (!isStr(command) || !isNumOrNull(exitCode) || !isStrOrNull(signal) || !isNum(durationMs)) return null;
@@ -85,6 +104,7 @@ function bash(d: Rec): BashDetails | null {
 		return null;
 	}
 	if (d.fullOutputPath !== undefined && !isStr(d.fullOutputPath)) return null;
+	const files = bashFiles(d.files);
 	return {
 		kind: "bash",
 		command,
@@ -99,6 +119,7 @@ function bash(d: Rec): BashDetails | null {
 		totalLines,
 		totalBytes,
 		...(isStr(d.fullOutputPath) ? { fullOutputPath: d.fullOutputPath } : {}),
+		...(files ? { files } : {}),
 	};
 }
 

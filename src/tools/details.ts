@@ -53,6 +53,20 @@ export type BashDetails = {
 	fullOutputPath?: string;
 	/** What the gar runs this command started reported (as their children say; never sent to the model). */
 	subagents?: SubagentRuns;
+	/** The files the command created, changed or deleted under `cwd` (tree-scan.ts); absent when none or not scanned. */
+	files?: BashFileChanges;
+};
+
+/** How a bash command changed one file, as the stat scan around it saw it. */
+export type BashFileChange = { path: string; how: "created" | "changed" | "deleted" };
+
+/** What a bash command changed under its cwd (stat only, bounded: README "Rewind"). Never sent to the model. */
+export type BashFileChanges = {
+	/** Paths relative to the command's cwd, sorted; at most MAX_LISTED_CHANGES of them (`total` counts them all). */
+	paths: BashFileChange[];
+	total: number;
+	/** Set when the scan did not see the whole tree (its caps): what stopped it, in words. */
+	cut?: string;
 };
 
 /** Details of an error result made by `runTool` itself (bad arguments, a throw, an abort). */

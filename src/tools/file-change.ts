@@ -93,6 +93,17 @@ export function reverseApply(newText: string, diff: string): string | false {
 	}
 }
 
+/** Applies a unified diff to the old text (a rewind's redo); false when it does not apply. */
+export function forwardApply(oldText: string, diff: string): string | false {
+	try {
+		const [first] = parsePatch(diff);
+		if (!first) return oldText;
+		return applyPatch(oldText, first, { autoConvertLineEndings: false });
+	} catch {
+		return false;
+	}
+}
+
 /** Counts added and removed lines in a unified diff. */
 export function diffStat(diff: string): { added: number; removed: number } {
 	let added = 0;

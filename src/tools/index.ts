@@ -5,6 +5,7 @@ import type { ToolErrorDetails, ToolPreview } from "./details.js";
 import { createEditTool } from "./edit.js";
 import type { FileAccess } from "./file-access.js";
 import { createReadTool } from "./read.js";
+import { TreeScan } from "./tree-scan.js";
 import type { AnyTool, ToolContext, ToolResult } from "./types.js";
 import { createWriteTool } from "./write.js";
 
@@ -15,6 +16,8 @@ export { defaultOutputDir } from "./bash.js";
 export { MAX_SAVED_BYTES } from "./bash-output.js";
 export type {
 	BashDetails,
+	BashFileChange,
+	BashFileChanges,
 	EditDetails,
 	ReadDetails,
 	ToolDetails,
@@ -51,6 +54,8 @@ export type ToolsOptions = {
 	env?: NodeJS.ProcessEnv;
 	/** An editor's text of the files (ACP): read, write and edit go through it (see FileAccess). */
 	files?: FileAccess;
+	/** false: no stat scan of the tree around bash commands (tests of the tools alone). */
+	scan?: false;
 };
 
 /** Creates read, write, edit and bash (in that order) for one working directory. */
@@ -69,6 +74,7 @@ export function createTools(options: ToolsOptions): AnyTool[] {
 			maxSavedBytes: options.maxSavedBytes,
 			shell: options.shell,
 			env: options.env,
+			...(options.scan === false ? {} : { scan: new TreeScan(cwd) }),
 		}),
 	];
 }

@@ -3,6 +3,7 @@ import type { Setup } from "../modes/setup.js";
 import { forkSession, replayEvents, resolveEntry, SessionWriter } from "../session/index.js";
 import { reduce } from "../view/reducer.js";
 import { initialView, type ViewState } from "../view/state.js";
+import { rewindIntents } from "./rewind-intents.js";
 import type { SessionIntents } from "./screens/screen.js";
 import type { InputModel } from "./state/input-model.js";
 import type { UiStore } from "./state/store.js";
@@ -30,11 +31,13 @@ export type IntentDeps = {
 };
 
 const NOT_SAVED = "this conversation is not saved (--no-session), so it has no session tree";
+const NOT_SAVED_REWIND = "this conversation is not saved (--no-session), so there is nothing to rewind or redo";
 
 /** The session intents of the app (screens/screen.ts SessionIntents) over the conversation. */
 export function sessionIntents({ setup, store, input, onMoved }: IntentDeps): SessionIntents {
 	const { conversation, channel } = setup;
-	const notice = (message: string) => channel.emit({ type: "notice", level: "info", message });
+	const say = (message: string, level: "info" | "warning" = "info") => channel.emit({ type: "notice", level, message });
+	const notice = (message: string) => say(message);
 	const writer = () => {
 		const saved = conversation.session;
 		if (!saved) throw new Error(NOT_SAVED);
@@ -53,6 +56,7 @@ export function sessionIntents({ setup, store, input, onMoved }: IntentDeps): Se
 		redraw();
 	};
 	return {
+		...rewindIntents({ conversation, store, input, notice: say, redraw, notSaved: NOT_SAVED_REWIND }),
 		session: () => conversation.session?.session ?? null,
 		openTree: () => {
 			const saved = conversation.session;

@@ -213,7 +213,7 @@ function appActions({ store, input, terminal, linked, exit, submit }: ActionDeps
 		},
 		// Nothing to show yet says so in the hint row, which clears itself: a stray Esc Esc leaves nothing in the chat.
 		doubleEscape: () => {
-			const why = linked.intents?.openTree();
+			const why = linked.intents ? linked.intents.openRewind() : "the session is not ready yet: try again in a moment";
 			if (why) store.flashHint(why);
 		},
 		abort: () => linked.setup?.conversation.abort(),

@@ -2,6 +2,7 @@ import type { SubagentTotals } from "../llm/spend.js";
 import type { Usage } from "../llm/types.js";
 import { hasHostileControls, hasZeroWidth, revealHidden } from "../term/sanitize.js";
 import { plural } from "../text/plural.js";
+import type { BashFileChanges } from "../tools/details.js";
 import type { ToolPreview } from "../tools/types.js";
 import type { ToolItem, Totals } from "./state.js";
 
@@ -115,12 +116,28 @@ export function toolSummary(item: ToolItem): string {
 			return `+${d.added} −${d.removed} · from line ${d.firstChangedLine}`;
 		case "bash": {
 			const time = formatDuration(d.durationMs);
-			if (d.timedOut) return `timed out after ${time}`;
-			if (d.aborted) return `aborted after ${time}`;
-			if (d.signal) return `killed by ${d.signal} · ${time}`;
-			return `exit ${d.exitCode} · ${time}${d.truncated ? ` · ${plural(d.totalLines, "line")}, cut` : ""}`;
+			const files = d.files ? bashFilesLine(d.files) : "";
+			const after = files ? ` · ${files}` : "";
+			if (d.timedOut) return `timed out after ${time}${after}`;
+			if (d.aborted) return `aborted after ${time}${after}`;
+			if (d.signal) return `killed by ${d.signal} · ${time}${after}`;
+			return `exit ${d.exitCode} · ${time}${d.truncated ? ` · ${plural(d.totalLines, "line")}, cut` : ""}${after}`;
 		}
 	}
+}
+
+const HOW_MARK = { created: " (new)", changed: "", deleted: " (deleted)" } as const;
+
+/**
+ * What a bash command changed, as its block says it: "changed 3 files: a.ts, b.ts (new), old.ts (deleted)" (the
+ * first `names`, then how many more); "(scan incomplete)" when the scan's cap cut it; "" when nothing and not cut.
+ */
+export function bashFilesLine(files: BashFileChanges, names = 3): string {
+	const cut = files.cut ? " (scan incomplete)" : "";
+	if (files.total === 0) return cut ? `changes not all seen${cut}` : "";
+	const shown = files.paths.slice(0, names).map((p) => `${p.path}${HOW_MARK[p.how]}`);
+	const more = files.total - shown.length;
+	return `changed ${plural(files.total, "file")}${cut}: ${shown.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
 }
 
 /**

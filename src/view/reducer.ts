@@ -242,7 +242,7 @@ function toolUpdate(state: ViewState, event: EventOf<"tool_update">): void {
 	update<ToolItem>(state, index, () => ({ progress: event.progress }));
 }
 
-/** One more write or edit in the inspector's "files changed" line: O(1). */
+/** One more write, edit or bash-changed file in the inspector's "files changed" line: O(1). */
 function countChange(state: ViewState, change: { path: string; added: number; removed: number }): void {
 	state.index.changedPaths ??= new Set();
 	const paths = state.index.changedPaths;
@@ -266,6 +266,11 @@ function toolEnd(state: ViewState, event: EventOf<"tool_end">, at: number): void
 		state.toolCounts = { ...state.toolCounts, [event.name]: (state.toolCounts[event.name] ?? 0) + 1 };
 	}
 	if (outcome === "done" && (details?.kind === "write" || details?.kind === "edit")) countChange(state, details);
+	// What a bash command changed counts as changed files too (no line counts: the scan reads no contents).
+	if (details?.kind === "bash" && details.files && details.cwd !== "") {
+		const cwd = details.cwd.endsWith("/") ? details.cwd : `${details.cwd}/`;
+		for (const { path } of details.files.paths) countChange(state, { path: `${cwd}${path}`, added: 0, removed: 0 });
+	}
 	state.activity = { kind: "waiting", since: at };
 }
 

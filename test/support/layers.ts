@@ -16,7 +16,7 @@ export const ORDER: Order = {
 		["modes/"],
 		["output/"],
 		["conversation/", "inspect/"],
-		["compaction/"],
+		["compaction/", "rewind/"],
 		["session/", "view/"],
 		["agent/"],
 		["hooks/"],

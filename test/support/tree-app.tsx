@@ -103,7 +103,7 @@ export function treeApp(options: TreeAppOptions) {
 		exit: () => {},
 		session: intents,
 		doubleEscape: () => {
-			const why = intents.openTree();
+			const why = intents.openRewind();
 			if (why) store.flashHint(why);
 		},
 	};

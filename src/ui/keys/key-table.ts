@@ -87,7 +87,7 @@ export const KEY_TABLE = [
 		context: "chat",
 		keys: ["Esc"],
 		action: "stop",
-		help: "stop the run; idle, on an empty input, twice: the session tree",
+		help: "stop the run; idle, on an empty input, twice: rewind (your prompts, to go back to before one)",
 	},
 	{ context: "global", keys: ["Ctrl+C"], action: "interrupt", help: "clear the input, stop the run; twice to quit" },
 	{
@@ -178,7 +178,7 @@ export const KEY_TABLE = [
 	{ context: "search", keys: ["Enter"], action: "searchAccept", help: "take the match" },
 	{ context: "search", keys: ["Backspace"], action: "searchBackspace", help: "delete from the query" },
 
-	// The session tree (/tree, Esc Esc on an empty input), a screen of its own: README's tree table names these keys.
+	// The session tree (/tree, t in the rewind list), a screen of its own: README's tree table names these keys.
 	{ context: "tree", keys: ["↑", "↓"], action: "treeMove", help: "move", label: "↑ / ↓" },
 	{
 		context: "tree",
@@ -337,3 +337,20 @@ export const CHANGES_KEYS = [
 		help: "from a diff to the list; from the list to the chat",
 	},
 ] as const satisfies readonly KeyBinding<string, "changes">[];
+
+/**
+ * The rewind screen's keys (Esc Esc on an empty idle input, /rewind; README "Rewind" lists them): the list of your
+ * prompts, then the choice of what goes back, with its preview.
+ */
+export const REWIND_KEYS = [
+	{ context: "rewind", keys: ["↑", "↓"], action: "rewindMove", help: "the prompt / the choice above or below" },
+	{ context: "rewind", keys: ["PgUp", "PgDn"], action: "rewindPage", help: "scroll the preview (in the list: a page)" },
+	{
+		context: "rewind",
+		keys: ["Enter"],
+		action: "rewindChoose",
+		help: "choose this prompt; on a choice: do it (or cancel)",
+	},
+	{ context: "rewind", keys: ["t"], action: "rewindTree", help: "the whole session tree (every branch)" },
+	{ context: "rewind", keys: ["Esc", "q"], action: "rewindBack", help: "from the choice to the list; then the chat" },
+] as const satisfies readonly KeyBinding<string, "rewind">[];

@@ -5,7 +5,7 @@ import type { Key } from "ink";
  * every screen and dialog), then the open dialog (`approval`), the history `search`, the transcript mode's search
  * line (`find`) and the mode itself (`transcript`), the screen's own (`chat`; a screen to come brings its own context
  * and bindings, and its layers), and the `editor`. The session tree's screen has `tree`, and `treeField` while its
- * one-line field (search, label) is open.
+ * one-line field (search, label) is open; the rewind screen has `rewind`.
  */
 export type KeyContext =
 	| "global"
@@ -16,6 +16,7 @@ export type KeyContext =
 	| "editor"
 	| "tree"
 	| "treeField"
+	| "rewind"
 	| DocContext
 	| PickerContext;
 /**

@@ -9,6 +9,7 @@ import { DocScreen } from "./DocScreen.js";
 import { ModelPickerScreen } from "./ModelPickerScreen.js";
 import { PickerScreen } from "./PickerScreen.js";
 import { ReplayScreen } from "./ReplayScreen.js";
+import { RewindScreen } from "./RewindScreen.js";
 import type { AppActions, AppInfo, Screen } from "./screen.js";
 import { TreeScreen } from "./TreeScreen.js";
 
@@ -16,7 +17,8 @@ export type { AppActions, AppInfo } from "./screen.js";
 
 /**
  * The app's screens by the name the store keeps on its stack: the chat, the session tree, the replay, the doc screen
- * (the request viewer), the resume picker, the model picker, /changes; the next ones register here.
+ * (the request viewer), the resume picker, the model picker, /changes, rewind; the next ones
+ * register here.
  */
 export const SCREENS: Readonly<Record<string, Screen>> = {
 	chat: ChatScreen,
@@ -26,6 +28,7 @@ export const SCREENS: Readonly<Record<string, Screen>> = {
 	doc: DocScreen,
 	models: ModelPickerScreen,
 	changes: ChangesScreen,
+	rewind: RewindScreen,
 };
 
 export type AppProps = {

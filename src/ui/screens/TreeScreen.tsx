@@ -87,8 +87,11 @@ function Footer({ ui, width, onChange }: { ui: TreeUi; width: number; onChange: 
 	);
 }
 
+/** Where each tree was last focused on the leaf: the session and its leaf then. */
+const focusedAt = new WeakMap<TreeModel, { session: Session; leaf: string | null }>();
+
 /**
- * The session tree (/tree, Esc Esc): the session's prompts and replies as an indented tree, the current path in
+ * The session tree (/tree, t in the rewind list): the session's prompts and replies as an indented tree, the current path in
  * full colour, branch points with their number of branches, labels, compactions. Only the rows on screen are made
  * (state/tree-model.ts); keys in screens/tree-keys.ts. It draws the conversation's own session, so what a run
  * appends while it is open shows at once.
@@ -102,9 +105,12 @@ export function TreeScreen({ store, actions, size }: ScreenProps) {
 	const opened = useRef<Session | null>(null);
 	const model = session ? treeModelOf(session) : null;
 	if (session && model && opened.current !== session) {
-		// Opened (or the session switched under it): at the current leaf, the folds and filter as they were left.
+		// Opened (or the session switched under it): at the current leaf, the folds and filter as they were left; opened
+		// again on the same leaf (back from the rewind screen the tree's Enter opened), the row chosen stays selected.
 		opened.current = session;
-		model.focusLeaf();
+		const last = focusedAt.get(model);
+		if (last?.session !== session || last.leaf !== session.leafId) model.focusLeaf();
+		focusedAt.set(model, { session, leaf: session.leafId });
 	}
 	const ui = useRef<TreeUi>({ field: null, query: "", message: null, page: 1 }).current;
 	const lineCache = useRef(new TreeLines()).current;

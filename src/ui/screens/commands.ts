@@ -1,7 +1,7 @@
 import type { Setup } from "../../modes/setup.js";
 import { formatTotalsCost, formatUsage } from "../../view/format.js";
 import { initialView } from "../../view/state.js";
-import { HELP_CONTEXTS, KEY_TABLE, TREE_CONTEXTS } from "../keys/key-table.js";
+import { HELP_CONTEXTS, KEY_TABLE, REWIND_KEYS, TREE_CONTEXTS } from "../keys/key-table.js";
 import { keyHelp } from "../keys/keymap.js";
 import type { Completer, CompletionItem, InputModel } from "../state/input-model.js";
 import type { UiStore } from "../state/store.js";
@@ -177,11 +177,26 @@ export const COMMANDS: readonly CommandSpec[] = [
 	},
 	{
 		name: "tree",
-		description: "the session as a tree: go back, edit and resend, label, fork (also Esc Esc)",
+		description: "the session as a tree: go back, edit and resend, label, fork (also t in the rewind list)",
 		run: (_arg, ctx) => {
 			const why = intents(ctx).openTree();
 			if (why) notice(ctx, why, "warning");
 		},
+	},
+	{
+		name: "rewind",
+		description: "go back to before one of your prompts: the conversation and/or the files (also Esc Esc)",
+		idle: true,
+		run: (_arg, ctx) => {
+			const why = intents(ctx).openRewind();
+			if (why) notice(ctx, why, "warning");
+		},
+	},
+	{
+		name: "redo",
+		description: "take the last rewind back: the conversation and the files where it found them",
+		idle: true,
+		run: (_arg, ctx) => intents(ctx).redo(),
 	},
 	{
 		name: "fork",
@@ -422,7 +437,9 @@ export function helpText(templates: readonly TemplateCommand[] = []): string {
 		...keyHelp(KEY_TABLE, HELP_CONTEXTS).map(([keys, what]) => `  ${keys.padEnd(22)}${what}`),
 		"In the transcript (Ctrl+O)",
 		...keyHelp(KEY_TABLE, ["transcript"]).map(([keys, what]) => `  ${keys.padEnd(22)}${what}`),
-		"Keys in the session tree (/tree, Esc Esc)",
+		"Keys in the rewind list (Esc Esc, /rewind)",
+		...keyHelp(REWIND_KEYS, ["rewind"]).map(([keys, what]) => `  ${keys.padEnd(22)}${what}`),
+		"Keys in the session tree (/tree, t in the rewind list)",
 		...keyHelp(KEY_TABLE, TREE_CONTEXTS).map(([keys, what]) => `  ${keys.padEnd(22)}${what}`),
 		"Commands",
 		...commands,

@@ -35,6 +35,18 @@ export type SessionIntents = {
 	 * wrap this step.
 	 */
 	moveLeaf: (entryId: string | null) => void;
+	/**
+	 * Opens the rewind screen (Esc Esc, /rewind): the prompts on the current path, newest first; returns why not (not
+	 * saved, a run going, nothing sent yet), or null.
+	 */
+	openRewind: () => string | null;
+	/**
+	 * The tree's "make this the leaf": when the move to `entryId` crosses file changes, opens the rewind screen's choice
+	 * for it (the conversation and the files, one of them, cancel) and returns true; false: no file would change.
+	 */
+	chooseMove: (entryId: string) => boolean;
+	/** /redo: takes the last rewind back (the leaf and the files); the outcome goes to the chat. */
+	redo: () => void;
 	/** Edit and resend: the leaf moves to the prompt's parent and its text goes into the editor. */
 	editPrompt: (entryId: string) => void;
 	/** Labels an entry (null or blank: clears its label). */

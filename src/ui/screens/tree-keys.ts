@@ -152,7 +152,14 @@ function sessionActions({ store, model, intents, say, attempt, target }: Ctx) {
 			const id = target();
 			if (!id) return;
 			// Already the current leaf: nothing to write.
-			if (id === intents?.session()?.leafId || attempt((i) => i.moveLeaf(id))) store.closeScreen();
+			if (id === intents?.session()?.leafId) return store.closeScreen();
+			// A move across file changes asks what goes (the rewind screen opens over the tree); else the leaf moves.
+			let choosing = false;
+			const moved = attempt((i) => {
+				choosing = i.chooseMove(id);
+				if (!choosing) i.moveLeaf(id);
+			});
+			if (moved && !choosing) store.closeScreen();
 		},
 		treeEdit: () => {
 			const row = model.selected;
