@@ -50,6 +50,20 @@ describe("the event-to-view reducer", () => {
 		expect(view.toolCounts).toEqual({ bash: 1 });
 	});
 
+	it("keeps two calls apart when a server reuses a call id in the next turn (call_1, then call_1 again)", () => {
+		const run = twoTurnRun();
+		const from = run.findIndex((e) => e.type === "turn_start");
+		const to = run.findIndex((e) => e.type === "turn_end");
+		// The same turn again, its call named "read" (some OpenAI-compatible servers number calls per reply).
+		const again = run.slice(from, to + 1).map((e) => JSON.parse(JSON.stringify(e).replaceAll('"bash"', '"read"')));
+		const view = feed([...run.slice(0, to + 1), ...again, ...run.slice(to + 1)]);
+		const tools = view.items.filter((item): item is ToolItem => item.kind === "tool");
+		expect(tools.map((t) => [t.callId, t.name, t.status])).toEqual([
+			["call_1", "bash", "done"],
+			["call_1", "read", "done"],
+		]);
+	});
+
 	it("tracks the live state: waiting, streaming, awaiting approval, running a tool, idle", () => {
 		const run = twoTurnRun();
 		let state = initialView({ provider: PROVIDER, model: MODEL });

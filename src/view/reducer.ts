@@ -134,6 +134,13 @@ function messageStart(state: ViewState, event: EventOf<"message_start">, at: num
 	if (last?.requestId === event.requestId) last.item = state.items.length;
 	else state.calls.push({ requestId: event.requestId, turn: event.turn, item: state.items.length });
 	state.index.blocks.clear();
+	// The calls of the last reply have ended: a call id met from now on is a new call, even one that repeats an
+	// earlier id (some OpenAI-compatible servers number calls per reply: call_1 every turn). Open ones are kept, for
+	// the run's end to mark them cut off. O(calls of the last reply).
+	for (const [id, index] of state.index.calls) {
+		const item = state.items[index];
+		if (!(item?.kind === "tool" && OPEN.has(item.status))) state.index.calls.delete(id);
+	}
 	state.index.streamChars = 0;
 	state.index.firstTokenAt = null;
 	state.index.lastDataAt = null;
