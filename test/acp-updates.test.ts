@@ -1,5 +1,6 @@
 // gar's events as ACP updates: the pure parts (titles, diffs, fences, the mapping of each event).
 import { describe, expect, it } from "vitest";
+import type { AgentEvent } from "../src/agent/events.js";
 import { promptText } from "../src/modes/acp/prompt.js";
 import { callView, diffContent, fenced, SessionUpdates } from "../src/modes/acp/updates.js";
 import { unifiedDiff } from "../src/tools/file-change.js";
@@ -74,6 +75,38 @@ describe("ACP updates", () => {
 		]);
 		updates.of({ type: "compaction_end", ok: true, tokensBefore: 1, tokensAfter: 1, costUsd: null });
 		expect(updates.usage()).toEqual([{ sessionUpdate: "usage_update", used: 10, size: 100 }]);
+	});
+
+	it("gives a call id repeated in a later reply (servers that number calls per reply) an id of its own", () => {
+		const updates = new SessionUpdates({ cwd: "/p", context: () => ({ tokens: 10, window: 100 }), hasHistory: false });
+		const reply = (name: string): AgentEvent => ({
+			type: "message_end",
+			message: {
+				role: "assistant",
+				content: [{ type: "tool_call", id: "call_1", name, arguments: { path: "a.txt" } }],
+				usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 },
+				stopReason: "tool_use",
+				provider: "openai",
+				model: "m",
+			},
+			costUsd: 0,
+			requestId: "r",
+			turn: 1,
+			timing: { startedAt: 0, firstTokenMs: null, durationMs: 1 },
+			retries: 0,
+		});
+		const idsOf = (list: ReturnType<SessionUpdates["of"]>) =>
+			list.flatMap((u) => ("toolCallId" in u ? [`${u.sessionUpdate} ${u.toolCallId}`] : []));
+		const started = (name: string) => ({ type: "tool_start", callId: "call_1", name, args: {} }) as const;
+		expect(idsOf([...updates.of(reply("read")), ...updates.of(started("read"))])).toEqual([
+			"tool_call call_1",
+			"tool_call_update call_1",
+		]);
+		expect(idsOf([...updates.of(reply("write")), ...updates.of(started("write"))])).toEqual([
+			"tool_call call_1~2",
+			"tool_call_update call_1~2",
+		]);
+		expect(updates.idOf("call_1")).toBe("call_1~2");
 	});
 
 	it("makes a prompt of text, resource links and embedded text resources; refuses images", () => {

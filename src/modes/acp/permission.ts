@@ -32,8 +32,11 @@ export function permissionOptions(tool: string, prefixes?: readonly string[]): P
 	];
 }
 
-/** The call a permission request shows: its title, kind and files, and what it will do (the diff or the command). */
-export function permissionRequest(request: ApprovalRequest, cwd: string): ToolCallUpdate {
+/**
+ * The call a permission request shows: its title, kind and files, and what it will do (the diff or the command).
+ * `toolCallId`: the call's id as the session's updates named it.
+ */
+export function permissionRequest(request: ApprovalRequest, cwd: string, toolCallId = request.callId): ToolCallUpdate {
 	const view = callView(request.name, request.args, cwd);
 	const { preview } = request;
 	let content: ToolCallContent[];
@@ -49,7 +52,7 @@ export function permissionRequest(request: ApprovalRequest, cwd: string): ToolCa
 	// A PreToolUse hook asked: the client shows why (README "Hooks").
 	if (request.reason) content = [{ type: "content", content: { type: "text", text: request.reason } }, ...content];
 	return {
-		toolCallId: request.callId,
+		toolCallId,
 		title: view.title,
 		kind: view.kind,
 		status: "pending",

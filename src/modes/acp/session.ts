@@ -219,7 +219,7 @@ export class AcpSession {
 				"session/request_permission",
 				{
 					sessionId: this.id,
-					toolCall: permissionRequest(request, this.cwd),
+					toolCall: permissionRequest(request, this.cwd, this.updates.idOf(request.callId)),
 					options: permissionOptions(request.name, request.prefixes),
 				},
 				{ cancellationSignal: signal, stopWaitingOnCancel: true },

@@ -113,6 +113,10 @@ export class SessionUpdates {
 	private cost: number | null = 0;
 	private titled: boolean;
 	private readonly paths = new Map<string, string>();
+	/** The ACP id of each call of the last reply: the model's, or made unique when an earlier reply used it too. */
+	private ids = new Map<string, string>();
+	/** Every ACP call id sent in this session: a client keys its tool calls by them. */
+	private readonly sent = new Set<string>();
 
 	constructor(private readonly o: UpdatesOptions) {
 		this.titled = o.title !== undefined;
@@ -144,12 +148,12 @@ export class SessionUpdates {
 				this.spend(event.costUsd);
 				return [...this.calls(event.message.content), ...(replaying ? [] : this.usage())];
 			case "tool_start":
-				return [{ sessionUpdate: "tool_call_update", toolCallId: event.callId, status: "in_progress" }];
+				return [{ sessionUpdate: "tool_call_update", toolCallId: this.idOf(event.callId), status: "in_progress" }];
 			case "tool_update":
 				return [
 					{
 						sessionUpdate: "tool_call_update",
-						toolCallId: event.callId,
+						toolCallId: this.idOf(event.callId),
 						content: [{ type: "content", content: text(fenced(event.progress.output)) }],
 					},
 				];
@@ -158,7 +162,7 @@ export class SessionUpdates {
 				this.paths.delete(event.callId);
 				const update: SessionUpdate = {
 					sessionUpdate: "tool_call_update",
-					toolCallId: event.callId,
+					toolCallId: this.idOf(event.callId),
 					status: STATUS[event.outcome],
 					content,
 				};
@@ -184,17 +188,31 @@ export class SessionUpdates {
 		return out;
 	}
 
-	/** A `tool_call` for each call of a reply: its arguments are whole only now. */
+	/** The ACP id of the model's call `callId` of the last reply (the permission request names it too). */
+	idOf(callId: string): string {
+		return this.ids.get(callId) ?? callId;
+	}
+
+	/**
+	 * A `tool_call` for each call of a reply: its arguments are whole only now. Some OpenAI-compatible servers number
+	 * calls per reply (call_1 every turn): a repeated id gets a suffix (`call_1~2`), or the client would fold the new
+	 * call into the old one.
+	 */
 	private calls(blocks: Extract<AgentEvent, { type: "message_end" }>["message"]["content"]): SessionUpdate[] {
 		const out: SessionUpdate[] = [];
+		this.ids = new Map();
 		for (const block of blocks) {
 			if (block.type !== "tool_call") continue;
+			let id = block.id;
+			for (let n = 2; this.sent.has(id); n++) id = `${block.id}~${n}`;
+			this.sent.add(id);
+			this.ids.set(block.id, id);
 			const view = callView(block.name, block.arguments, this.o.cwd);
 			const path = view.locations[0]?.path;
 			if (path !== undefined) this.paths.set(block.id, path);
 			out.push({
 				sessionUpdate: "tool_call",
-				toolCallId: block.id,
+				toolCallId: id,
 				title: view.title,
 				kind: view.kind,
 				status: "pending",
