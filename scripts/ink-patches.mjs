@@ -672,6 +672,41 @@ export const inputFrame = { pending: false };`,
                     });
                 }`,
 	],
+	// Ctrl+C is a key of its own even when it comes in one read with others. Ink splits a read at escape sequences only,
+	// so two Ctrl+C read at once ("\x03\x03": pressed quickly on a busy machine or over a slow link) were one event
+	// that matched no key: the run was not stopped and gar did not quit (test/ink-patches.test.ts).
+	// Upstream: gar-only; Ink 7.1.1's input parser splits at escape sequences only.
+	[
+		"ink/build/input-parser.js",
+		"const escape = '\\u001B';",
+		`const escape = '\\u001B';
+/** Pushes a run of text, each Ctrl+C in it an event of its own. */
+const pushText = (events, text) => {
+    let start = 0;
+    for (let at = text.indexOf('\\x03'); at !== -1; at = text.indexOf('\\x03', start)) {
+        if (at > start) events.push(text.slice(start, at));
+        events.push('\\x03');
+        start = at + 1;
+    }
+    if (start < text.length) events.push(text.slice(start));
+};`,
+	],
+	[
+		"ink/build/input-parser.js",
+		`        if (escapeIndex === -1) {
+            events.push(input.slice(index));`,
+		`        if (escapeIndex === -1) {
+            pushText(events, input.slice(index));`,
+	],
+	[
+		"ink/build/input-parser.js",
+		`        if (escapeIndex > index) {
+            events.push(input.slice(index, escapeIndex));
+        }`,
+		`        if (escapeIndex > index) {
+            pushText(events, input.slice(index, escapeIndex));
+        }`,
+	],
 ];
 
 /** The files PATCHES touch: each suffix with either path separator. */

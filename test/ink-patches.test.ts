@@ -158,6 +158,32 @@ export async function typed(keys) {
 	return shown;
 }`;
 
+/** An app that lists the keys its input handler gets for each read (`reads`), as [input, ctrl]. */
+const KEYS_APP = `
+import { render, Text, useInput } from "ink";
+import { EventEmitter } from "node:events";
+import { createElement as h } from "react";
+export async function keys(reads) {
+	const stdout = { columns: 40, rows: 12, isTTY: true, write: () => true, on() {}, off() {}, removeListener() {} };
+	const chunks = [];
+	const stdin = Object.assign(new EventEmitter(), { isTTY: true, setRawMode() {}, setEncoding() {}, ref() {}, unref() {},
+		read: () => chunks.shift() ?? null });
+	const got = [];
+	const Field = () => {
+		useInput((input, key) => got.push([input, key.ctrl]));
+		return h(Text, {}, "keys");
+	};
+	const app = render(h(Field), { stdout, stdin, patchConsole: false, exitOnCtrlC: false });
+	while (stdin.listenerCount("readable") === 0) await new Promise((r) => setTimeout(r, 5)); // useInput is listening
+	for (const read of reads) {
+		chunks.push(read);
+		stdin.emit("readable");
+		await new Promise((r) => setImmediate(r));
+	}
+	app.unmount();
+	return got;
+}`;
+
 type Frames = (screens: unknown[], incremental?: boolean) => Promise<string>;
 
 /** Bundles APP; `ci` is the CI variable while the bundle loads (Ink reads it once, at import). */
@@ -542,6 +568,25 @@ describe("the build's Ink patches", () => {
 		expect(stripAnsi(patched.written)).toContain("row 1 @t");
 		expect(stock.calls).toBeGreaterThan(2); // stock Ink builds the row again for the keys' frames
 		expect(patched.calls).toBe(1); // the first frame only
+	});
+
+	it("make each Ctrl+C a key of its own when several keys come in one read (two at once: stop, then quit)", async () => {
+		type Keys = { keys: (reads: string[]) => Promise<[string, boolean][]> };
+		const patched = (await bundleApp("patched-keys", true, "true", KEYS_APP)) as unknown as Keys;
+		vi.unstubAllEnvs();
+		const stock = (await bundleApp("stock-keys", false, "", KEYS_APP)) as unknown as Keys;
+		vi.unstubAllEnvs();
+		const reads = ["\x03\x03", "ab\x03c", "\x03"];
+		expect(await patched.keys(reads)).toEqual([
+			["c", true],
+			["c", true],
+			["ab", false],
+			["c", true],
+			["c", false],
+			["c", true],
+		]);
+		// Stock Ink hands the first two reads on whole: neither is Ctrl+C.
+		expect((await stock.keys(reads)).filter(([, ctrl]) => ctrl)).toEqual([["c", true]]);
 	});
 
 	it("draw a key's frame at once, not when the frame throttle next allows (keys typed faster than 30 a second)", async () => {
