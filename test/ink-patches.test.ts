@@ -117,7 +117,12 @@ export async function frames(screens) {
 			stdout.columns = screen.columns;
 			for (const f of resized) f();
 		}
-		show(screen); await new Promise((r) => setImmediate(r)); written += "<frame>";
+		// Until the frame is written: React renders in slices of 5 ms, so on a busy machine a frame may take several
+		// ticks, and a marker put after one tick would land inside it (in one build and not the other).
+		const before = written.length;
+		show(screen);
+		for (let t = 0; t < 1000 && written.length === before; t++) await new Promise((r) => setImmediate(r));
+		written += "<frame>";
 	}
 	app.unmount();
 	return written;
