@@ -61,6 +61,24 @@ describe("the rewind screen", () => {
 		app.unmount();
 	});
 
+	it("says at once that another gar is rewinding the session (no wait that would freeze the screen)", async () => {
+		const { app, read } = await twoTurns();
+		const file = app.conversation.session?.file ?? "";
+		// A live process (this one) holds the session's rewind lock.
+		writeFileSync(`${file}.lock`, `${process.pid} ${Date.now()}`);
+		await app.press(KEYS.esc, KEYS.esc);
+		await until(() => app.store.screen === "rewind");
+		await app.press(KEYS.enter);
+		await until(() => app.frame().includes("what goes back"));
+		const started = Date.now();
+		await app.press(KEYS.enter);
+		await until(() => app.frame().includes("is rewinding this session"));
+		expect(Date.now() - started).toBeLessThan(2000);
+		expect(app.frame()).toContain(`another gar (process ${process.pid}) is rewinding this session`);
+		expect(read("notes.txt")).toBe("two\n");
+		app.unmount();
+	});
+
 	it("previews each choice, then rewinds the conversation and the files; the prompt goes back into the editor", async () => {
 		const { app, read } = await twoTurns();
 		expect(read("notes.txt")).toBe("two\n");

@@ -16,6 +16,9 @@ import type { InputModel } from "./state/input-model.js";
 import { openRewindView, type PreviewLine, type RewindPlace, type RewindRow, RewindView } from "./state/rewind-view.js";
 import type { UiStore } from "./state/store.js";
 
+/** The app does not wait for another gar's rewind of the session (the wait would freeze the screen): it says so. */
+const NO_WAIT = 0;
+
 export type RewindIntentDeps = {
 	conversation: Conversation;
 	store: UiStore;
@@ -117,7 +120,7 @@ export function rewindIntents(deps: RewindIntentDeps): Pick<SessionIntents, "ope
 	};
 	const apply = (place: RewindPlace, mode: RewindMode) => {
 		const saved = writer();
-		const report = withRewindLock(saved.file, () => applyRewind(saved, { mode, to: place.to }, { moveLeaf }));
+		const report = withRewindLock(saved.file, () => applyRewind(saved, { mode, to: place.to }, { moveLeaf }), NO_WAIT);
 		redraw();
 		const back =
 			mode === "both" ? "the conversation and the files" : mode === "files" ? "the files" : "the conversation";
@@ -155,7 +158,7 @@ export function rewindIntents(deps: RewindIntentDeps): Pick<SessionIntents, "ope
 		},
 		redo: () => {
 			const saved = writer();
-			const report = withRewindLock(saved.file, () => redoRewind(saved, { moveLeaf }));
+			const report = withRewindLock(saved.file, () => redoRewind(saved, { moveLeaf }), NO_WAIT);
 			if ("none" in report) return notice(report.none, "warning");
 			redraw();
 			notice(outcome(report, "redone: back to where the last rewind started", cwd()), report.ok ? "info" : "warning");
