@@ -691,6 +691,23 @@ const pushText = (events, text) => {
     if (start < text.length) events.push(text.slice(start));
 };`,
 	],
+	// The same for Esc: two read at once ("\x1b\x1b", Esc Esc on a busy machine) were one event that Ink reads as
+	// Alt+Esc, so Esc Esc (rewind) opened nothing. Now they are two Esc keys, in a read of their own or before a key.
+	[
+		"ink/build/input-parser.js",
+		"            events.push(input.slice(escapeIndex, escapeIndex + 2));",
+		"            events.push(escape, escape);",
+	],
+	[
+		"ink/build/components/App.js",
+		"            emitInput(pendingEscape);",
+		`            if (pendingEscape === '\\u001B\\u001B') {
+                emitInput('\\u001B');
+                emitInput('\\u001B');
+                return;
+            }
+            emitInput(pendingEscape);`,
+	],
 	[
 		"ink/build/input-parser.js",
 		`        if (escapeIndex === -1) {
