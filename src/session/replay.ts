@@ -33,12 +33,12 @@ const RUN_STOP: Record<StopReason, RunStopReason> = {
 	tool_use: "aborted",
 };
 
-/** An ISO time `fraction` of the way from `from` to `to` (to `to` when either does not parse). */
-function between(from: string, to: string, fraction: number): string {
+/** The ISO time `fraction` of the way from `from` to `to` (always `to` when either does not parse). */
+function between(from: string, to: string): (fraction: number) => string {
 	const a = Date.parse(from);
 	const b = Date.parse(to);
-	if (Number.isNaN(a) || Number.isNaN(b) || b < a) return to;
-	return new Date(a + (b - a) * fraction).toISOString();
+	if (Number.isNaN(a) || Number.isNaN(b) || b < a) return () => to;
+	return (fraction) => new Date(a + (b - a) * fraction).toISOString();
 }
 
 /** The records of a session that replay needs, indexed once: O(entries). */
@@ -108,9 +108,8 @@ function* replyEvents(entry: AssistantEntry, run: Run, startTs: string, records:
 			deltas.push({ type: "toolcall_delta", callId, delta, contentIndex });
 		}
 	}
-	for (const [i, event] of deltas.entries()) {
-		yield { event, ts: between(startTs, entry.ts, (i + 1) / (deltas.length + 1)) };
-	}
+	const at = between(startTs, entry.ts); // the two times parsed once per reply, not once per delta
+	for (const [i, event] of deltas.entries()) yield { event, ts: at((i + 1) / (deltas.length + 1)) };
 	const durationMs = record?.durationMs ?? Math.max(0, Date.parse(entry.ts) - Date.parse(startTs) || 0);
 	yield {
 		event: {
