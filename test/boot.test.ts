@@ -85,7 +85,7 @@ function caches(cache: string): Record<string, { bytes: Buffer; mtimeMs: number 
 	const dir = join(cache, "gar");
 	const out: Record<string, { bytes: Buffer; mtimeMs: number }> = {};
 	for (const name of existsSync(dir) ? readdirSync(dir) : []) {
-		const kind = /^code-.*-(print|terminal|piped)-[^-]+-[^-]+-[0-9a-f]{8}\.v8$/.exec(name)?.[1];
+		const kind = /^code-.*-(print|terminal|resume|piped)-[^-]+-[^-]+-[0-9a-f]{8}\.v8$/.exec(name)?.[1];
 		if (kind) out[kind] = { bytes: readFileSync(join(dir, name)), mtimeMs: statSync(join(dir, name)).mtimeMs };
 	}
 	return out;
@@ -354,6 +354,32 @@ fs.readFileSync = function (file, ...rest) {
 			tmux = start();
 			await tmux.waitFor(/Enter send/);
 			expect(caches(cache)).toEqual({ terminal: written });
+		},
+	);
+
+	it.skipIf(!HAS_TMUX)(
+		"gar -r keeps a cache of its own, written once the picker's rows are drawn; the next gar -r uses it",
+		async () => {
+			const { project, cache, env } = home();
+			const vars = Object.entries(env)
+				.map(([k, v]) => `${k}='${v}'`)
+				.join(" ");
+			const start = () => {
+				const command = `cd '${project}' && env -i ${vars} TERM=xterm-256color '${process.execPath}' '${GAR_BIN}' -r --base-url http://127.0.0.1:9/v1 --model m; sleep 5`;
+				return TmuxSession.start(command, { columns: 100, rows: 30 });
+			};
+			tmux = start();
+			await tmux.waitFor(/no sessions|sessions? in this project/i);
+			for (let waited = 0; caches(cache).resume === undefined && waited < 5000; waited += 20) await sleep(20);
+			const written = caches(cache).resume;
+			expect(written?.bytes.length).toBeGreaterThan(100_000);
+			// Not the terminal's: that one holds just what a plain launch's first frame needs.
+			expect(caches(cache).terminal).toBeUndefined();
+			tmux.kill();
+			tmux = start();
+			await tmux.waitFor(/no sessions|sessions? in this project/i);
+			await sleep(300);
+			expect(caches(cache)).toEqual({ resume: written });
 		},
 	);
 });

@@ -24,6 +24,9 @@ import { startTheme } from "./theme/start.js";
 declare const GAR_VERSION: string;
 const VERSION = typeof GAR_VERSION === "string" ? GAR_VERSION : "0.0.0-dev";
 
+/** After the picker's rows are first drawn, `gar -r`'s code cache is written (src/boot.ts): by then they are on screen. */
+const PICKER_CACHE_DELAY_MS = 100;
+
 /** What the first frame needs of gar's options. */
 export type StartOptions = {
 	cwd: string;
@@ -113,7 +116,13 @@ export async function startApp(options: StartOptions): Promise<StartedApp> {
 	});
 	// gar -r: the picker is the first screen (its rows come once the sessions are read, after the first frame).
 	if (options.resume !== undefined) {
-		store.picker = new PickerModel(options.resume, () => store.changed());
+		let rowsDrawn = false;
+		store.picker = new PickerModel(options.resume, () => {
+			store.changed();
+			if (rowsDrawn || store.picker?.loading !== false) return;
+			rowsDrawn = true;
+			setTimeout(saveCodeCache, PICKER_CACHE_DELAY_MS);
+		});
 		store.openScreen("picker");
 	}
 	const input = new InputModel();
@@ -144,7 +153,8 @@ export async function startApp(options: StartOptions): Promise<StartedApp> {
 	// A render that throws ends the app like any crash: the screen restored and the error shown.
 	ink.waitUntilExit().catch(terminal.crash);
 	// The first frame is drawn: the code cache now holds just what it took (src/boot.ts); the rest loads after it.
-	saveCodeCache();
+	// `gar -r` keeps its own cache, written once the picker's rows are drawn (their code is what it waits for).
+	if (options.resume === undefined) saveCodeCache();
 	return {
 		store,
 		input,
