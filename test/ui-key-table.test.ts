@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Key } from "ink";
 import { describe, expect, it } from "vitest";
 import { HELP_CONTEXTS, KEY_TABLE, REPLAY_KEYS, REWIND_KEYS } from "../src/ui/keys/key-table.js";
-import { type KeyActions, type KeyContext, keyDispatcher, keyHelp } from "../src/ui/keys/keymap.js";
+import { type KeyActions, type KeyContext, keyDispatcher, keyHelp, NO_KEY } from "../src/ui/keys/keymap.js";
 
 /**
  * The key names a help or README label names: "Ctrl+←/→, Alt+B / F" → Ctrl+←, Ctrl+→, Alt+B, Alt+F (an
@@ -37,11 +37,6 @@ const helpBindings = KEY_TABLE.filter((b) => b.help !== "" && HELP_CONTEXTS.incl
 const helpKeys = new Set<string>(helpBindings.flatMap((b) => b.keys));
 const boundKeys = new Set<string>(KEY_TABLE.filter((b) => HELP_CONTEXTS.includes(b.context)).flatMap((b) => b.keys));
 
-const NO_KEY = Object.fromEntries(
-	["upArrow", "downArrow", "leftArrow", "rightArrow", "pageDown", "pageUp", "home", "end", "return", "escape", "ctrl"]
-		.concat(["shift", "tab", "backspace", "delete", "meta", "super", "hyper", "capsLock", "numLock"])
-		.map((flag) => [flag, false]),
-) as unknown as Key;
 const FLAGS: Record<string, keyof Key> = {
 	Enter: "return",
 	Esc: "escape",

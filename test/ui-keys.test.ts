@@ -1,33 +1,12 @@
 import type { Key } from "ink";
 import { describe, expect, it } from "vitest";
 import type { ApprovalDecision } from "../src/agent/loop.js";
+import { NO_KEY } from "../src/ui/keys/keymap.js";
 import { createKeyHandler } from "../src/ui/screens/chat-keys.js";
 import { InputModel } from "../src/ui/state/input-model.js";
 import { UiStore } from "../src/ui/state/store.js";
 import { type ChatItem, initialView } from "../src/view/state.js";
 
-const NO_KEY: Key = {
-	upArrow: false,
-	downArrow: false,
-	leftArrow: false,
-	rightArrow: false,
-	pageDown: false,
-	pageUp: false,
-	home: false,
-	end: false,
-	return: false,
-	escape: false,
-	ctrl: false,
-	shift: false,
-	tab: false,
-	backspace: false,
-	delete: false,
-	meta: false,
-	super: false,
-	hyper: false,
-	capsLock: false,
-	numLock: false,
-};
 const k = (over: Partial<Key> = {}): Key => ({ ...NO_KEY, ...over });
 
 function harness(running = false) {

@@ -16,7 +16,7 @@ import { listTrash } from "../src/session/trash.js";
 import { SessionWriter } from "../src/session/writer.js";
 import { loadMarkdown } from "../src/ui/chat/markdown.js";
 import { PICKER_KEYS } from "../src/ui/keys/key-table.js";
-import { type KeyActions, keyDispatcher } from "../src/ui/keys/keymap.js";
+import { type KeyActions, keyDispatcher, NO_KEY } from "../src/ui/keys/keymap.js";
 import { closePicker, pickAtStart, resumeInApp } from "../src/ui/resume.js";
 import { App, type AppInfo } from "../src/ui/screens/App.js";
 import { InputModel } from "../src/ui/state/input-model.js";
@@ -429,26 +429,3 @@ describe("the picker's keys", () => {
 		expect(named).toEqual([...labels, "Ctrl+C"]);
 	});
 });
-
-const NO_KEY = {
-	upArrow: false,
-	downArrow: false,
-	leftArrow: false,
-	rightArrow: false,
-	pageDown: false,
-	pageUp: false,
-	home: false,
-	end: false,
-	return: false,
-	escape: false,
-	ctrl: false,
-	shift: false,
-	tab: false,
-	backspace: false,
-	delete: false,
-	meta: false,
-	super: false,
-	hyper: false,
-	capsLock: false,
-	numLock: false,
-};
