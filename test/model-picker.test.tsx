@@ -8,13 +8,14 @@ import { listServerModels, parseModelList } from "../src/llm/model-list.js";
 import { modelRows, type Reach } from "../src/modes/model-switch.js";
 import { setupRun } from "../src/modes/setup.js";
 import { loadMarkdown } from "../src/ui/chat/markdown.js";
-import { App, type AppInfo } from "../src/ui/screens/App.js";
+import { App } from "../src/ui/screens/App.js";
 import { type CommandContext, runCommand } from "../src/ui/screens/commands.js";
 import { InputModel } from "../src/ui/state/input-model.js";
 import { modelPickerOf, rowColumns } from "../src/ui/state/model-picker.js";
 import { UiStore } from "../src/ui/state/store.js";
 import { initialView } from "../src/view/state.js";
 import { tempHome } from "./support/cli.js";
+import { appInfo, tick, until } from "./support/ui-app.js";
 import { modelList, startWireServer, type WireServer } from "./support/wire-server.js";
 
 beforeAll(loadMarkdown);
@@ -111,23 +112,7 @@ describe("listing a server's models", () => {
 	});
 });
 
-const info: AppInfo = {
-	version: "0.1.0",
-	cwd: "~/project",
-	branch: null,
-	sessionId: () => null,
-	sessionName: () => undefined,
-	sessionBranch: () => "–",
-	running: () => false,
-};
-const tick = () => new Promise((resolve) => setImmediate(resolve));
-async function until(test: () => boolean, ms = 3000): Promise<void> {
-	const end = Date.now() + ms;
-	while (!test()) {
-		if (Date.now() > end) throw new Error("timed out");
-		await new Promise((r) => setTimeout(r, 10));
-	}
-}
+const info = appInfo();
 
 /** The real setup (an OpenAI-compatible server and Anthropic, both the wire server) and the app drawn over it. */
 async function app(models: { data: unknown[]; status?: number; delayMs?: number }) {

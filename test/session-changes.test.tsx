@@ -9,13 +9,14 @@ import { setupRun } from "../src/modes/setup.js";
 import { changedFiles, changesOf, type EndedCall, fileDiff } from "../src/session/changes.js";
 import { createTools, runTool } from "../src/tools/index.js";
 import { loadMarkdown } from "../src/ui/chat/markdown.js";
-import { App, type AppInfo } from "../src/ui/screens/App.js";
+import { App } from "../src/ui/screens/App.js";
 import { type CommandContext, runCommand } from "../src/ui/screens/commands.js";
 import { changesViewOf } from "../src/ui/state/changes-view.js";
 import { InputModel } from "../src/ui/state/input-model.js";
 import { UiStore } from "../src/ui/state/store.js";
 import { initialView } from "../src/view/state.js";
 import { runGar, tempHome } from "./support/cli.js";
+import { appInfo, tick } from "./support/ui-app.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
 
 beforeAll(loadMarkdown);
@@ -84,16 +85,7 @@ describe("a session's changes", () => {
 	});
 });
 
-const info: AppInfo = {
-	version: "0.1.0",
-	cwd: "~/project",
-	branch: null,
-	sessionId: () => null,
-	sessionName: () => undefined,
-	sessionBranch: () => "–",
-	running: () => false,
-};
-const tick = () => new Promise((resolve) => setImmediate(resolve));
+const info = appInfo();
 
 describe("/changes and gar changes", () => {
 	it("after a write, an edit and a bash sed: the list, the inspector's line, each diff, and the headless command", async () => {

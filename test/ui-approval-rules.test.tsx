@@ -4,23 +4,15 @@ import { render } from "ink-testing-library";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ApprovalDecision } from "../src/agent/loop.js";
 import { loadMarkdown } from "../src/ui/chat/markdown.js";
-import { App, type AppInfo } from "../src/ui/screens/App.js";
+import { App } from "../src/ui/screens/App.js";
 import { InputModel } from "../src/ui/state/input-model.js";
 import { UiStore } from "../src/ui/state/store.js";
 import { initialView } from "../src/view/state.js";
+import { appInfo, tick } from "./support/ui-app.js";
 
 beforeAll(loadMarkdown);
 
-const tick = () => new Promise((resolve) => setImmediate(resolve));
-const info: AppInfo = {
-	version: "0.1.0",
-	cwd: "~/project",
-	branch: null,
-	sessionId: () => null,
-	sessionName: () => undefined,
-	sessionBranch: () => "–",
-	running: () => true,
-};
+const info = appInfo({ running: () => true });
 const noop = { submit: () => {}, abort: () => {}, exit: () => {} };
 
 /** The app with a bash question open, as the tool runner opens it with what the rules said. */

@@ -4,25 +4,16 @@ import type { ApprovalDecision } from "../src/agent/loop.js";
 import stringWidth from "../src/term/string-width.js";
 import type { ToolPreview } from "../src/tools/types.js";
 import { loadMarkdown } from "../src/ui/chat/markdown.js";
-import { App, type AppInfo } from "../src/ui/screens/App.js";
+import { App } from "../src/ui/screens/App.js";
 import { layoutApproval, wrapExact } from "../src/ui/state/approval-layout.js";
 import { InputModel } from "../src/ui/state/input-model.js";
 import { UiStore } from "../src/ui/state/store.js";
 import { initialView } from "../src/view/state.js";
+import { appInfo, tick } from "./support/ui-app.js";
 
 beforeAll(loadMarkdown);
 
-const tick = () => new Promise((resolve) => setImmediate(resolve));
-
-const info: AppInfo = {
-	version: "0.1.0",
-	cwd: "~/project",
-	branch: null,
-	sessionId: () => null,
-	sessionName: () => undefined,
-	sessionBranch: () => "–",
-	running: () => true,
-};
+const info = appInfo({ running: () => true });
 const noop = { submit: () => {}, abort: () => {}, exit: () => {} };
 
 /** Opens a question as the tool runner does (the event, then the ask); returns the answers given to it. */

@@ -7,29 +7,13 @@ import { render } from "ink-testing-library";
 import { afterAll, describe, expect, it } from "vitest";
 import { FileFinder } from "../src/files/finder.js";
 import { listFiles } from "../src/files/list.js";
-import { App, type AppInfo } from "../src/ui/screens/App.js";
+import { App } from "../src/ui/screens/App.js";
 import { InputModel } from "../src/ui/state/input-model.js";
 import { UiStore } from "../src/ui/state/store.js";
 import { initialView } from "../src/view/state.js";
+import { appInfo, tick, until } from "./support/ui-app.js";
 
-const tick = () => new Promise((resolve) => setImmediate(resolve));
-async function until(test: () => boolean, ms = 3000): Promise<void> {
-	const end = Date.now() + ms;
-	while (!test()) {
-		if (Date.now() > end) throw new Error("timed out");
-		await new Promise((r) => setTimeout(r, 5));
-	}
-}
-
-const info: AppInfo = {
-	version: "0.1.0",
-	cwd: "~/project",
-	branch: null,
-	sessionId: () => null,
-	sessionName: () => undefined,
-	sessionBranch: () => "–",
-	running: () => false,
-};
+const info = appInfo();
 
 const root = mkdtempSync(join(tmpdir(), "gar-mention-ui-"));
 for (const file of ["src/ui/chat/window.ts", "src/ui/chat/window-cache.ts", "test/window.test.ts", "README.md"]) {

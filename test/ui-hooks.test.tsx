@@ -6,25 +6,18 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { AgentEvent, HookRun } from "../src/agent/events.js";
 import { loadMarkdown } from "../src/ui/chat/markdown.js";
 import { renderItem } from "../src/ui/chat/render-item.js";
-import { App, type AppInfo } from "../src/ui/screens/App.js";
+import { App } from "../src/ui/screens/App.js";
 import { createKeyHandler } from "../src/ui/screens/chat-keys.js";
 import { InputModel } from "../src/ui/state/input-model.js";
 import { UiStore } from "../src/ui/state/store.js";
 import { darkTheme } from "../src/ui/theme/theme.js";
 import { reduce } from "../src/view/reducer.js";
 import { type ChatItem, initialView } from "../src/view/state.js";
+import { appInfo } from "./support/ui-app.js";
 
 beforeAll(loadMarkdown);
 
-const info: AppInfo = {
-	version: "0.1.0",
-	cwd: "~/project",
-	branch: null,
-	sessionId: () => null,
-	sessionName: () => undefined,
-	sessionBranch: () => "–",
-	running: () => true,
-};
+const info = appInfo({ running: () => true });
 const noop = { submit: () => {}, abort: () => {}, exit: () => {} };
 
 const run = (extra: Partial<HookRun> = {}): HookRun => ({

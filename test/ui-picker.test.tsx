@@ -18,18 +18,18 @@ import { loadMarkdown } from "../src/ui/chat/markdown.js";
 import { PICKER_KEYS } from "../src/ui/keys/key-table.js";
 import { type KeyActions, keyDispatcher, NO_KEY } from "../src/ui/keys/keymap.js";
 import { closePicker, pickAtStart, resumeInApp } from "../src/ui/resume.js";
-import { App, type AppInfo } from "../src/ui/screens/App.js";
+import { App } from "../src/ui/screens/App.js";
 import { InputModel } from "../src/ui/state/input-model.js";
 import { PickerModel } from "../src/ui/state/picker.js";
 import { UiStore } from "../src/ui/state/store.js";
 import { initialView } from "../src/view/state.js";
 import { secondReply, tempDirsPerTest } from "./fixtures/session/run.js";
+import { appInfo, tick } from "./support/ui-app.js";
 
 beforeAll(loadMarkdown);
 
 const tmp = tempDirsPerTest();
 const DEBUG: { frame?: () => string } = {};
-const tick = () => new Promise((resolve) => setImmediate(resolve));
 async function until(test: () => boolean, what: string, ms = 3000): Promise<void> {
 	const end = Date.now() + ms;
 	while (!test()) {
@@ -38,15 +38,7 @@ async function until(test: () => boolean, what: string, ms = 3000): Promise<void
 	}
 }
 
-const info: AppInfo = {
-	version: "0.1.0",
-	cwd: "~/app",
-	branch: null,
-	sessionId: () => null,
-	sessionName: () => undefined,
-	sessionBranch: () => "–",
-	running: () => false,
-};
+const info = appInfo({ cwd: "~/app" });
 const noop = { submit: () => {}, abort: () => {}, exit: () => {} };
 
 /** A session of `cwd` with these prompts (each answered), `minutes` old, maybe named. */

@@ -6,26 +6,18 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { AgentEvent, RequestInfo } from "../src/agent/events.js";
 import type { AssistantMessage } from "../src/llm/types.js";
 import { loadMarkdown } from "../src/ui/chat/markdown.js";
-import { App, type AppInfo } from "../src/ui/screens/App.js";
+import { App } from "../src/ui/screens/App.js";
 import { callIndex, openRequest } from "../src/ui/screens/inspect-open.js";
 import { DocView, wrapRow } from "../src/ui/state/doc-view.js";
 import { InputModel } from "../src/ui/state/input-model.js";
 import { UiStore } from "../src/ui/state/store.js";
 import { type RequestReport, requestHeader, requestSections } from "../src/view/request-view.js";
 import { initialView } from "../src/view/state.js";
+import { appInfo, tick } from "./support/ui-app.js";
 
 beforeAll(loadMarkdown);
 
-const tick = () => new Promise((resolve) => setImmediate(resolve));
-const info: AppInfo = {
-	version: "0.1.0",
-	cwd: "~/p",
-	branch: null,
-	sessionId: () => null,
-	sessionName: () => undefined,
-	sessionBranch: () => "–",
-	running: () => false,
-};
+const info = appInfo({ cwd: "~/p" });
 
 const usage = { input: 1200, output: 40, cacheRead: 800, cacheWrite: 0 };
 const report: RequestReport = {

@@ -7,31 +7,17 @@ import { useMemo, useState } from "react";
 import { describe, expect, it } from "vitest";
 import { KEY_TABLE } from "../src/ui/keys/key-table.js";
 import { type KeyBinding, type KeyContext, keyDispatcher } from "../src/ui/keys/keymap.js";
-import { App, type AppInfo, SCREENS } from "../src/ui/screens/App.js";
+import { App, SCREENS } from "../src/ui/screens/App.js";
 import type { ScreenProps } from "../src/ui/screens/screen.js";
 import { InputModel } from "../src/ui/state/input-model.js";
 import { UiStore } from "../src/ui/state/store.js";
 import { useStore } from "../src/ui/state/use-store.js";
 import { initialView } from "../src/view/state.js";
+import { appInfo, tick, until as waitUntil } from "./support/ui-app.js";
 
-const tick = () => new Promise((resolve) => setImmediate(resolve));
-async function until(test: () => boolean, ms = 2000): Promise<void> {
-	const end = Date.now() + ms;
-	while (!test()) {
-		if (Date.now() > end) throw new Error("timed out");
-		await new Promise((r) => setTimeout(r, 5));
-	}
-}
+const until = (test: () => boolean) => waitUntil(test, 2000);
 
-const info: AppInfo = {
-	version: "0.1.0",
-	cwd: "~/project",
-	branch: null,
-	sessionId: () => null,
-	sessionName: () => undefined,
-	sessionBranch: () => "–",
-	running: () => false,
-};
+const info = appInfo();
 const noop = { submit: () => {}, abort: () => {}, exit: () => {} };
 
 type GlobalBinding = Extract<(typeof KEY_TABLE)[number], { context: "global" }>;

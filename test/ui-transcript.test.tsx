@@ -3,15 +3,15 @@ import { render } from "ink-testing-library";
 import { beforeAll, describe, expect, it } from "vitest";
 import { EMPTY_USAGE } from "../src/llm/types.js";
 import { loadMarkdown } from "../src/ui/chat/markdown.js";
-import { App, type AppInfo } from "../src/ui/screens/App.js";
+import { App } from "../src/ui/screens/App.js";
 import { helpText } from "../src/ui/screens/commands.js";
 import { InputModel } from "../src/ui/state/input-model.js";
 import { UiStore } from "../src/ui/state/store.js";
 import { type ChatItem, initialView, type ToolItem } from "../src/view/state.js";
+import { appInfo, tick } from "./support/ui-app.js";
 
 beforeAll(loadMarkdown);
 
-const tick = () => new Promise((resolve) => setImmediate(resolve));
 const CTRL_O = "\x0f";
 const UP = "\x1b[A";
 const DOWN = "\x1b[B";
@@ -20,15 +20,7 @@ const HOME = "\x1b[1~";
 const END = "\x1b[4~";
 const PAGE_DOWN = "\x1b[6~";
 
-const info: AppInfo = {
-	version: "0.1.0",
-	cwd: "~/project",
-	branch: null,
-	sessionId: () => null,
-	sessionName: () => undefined,
-	sessionBranch: () => "–",
-	running: () => false,
-};
+const info = appInfo();
 const noop = { submit: () => {}, abort: () => {}, exit: () => {} };
 const BASH = { kind: "bash", cwd: "/repo", signal: null, timedOut: false, aborted: false, truncated: false } as const;
 

@@ -13,17 +13,9 @@ import { InputModel } from "../../src/ui/state/input-model.js";
 import { pathLabel, titleOf } from "../../src/ui/state/session-facts.js";
 import { UiStore } from "../../src/ui/state/store.js";
 import { initialView } from "../../src/view/state.js";
+import { tick, until } from "./ui-app.js";
 
-export const tick = () => new Promise((resolve) => setImmediate(resolve));
-
-/** Waits until `test` holds (a screen's own React state is drawn a pass after the key). */
-export async function until(test: () => boolean, ms = 3000): Promise<void> {
-	const end = Date.now() + ms;
-	while (!test()) {
-		if (Date.now() > end) throw new Error("timed out");
-		await new Promise((r) => setTimeout(r, 5));
-	}
-}
+export { tick, until };
 
 /**
  * ink-text-input reads a key with the state of its last frame (its listener is set again after each frame): keys
