@@ -20,8 +20,8 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { GAR_BIN, runGar, tempHome } from "./support/cli.js";
-import { HAS_TMUX, TmuxSession } from "./support/tmux.js";
+import { runGar, tempHome } from "./support/cli.js";
+import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -337,11 +337,9 @@ fs.readFileSync = function (file, ...rest) {
 		"the full-screen app writes the terminal's cache at its first frame; the next launch uses it",
 		async () => {
 			const { project, cache, env } = home();
-			const vars = Object.entries(env)
-				.map(([k, v]) => `${k}='${v}'`)
-				.join(" ");
+			const garCmd = garInTerminal(env);
 			const start = () => {
-				const command = `cd '${project}' && env -i ${vars} TERM=xterm-256color '${process.execPath}' '${GAR_BIN}' --no-session --base-url http://127.0.0.1:9/v1 --model m; sleep 5`;
+				const command = `cd '${project}' && ${garCmd} --no-session --base-url http://127.0.0.1:9/v1 --model m; sleep 5`;
 				return TmuxSession.start(command, { columns: 100, rows: 30 });
 			};
 			tmux = start();
@@ -361,11 +359,9 @@ fs.readFileSync = function (file, ...rest) {
 		"gar -r keeps a cache of its own, written once the picker's rows are drawn; the next gar -r uses it",
 		async () => {
 			const { project, cache, env } = home();
-			const vars = Object.entries(env)
-				.map(([k, v]) => `${k}='${v}'`)
-				.join(" ");
+			const garCmd = garInTerminal(env);
 			const start = () => {
-				const command = `cd '${project}' && env -i ${vars} TERM=xterm-256color '${process.execPath}' '${GAR_BIN}' -r --base-url http://127.0.0.1:9/v1 --model m; sleep 5`;
+				const command = `cd '${project}' && ${garCmd} -r --base-url http://127.0.0.1:9/v1 --model m; sleep 5`;
 				return TmuxSession.start(command, { columns: 100, rows: 30 });
 			};
 			tmux = start();

@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { GAR_BIN, runGar, tempHome } from "./support/cli.js";
-import { HAS_TMUX, TmuxSession } from "./support/tmux.js";
+import { runGar, tempHome } from "./support/cli.js";
+import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
 
 let tmux: TmuxSession | undefined;
 afterEach(() => {
@@ -29,10 +29,8 @@ describe("gar demo", () => {
 		async () => {
 			const { env, project } = tempHome();
 			const temp = mkdtempSync(join(tmpdir(), "gar-demo-tmp-"));
-			const vars = Object.entries({ ...env, TMPDIR: temp })
-				.map(([k, v]) => `${k}='${v}'`)
-				.join(" ");
-			const command = `cd '${project}' && env -i ${vars} TERM=xterm-256color '${process.execPath}' '${GAR_BIN}' demo; sleep 5`;
+			const garCmd = garInTerminal({ ...env, TMPDIR: temp });
+			const command = `cd '${project}' && ${garCmd} demo; sleep 5`;
 			tmux = TmuxSession.start(command, { columns: 100, rows: 30 });
 			await tmux.waitFor(/you › The tests fail/);
 			expect(readdirSync(temp).filter((name) => name.startsWith("gar-demo-"))).toHaveLength(1);

@@ -2,8 +2,8 @@
 // transcript or events; a damaged file plays what can be read and says where its path starts and where it stopped.
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { GAR_BIN, runGar, tempHome } from "./support/cli.js";
-import { HAS_TMUX, TmuxSession } from "./support/tmux.js";
+import { runGar, tempHome } from "./support/cli.js";
+import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const DEMO = join(ROOT, "examples", "demo-session.jsonl");
@@ -17,10 +17,8 @@ afterEach(() => {
 
 /** A shell command line that runs the built gar in `home`'s environment. */
 function garLine(home: ReturnType<typeof tempHome>, args: string): string {
-	const vars = Object.entries(home.env)
-		.map(([k, v]) => `${k}='${v}'`)
-		.join(" ");
-	return `cd '${home.project}' && env -i ${vars} TERM=xterm-256color '${process.execPath}' '${GAR_BIN}' ${args}; echo "exit $?"; sleep 10`;
+	const garCmd = garInTerminal(home.env);
+	return `cd '${home.project}' && ${garCmd} ${args}; echo "exit $?"; sleep 10`;
 }
 
 describe("gar replay", () => {

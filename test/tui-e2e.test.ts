@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { GAR_BIN, tempHome } from "./support/cli.js";
-import { HAS_TMUX, TmuxSession } from "./support/tmux.js";
+import { tempHome } from "./support/cli.js";
+import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
 
 let server: WireServer | undefined;
@@ -16,10 +16,8 @@ afterEach(async () => {
 
 /** The built app in tmux, in a temp home and project, against the wire server. */
 function launch(project: string, env: NodeJS.ProcessEnv, args: string, size = { columns: 120, rows: 40 }) {
-	const vars = Object.entries({ ...env, OPENAI_API_KEY: "test-key" })
-		.map(([k, v]) => `${k}='${v}'`)
-		.join(" ");
-	const command = `cd '${project}' && env -i ${vars} TERM=xterm-256color '${process.execPath}' '${GAR_BIN}' ${args}; sleep 5`;
+	const garCmd = garInTerminal({ ...env, OPENAI_API_KEY: "test-key" });
+	const command = `cd '${project}' && ${garCmd} ${args}; sleep 5`;
 	return TmuxSession.start(command, size);
 }
 
@@ -214,12 +212,8 @@ describe.skipIf(!HAS_TMUX)("the full-screen app in a real terminal", () => {
 
 	it("opens without a key and says what to set", async () => {
 		const { project, env } = tempHome();
-		const vars = Object.entries(env)
-			.map(([k, v]) => `${k}='${v}'`)
-			.join(" ");
-		tmux = TmuxSession.start(
-			`cd '${project}' && env -i ${vars} TERM=xterm-256color '${process.execPath}' '${GAR_BIN}'; sleep 5`,
-		);
+		const garCmd = garInTerminal(env);
+		tmux = TmuxSession.start(`cd '${project}' && ${garCmd}; sleep 5`);
 		const screen = await tmux.waitFor(/ANTHROPIC_API_KEY/);
 		expect(screen).toContain("OPENAI_API_KEY");
 		expect(screen).toContain("--base-url");

@@ -2,8 +2,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { SessionWriter } from "../src/session/writer.js";
-import { GAR_BIN, tempHome } from "./support/cli.js";
-import { HAS_TMUX, TmuxSession } from "./support/tmux.js";
+import { tempHome } from "./support/cli.js";
+import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
 import { makeUnwritable } from "./support/unwritable.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
 
@@ -21,10 +21,8 @@ afterEach(async () => {
 
 /** The built app in tmux with `args`, then its exit code printed as `rc=N` on the normal screen. */
 function launch(project: string, env: NodeJS.ProcessEnv, args: string): TmuxSession {
-	const vars = Object.entries({ ...env, OPENAI_API_KEY: "test-key" })
-		.map(([k, v]) => `${k}='${v}'`)
-		.join(" ");
-	const gar = `env -i ${vars} TERM=xterm-256color '${process.execPath}' '${GAR_BIN}' ${args}`;
+	const garCmd = garInTerminal({ ...env, OPENAI_API_KEY: "test-key" });
+	const gar = `${garCmd} ${args}`;
 	return TmuxSession.start(`cd '${project}' && ${gar}; echo "rc=$?"; sleep 5`, { columns: 120, rows: 30 });
 }
 

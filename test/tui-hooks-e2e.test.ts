@@ -3,8 +3,8 @@
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { GAR_BIN, tempHome } from "./support/cli.js";
-import { HAS_TMUX, TmuxSession } from "./support/tmux.js";
+import { tempHome } from "./support/cli.js";
+import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
 
 let server: WireServer | undefined;
@@ -39,17 +39,12 @@ describe.skipIf(!HAS_TMUX)("hooks in the full-screen app", () => {
 			join(root, "config", "gar", "config.toml"),
 			`[[hooks.PreToolUse]]\nmatcher = "Bash"\ncommand = "${guard}"\n`,
 		);
-		const vars = Object.entries({ ...env, OPENAI_API_KEY: "test-key" })
-			.map(([k, v]) => `${k}='${v}'`)
-			.join(" ");
+		const garCmd = garInTerminal({ ...env, OPENAI_API_KEY: "test-key" });
 		const args = `--provider openai --model gpt-5 --base-url ${server.url}`;
-		tmux = TmuxSession.start(
-			`cd '${project}' && env -i ${vars} TERM=xterm-256color '${process.execPath}' '${GAR_BIN}' ${args}; sleep 5`,
-			{
-				columns: 120,
-				rows: 40,
-			},
-		);
+		tmux = TmuxSession.start(`cd '${project}' && ${garCmd} ${args}; sleep 5`, {
+			columns: 120,
+			rows: 40,
+		});
 		await tmux.waitFor(/state\s+● idle/);
 		tmux.type("clean and deploy");
 		tmux.send(["Enter"]);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { ScriptedTurn } from "../src/llm/scripted.js";
-import { GAR_BIN, tempHome } from "./support/cli.js";
-import { HAS_TMUX, TmuxSession } from "./support/tmux.js";
+import { tempHome } from "./support/cli.js";
+import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
 
 let server: WireServer | undefined;
@@ -20,10 +20,8 @@ afterEach(async () => {
 async function launch(turns: ScriptedTurn[] = [{ text: "Hello from the wire." }], thenArgs?: string) {
 	server = await startWireServer(turns);
 	const { project, env: home } = tempHome();
-	const vars = Object.entries({ ...home, OPENAI_API_KEY: "test-key" })
-		.map(([k, v]) => `${k}='${v}'`)
-		.join(" ");
-	const gar = `env -i ${vars} TERM=xterm-256color '${process.execPath}' '${GAR_BIN}' --provider openai --model gpt-5 --base-url ${server.url}`;
+	const garCmd = garInTerminal({ ...home, OPENAI_API_KEY: "test-key" });
+	const gar = `${garCmd} --provider openai --model gpt-5 --base-url ${server.url}`;
 	// A moment on the shell's screen between the two, so a test sees the first one end.
 	const again = thenArgs === undefined ? "" : `sleep 1; ${gar} ${thenArgs}; `;
 	const command = `cd '${project}' && ${gar}; echo "exit code $?"; ${again}sleep 5`;

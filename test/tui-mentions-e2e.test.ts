@@ -4,8 +4,8 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { GAR_BIN, tempHome } from "./support/cli.js";
-import { HAS_TMUX, TmuxSession } from "./support/tmux.js";
+import { tempHome } from "./support/cli.js";
+import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
 
 const HAS_GIT = spawnSync("git", ["--version"]).status === 0;
@@ -33,10 +33,8 @@ describe.skipIf(!HAS_TMUX || !HAS_GIT)("@ mentions in a real terminal", () => {
 		}
 		writeFileSync(join(project, ".gitignore"), "build/\n");
 		execFileSync("git", ["init", "-q"], { cwd: project });
-		const vars = Object.entries({ ...home, OPENAI_API_KEY: "test-key" })
-			.map(([k, v]) => `${k}='${v}'`)
-			.join(" ");
-		const gar = `env -i ${vars} TERM=xterm-256color '${process.execPath}' '${GAR_BIN}' --provider openai --model gpt-5 --base-url ${server.url}`;
+		const garCmd = garInTerminal({ ...home, OPENAI_API_KEY: "test-key" });
+		const gar = `${garCmd} --provider openai --model gpt-5 --base-url ${server.url}`;
 		tmux = TmuxSession.start(`cd '${project}' && ${gar}; sleep 5`, { columns: 100, rows: 24 });
 		await tmux.waitFor(/Enter send/);
 		tmux.type("explain @gram");

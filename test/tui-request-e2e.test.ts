@@ -1,8 +1,8 @@
 // The request viewer in a real terminal: Alt+R (ESC r as a terminal sends it) opens the last call over the chat, a
 // section's number opens it, `/` finds text in the folded raw JSON, and Esc brings the chat back where it was.
 import { afterEach, describe, expect, it } from "vitest";
-import { GAR_BIN, tempHome } from "./support/cli.js";
-import { HAS_TMUX, TmuxSession } from "./support/tmux.js";
+import { tempHome } from "./support/cli.js";
+import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
 
 let server: WireServer | undefined;
@@ -18,10 +18,8 @@ describe.skipIf(!HAS_TMUX)("the request viewer in a terminal", () => {
 	it("opens with Alt+R, folds, finds in the raw JSON, and Esc returns to the chat", async () => {
 		server = await startWireServer([{ text: "The needle is in the haystack.", usage: { input: 1200, output: 9 } }]);
 		const { project, env } = tempHome();
-		const vars = Object.entries({ ...env, OPENAI_API_KEY: "test-key" })
-			.map(([k, v]) => `${k}='${v}'`)
-			.join(" ");
-		const gar = `env -i ${vars} TERM=xterm-256color '${process.execPath}' '${GAR_BIN}' --model gpt-5.4 --base-url ${server.url}`;
+		const garCmd = garInTerminal({ ...env, OPENAI_API_KEY: "test-key" });
+		const gar = `${garCmd} --model gpt-5.4 --base-url ${server.url}`;
 		tmux = TmuxSession.start(`cd '${project}' && ${gar}; sleep 5`, { columns: 120, rows: 30 });
 		await tmux.waitFor(/Enter send/);
 		tmux.type("find the needle");

@@ -5,8 +5,8 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadSession } from "../src/session/load.js";
-import { GAR_BIN, tempHome } from "./support/cli.js";
-import { HAS_TMUX, TmuxSession } from "./support/tmux.js";
+import { tempHome } from "./support/cli.js";
+import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
 import { type RecordedRequest, startWireServer, type WireServer } from "./support/wire-server.js";
 
 let server: WireServer | undefined;
@@ -19,10 +19,8 @@ afterEach(async () => {
 });
 
 function launch(project: string, env: NodeJS.ProcessEnv, args: string): TmuxSession {
-	const vars = Object.entries({ ...env, OPENAI_API_KEY: "test-key" })
-		.map(([k, v]) => `${k}='${v}'`)
-		.join(" ");
-	const command = `cd '${project}' && env -i ${vars} TERM=xterm-256color '${process.execPath}' '${GAR_BIN}' ${args}; sleep 5`;
+	const garCmd = garInTerminal({ ...env, OPENAI_API_KEY: "test-key" });
+	const command = `cd '${project}' && ${garCmd} ${args}; sleep 5`;
 	return TmuxSession.start(command, { columns: 120, rows: 40 });
 }
 

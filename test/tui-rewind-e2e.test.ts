@@ -3,8 +3,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { GAR_BIN, tempHome } from "./support/cli.js";
-import { HAS_TMUX, TmuxSession } from "./support/tmux.js";
+import { tempHome } from "./support/cli.js";
+import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
 
 let server: WireServer | undefined;
@@ -30,14 +30,9 @@ describe.skipIf(!HAS_TMUX)("rewind in a real terminal", () => {
 		const { project, env } = tempHome();
 		const notes = join(project, "notes.txt");
 		writeFileSync(notes, "one\n");
-		const vars = Object.entries({ ...env, OPENAI_API_KEY: "test-key" })
-			.map(([k, v]) => `${k}='${v}'`)
-			.join(" ");
+		const garCmd = garInTerminal({ ...env, OPENAI_API_KEY: "test-key" });
 		const args = `--provider openai --model gpt-5 --base-url ${server.url}`;
-		tmux = TmuxSession.start(
-			`cd '${project}' && env -i ${vars} TERM=xterm-256color '${process.execPath}' '${GAR_BIN}' ${args}; sleep 5`,
-			{ columns: 100, rows: 30 },
-		);
+		tmux = TmuxSession.start(`cd '${project}' && ${garCmd} ${args}; sleep 5`, { columns: 100, rows: 30 });
 		const session = tmux;
 		await session.waitFor(/Enter send/);
 		session.type("change the notes");
@@ -46,7 +41,7 @@ describe.skipIf(!HAS_TMUX)("rewind in a real terminal", () => {
 		await session.waitFor(/state\s+● idle/);
 		expect(readFileSync(notes, "utf8")).toBe("two\n");
 
-		// Two presses, as a person makes them (one read of ESC ESC is not two keys).
+		// Two presses, as a person makes them.
 		session.send(["Escape"]);
 		await new Promise((r) => setTimeout(r, 100));
 		session.send(["Escape"]);

@@ -3,8 +3,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { GAR_BIN, tempHome } from "./support/cli.js";
-import { HAS_TMUX, TmuxSession } from "./support/tmux.js";
+import { tempHome } from "./support/cli.js";
+import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
 
 let server: WireServer | undefined;
@@ -25,10 +25,8 @@ describe.skipIf(!HAS_TMUX)("permission rules in the full-screen app", () => {
 			{ text: "Listed again." },
 		]);
 		const { project, env } = tempHome();
-		const vars = Object.entries({ ...env, OPENAI_API_KEY: "test-key" })
-			.map(([k, v]) => `${k}='${v}'`)
-			.join(" ");
-		const gar = `env -i ${vars} TERM=xterm-256color '${process.execPath}' '${GAR_BIN}' --provider openai --model gpt-5 --base-url ${server.url} --approve`;
+		const garCmd = garInTerminal({ ...env, OPENAI_API_KEY: "test-key" });
+		const gar = `${garCmd} --provider openai --model gpt-5 --base-url ${server.url} --approve`;
 		// gar, and once it quits, gar again: a restart in the same terminal.
 		tmux = TmuxSession.start(`cd '${project}' && ${gar}; ${gar}; sleep 5`, { columns: 120, rows: 40 });
 
@@ -68,10 +66,8 @@ describe.skipIf(!HAS_TMUX)("permission rules in the full-screen app", () => {
 			{ text: "Listed twice." },
 		]);
 		const { project, env } = tempHome();
-		const vars = Object.entries({ ...env, OPENAI_API_KEY: "test-key" })
-			.map(([k, v]) => `${k}='${v}'`)
-			.join(" ");
-		const gar = `env -i ${vars} TERM=xterm-256color '${process.execPath}' '${GAR_BIN}' --plain --provider openai --model gpt-5 --base-url ${server.url} --approve`;
+		const garCmd = garInTerminal({ ...env, OPENAI_API_KEY: "test-key" });
+		const gar = `${garCmd} --plain --provider openai --model gpt-5 --base-url ${server.url} --approve`;
 		tmux = TmuxSession.start(`cd '${project}' && ${gar}; sleep 5`, { columns: 120, rows: 40 });
 		await tmux.waitFor(/Ctrl\+D quits/);
 		tmux.type("list the files");

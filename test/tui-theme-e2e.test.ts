@@ -3,8 +3,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { darkTheme, lightTheme } from "../src/ui/theme/theme.js";
-import { GAR_BIN, tempHome } from "./support/cli.js";
-import { HAS_TMUX, TmuxSession } from "./support/tmux.js";
+import { tempHome } from "./support/cli.js";
+import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
 
 let tmux: TmuxSession | undefined;
 afterEach(() => {
@@ -24,11 +24,9 @@ function launch(
 ) {
 	const { project, env, root } = tempHome();
 	prepare(join(root, "config", "gar"));
-	const vars = Object.entries({ ...env, COLORTERM: "truecolor", ...extra })
-		.map(([k, v]) => `${k}='${v}'`)
-		.join(" ");
+	const garCmd = garInTerminal({ ...env, COLORTERM: "truecolor", ...extra });
 	const wait = before.length > 0 ? "sleep 0.3; " : "";
-	const command = `${wait}cd '${project}' && env -i ${vars} TERM=xterm-256color '${process.execPath}' '${GAR_BIN}' demo ${args}; sleep 5`;
+	const command = `${wait}cd '${project}' && ${garCmd} demo ${args}; sleep 5`;
 	const session = TmuxSession.start(command, { columns: 120, rows: 30 });
 	for (const tmuxArgs of before) execFileSync("tmux", ["-L", session.name, ...tmuxArgs]);
 	tmux = session;

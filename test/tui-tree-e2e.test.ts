@@ -4,8 +4,8 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadSession } from "../src/session/load.js";
-import { GAR_BIN, tempHome } from "./support/cli.js";
-import { HAS_TMUX, TmuxSession } from "./support/tmux.js";
+import { tempHome } from "./support/cli.js";
+import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
 
 let server: WireServer | undefined;
@@ -25,14 +25,9 @@ describe.skipIf(!HAS_TMUX)("the session tree in a real terminal", () => {
 			{ text: "A better first answer." },
 		]);
 		const { project, env, root } = tempHome();
-		const vars = Object.entries({ ...env, OPENAI_API_KEY: "test-key" })
-			.map(([k, v]) => `${k}='${v}'`)
-			.join(" ");
+		const garCmd = garInTerminal({ ...env, OPENAI_API_KEY: "test-key" });
 		const args = `--provider openai --model gpt-5 --base-url ${server.url}`;
-		tmux = TmuxSession.start(
-			`cd '${project}' && env -i ${vars} TERM=xterm-256color '${process.execPath}' '${GAR_BIN}' ${args}; sleep 5`,
-			{ columns: 100, rows: 30 },
-		);
+		tmux = TmuxSession.start(`cd '${project}' && ${garCmd} ${args}; sleep 5`, { columns: 100, rows: 30 });
 		const session = tmux;
 		await session.waitFor(/Enter send/);
 		session.type("first task");

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { GAR_BIN, tempHome } from "./support/cli.js";
-import { HAS_TMUX, TmuxSession } from "./support/tmux.js";
+import { tempHome } from "./support/cli.js";
+import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
 
 let server: WireServer | undefined;
@@ -14,10 +14,8 @@ afterEach(async () => {
 
 /** The built app in tmux with `args`, in a temp home, against the wire server. */
 function launch(project: string, env: NodeJS.ProcessEnv, args: string, columns: number): TmuxSession {
-	const vars = Object.entries({ ...env, OPENAI_API_KEY: "test-key" })
-		.map(([k, v]) => `${k}='${v}'`)
-		.join(" ");
-	const gar = `env -i ${vars} TERM=xterm-256color '${process.execPath}' '${GAR_BIN}' ${args}`;
+	const garCmd = garInTerminal({ ...env, OPENAI_API_KEY: "test-key" });
+	const gar = `${garCmd} ${args}`;
 	return TmuxSession.start(`cd '${project}' && ${gar}; sleep 5`, { columns, rows: 24 });
 }
 

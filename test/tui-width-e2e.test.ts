@@ -2,8 +2,8 @@
 // a screen full of them keeps its layout.
 import { afterEach, describe, expect, it } from "vitest";
 import stringWidth, { terminalForm } from "../src/term/string-width.js";
-import { GAR_BIN, tempHome } from "./support/cli.js";
-import { HAS_TMUX, TmuxSession } from "./support/tmux.js";
+import { tempHome } from "./support/cli.js";
+import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
 
 let server: WireServer | undefined;
@@ -56,11 +56,9 @@ describe.skipIf(!HAS_TMUX)("widths in a real terminal", () => {
 		const line = TRICKY.join(" ");
 		server = await startWireServer([{ text: `${line} ${line}\n\n- ${line}\n\n${line}`, delayMs: 0 }]);
 		const { project, env } = tempHome();
-		const vars = Object.entries({ ...env, OPENAI_API_KEY: "test-key" })
-			.map(([k, v]) => `${k}='${v}'`)
-			.join(" ");
+		const garCmd = garInTerminal({ ...env, OPENAI_API_KEY: "test-key" });
 		tmux = TmuxSession.start(
-			`cd '${project}' && env -i ${vars} TERM=xterm-256color '${process.execPath}' '${GAR_BIN}' --provider openai --model gpt-5 --base-url ${server.url}; sleep 5`,
+			`cd '${project}' && ${garCmd} --provider openai --model gpt-5 --base-url ${server.url}; sleep 5`,
 			{ columns: 120, rows: 30 },
 		);
 		await tmux.waitFor(/Enter send/);

@@ -2,9 +2,18 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { GAR_BIN } from "./cli.js";
 
 /** Whether tmux can be used here (.ci/run installs it; a developer machine may lack it). */
 export const HAS_TMUX = spawnSync("tmux", ["-V"]).status === 0;
+
+/** The shell words that start the built gar with `env` as its whole environment, in an xterm: for a tmux command. */
+export function garInTerminal(env: Record<string, string | undefined>): string {
+	const vars = Object.entries(env)
+		.map(([k, v]) => `${k}='${v}'`)
+		.join(" ");
+	return `env -i ${vars} TERM=xterm-256color '${process.execPath}' '${GAR_BIN}'`;
+}
 
 /**
  * Prints each text at the start of a cleared screen and asks the terminal where its cursor went (DSR): the columns
