@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import type { Readable } from "node:stream";
-import { defaultShell, signalGroup, trackGroup } from "../tools/live-groups.js";
+import { defaultShell, groupDeadline, trackGroup } from "../tools/live-groups.js";
 
 /** What a hook process did. The texts are at most the caps given (`truncated` says one was cut). */
 export type HookProcessResult = {
@@ -86,24 +86,7 @@ export function runHookProcess(command: string, input: string, o: HookProcessOpt
 			resolve({ ...base, durationMs: now() - started, aborted: false, startError: (error as Error).message });
 			return;
 		}
-		let timedOut = false;
-		let aborted = false;
-		let killTimer: NodeJS.Timeout | undefined;
-		const kill = () => {
-			if (killTimer || child.pid === undefined) return;
-			const pid = child.pid;
-			signalGroup(pid, "SIGTERM");
-			killTimer = setTimeout(() => signalGroup(pid, "SIGKILL"), o.graceMs ?? 1000);
-		};
-		const timer = setTimeout(() => {
-			timedOut = true;
-			kill();
-		}, o.timeoutMs);
-		const onAbort = () => {
-			aborted = true;
-			kill();
-		};
-		o.signal.addEventListener("abort", onAbort, { once: true });
+		const deadline = groupDeadline(child.pid, { timeoutMs: o.timeoutMs, graceMs: o.graceMs ?? 1000, signal: o.signal });
 		child.stdout?.on("data", (chunk: Buffer) => out.push(chunk));
 		child.stderr?.on("data", (chunk: Buffer) => err.push(chunk));
 		// A hook that never reads its stdin (or exits first) closes the pipe: that is no failure of gar's.
@@ -113,14 +96,12 @@ export function runHookProcess(command: string, input: string, o: HookProcessOpt
 		const finish = async (exit: { code: number | null; signal: NodeJS.Signals | null }, startError?: string) => {
 			if (finished) return;
 			finished = true;
-			clearTimeout(timer);
-			o.signal.removeEventListener("abort", onAbort);
+			// A pending SIGKILL stays armed only while the group still has members (children the hook left behind).
+			deadline.release();
 			const drain = new Promise((r) => setTimeout(r, o.drainMs ?? 100));
 			await Promise.race([Promise.all([ended(child.stdout), ended(child.stderr)]), drain]);
 			child.stdout?.destroy();
 			child.stderr?.destroy();
-			// A pending SIGKILL stays armed only while the group still has members (children the hook left behind).
-			if (killTimer && (child.pid === undefined || !signalGroup(child.pid, 0))) clearTimeout(killTimer);
 			resolve({
 				exitCode: exit.code,
 				signal: exit.signal,
@@ -128,8 +109,8 @@ export function runHookProcess(command: string, input: string, o: HookProcessOpt
 				stderr: err.text(),
 				truncated: out.cut,
 				durationMs: now() - started,
-				timedOut,
-				aborted,
+				timedOut: deadline.timedOut(),
+				aborted: deadline.aborted(),
 				...(startError === undefined ? {} : { startError }),
 			});
 		};

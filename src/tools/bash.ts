@@ -6,7 +6,7 @@ import envPaths from "env-paths";
 import { z } from "zod";
 import { OutputCollector } from "./bash-output.js";
 import type { BashDetails } from "./details.js";
-import { defaultShell, signalGroup, trackGroup } from "./live-groups.js";
+import { defaultShell, groupDeadline, trackGroup } from "./live-groups.js";
 import { openInbox, SUBAGENT_ENV } from "./subagents.js";
 import type { Baseline, TreeScan } from "./tree-scan.js";
 import { MAX_BYTES, MAX_LINES, type Tool, type ToolContext } from "./types.js";
@@ -224,19 +224,10 @@ type SuperviseOptions = { timeoutMs: number; graceMs: number; intervalMs: number
 
 /** Wires output, throttled updates, the timeout and abort to a running child. */
 function supervise(child: ChildProcess, output: OutputCollector, ctx: ToolContext, o: SuperviseOptions) {
-	let timedOut = false;
-	let aborted = false;
-	let killTimer: NodeJS.Timeout | undefined;
 	let updateTimer: NodeJS.Timeout | undefined;
 	let lastUpdate = 0;
 	let stopped = false;
-	const pid = child.pid;
-
-	const kill = () => {
-		if (killTimer || pid === undefined) return;
-		signalGroup(pid, "SIGTERM");
-		killTimer = setTimeout(() => signalGroup(pid, "SIGKILL"), o.graceMs);
-	};
+	const deadline = groupDeadline(child.pid, { timeoutMs: o.timeoutMs, graceMs: o.graceMs, signal: ctx.signal });
 	const emit = () => {
 		updateTimer = undefined;
 		lastUpdate = Date.now();
@@ -258,15 +249,6 @@ function supervise(child: ChildProcess, output: OutputCollector, ctx: ToolContex
 	};
 	child.stdout?.on("data", onData("stdout"));
 	child.stderr?.on("data", onData("stderr"));
-	const timeout = setTimeout(() => {
-		timedOut = true;
-		kill();
-	}, o.timeoutMs);
-	const onAbort = () => {
-		aborted = true;
-		kill();
-	};
-	ctx.signal.addEventListener("abort", onAbort, { once: true });
 
 	const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
 		child.once("error", (error) => reject(new Error(`Could not run the command: ${error.message}`)));
@@ -274,15 +256,13 @@ function supervise(child: ChildProcess, output: OutputCollector, ctx: ToolContex
 	});
 	return {
 		exited,
-		timedOut: () => timedOut,
-		aborted: () => aborted,
+		timedOut: deadline.timedOut,
+		aborted: deadline.aborted,
 		/** Clears timers; a pending SIGKILL stays armed only while the group still has members. */
 		stop() {
 			stopped = true;
-			clearTimeout(timeout);
 			clearTimeout(updateTimer);
-			ctx.signal.removeEventListener("abort", onAbort);
-			if (killTimer && (pid === undefined || !signalGroup(pid, 0))) clearTimeout(killTimer);
+			deadline.release();
 		},
 	};
 }

@@ -67,3 +67,47 @@ export function trackGroup<C extends ChildProcess>(child: C): C {
 	});
 	return child;
 }
+
+/** A running group's end by force: on its timeout or an abort, SIGTERM, then SIGKILL after a grace period. */
+export type GroupDeadline = {
+	timedOut(): boolean;
+	aborted(): boolean;
+	/** The process ended: clears the timers; a pending SIGKILL stays armed only while the group still has members. */
+	release(): void;
+};
+
+/**
+ * Stops the process group led by `pid` once `timeoutMs` passes or `signal` aborts: SIGTERM to the whole group, then
+ * SIGKILL `graceMs` later (a command that ignores SIGTERM, or children it left). The bash tool and hooks run by it.
+ */
+export function groupDeadline(
+	pid: number | undefined,
+	o: { timeoutMs: number; graceMs: number; signal: AbortSignal },
+): GroupDeadline {
+	let timedOut = false;
+	let aborted = false;
+	let killTimer: NodeJS.Timeout | undefined;
+	const kill = () => {
+		if (killTimer || pid === undefined) return;
+		signalGroup(pid, "SIGTERM");
+		killTimer = setTimeout(() => signalGroup(pid, "SIGKILL"), o.graceMs);
+	};
+	const timer = setTimeout(() => {
+		timedOut = true;
+		kill();
+	}, o.timeoutMs);
+	const onAbort = () => {
+		aborted = true;
+		kill();
+	};
+	o.signal.addEventListener("abort", onAbort, { once: true });
+	return {
+		timedOut: () => timedOut,
+		aborted: () => aborted,
+		release() {
+			clearTimeout(timer);
+			o.signal.removeEventListener("abort", onAbort);
+			if (killTimer && (pid === undefined || !alive(pid))) clearTimeout(killTimer);
+		},
+	};
+}
