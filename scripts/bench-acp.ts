@@ -9,15 +9,11 @@ import { join } from "node:path";
 import { listSessions, loadSession } from "../src/session/index.js";
 import { startAcp } from "../test/support/acp-client.js";
 import { startWireServer } from "../test/support/wire-server.js";
+import { median } from "./bench-stats.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const GAR = join(ROOT, "bin", "gar.cjs");
 const PROMPTS = Number(process.env.BENCH_RUNS ?? 10) * 2;
-
-function median(values: number[]): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
 
 /** One `gar -p --output json`: its wall time and the run's own durationMs. */
 function printRun(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{ wall: number; run: number }> {

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { HookRun } from "../src/agent/events.js";
 import { setupRun } from "../src/modes/setup.js";
 import { startWireServer } from "../test/support/wire-server.js";
+import { median } from "./bench-stats.js";
 
 const CALLS = Number(process.env.BENCH_HOOK_CALLS ?? 30);
 const ROUNDS = 3;
@@ -45,11 +46,6 @@ async function oneRun(withHook: boolean): Promise<{ perCallMs: number; hookMs: n
 	await server.close();
 	if (calls.length !== CALLS) throw new Error(`bench-hooks: ${calls.length} of ${CALLS} calls ran`);
 	return { perCallMs: median(calls), hookMs };
-}
-
-function median(values: number[]): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
 /** Lines for `npm run bench`: from a reply's end to its bash call's tool_end, median per call, with and without. */

@@ -10,6 +10,7 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { INDEX_FILE } from "../src/session/catalog.js";
 import { sessionDirFor, sessionFileName } from "../src/session/paths.js";
+import { median, shellQuote } from "./bench-stats.js";
 import { killMembers, treeMembers } from "./bench-tui-proc.js";
 import { hasTmux, TmuxControl, tmuxQuote } from "./bench-tui-tmux.js";
 import { writeSyntheticSession } from "./synthetic-session.js";
@@ -23,12 +24,6 @@ const COLS = 120;
 const ROWS = 40;
 const GAR = process.env.BENCH_GAR ?? new URL("../bin/gar.cjs", import.meta.url).pathname;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const shellQuote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
-
-function median(values: number[]): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
 
 /** The whole environment of every launch: the bench's own home, nothing of the caller's. */
 function launchEnv(dir: string): Record<string, string> {

@@ -16,6 +16,7 @@ import { InputModel } from "../src/ui/state/input-model.js";
 import { UiStore } from "../src/ui/state/store.js";
 import { requestHeader, requestSections, requestTokens } from "../src/view/request-view.js";
 import { initialView } from "../src/view/state.js";
+import { median } from "./bench-stats.js";
 import { writeSyntheticSession } from "./synthetic-session.js";
 
 const TOKENS = 150_000;
@@ -89,10 +90,6 @@ function sessionFile(dir: string): string {
 	});
 	writer.close();
 	return file;
-}
-
-function median(values: number[]): number {
-	return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 }
 
 /** Resolves once the frame shows `text` (Ink draws on React's next pass). */

@@ -10,13 +10,13 @@ import { join } from "node:path";
 import { redoRewind } from "../src/rewind/api.js";
 import { TreeScan } from "../src/tools/tree-scan.js";
 import { rewindWorld } from "../test/support/rewind-world.js";
+import { median } from "./bench-stats.js";
 
 const FILES = 200;
 const LINES = 400;
 const TREE = 20_000;
 const RUNS = 5;
 const GAR = new URL("../bin/gar.cjs", import.meta.url).pathname;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 const ms = (value: number) => `${value.toFixed(1).padStart(7)} ms`;
 
 /** 200 files of 400 lines each, one line of each changed by the edit tool in one run. */

@@ -9,6 +9,7 @@ import { dirname, join } from "node:path";
 import { loadSession } from "../src/session/load.js";
 import { SessionWriter } from "../src/session/writer.js";
 import { TreeModel } from "../src/ui/state/tree-model.js";
+import { median, shellQuote } from "./bench-stats.js";
 import { hasTmux, TmuxControl, tmuxQuote } from "./bench-tui-tmux.js";
 import { writeSyntheticSession } from "./synthetic-session.js";
 
@@ -19,8 +20,6 @@ const ROWS = 40;
 const KEYS = 20;
 const GAR = process.env.BENCH_GAR ?? new URL("../bin/gar.cjs", import.meta.url).pathname;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
-const shellQuote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
 
 /** The synthetic session (recorded in `cwd`), with BRANCHES branches from replies spread over it. */
 function sessionWithBranches(dir: string, cwd: string): string {

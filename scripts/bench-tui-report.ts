@@ -1,4 +1,7 @@
 // The TUI bench's figures and the table it prints.
+import { median, percentile } from "./bench-stats.js";
+
+export { median, percentile };
 
 /** What one stream launch measured between Enter and the marker. */
 export type StreamFigures = {
@@ -36,18 +39,6 @@ export type ReportSetup = {
 	cols: number;
 	rows: number;
 };
-
-/** The middle value (the upper one of an even count). */
-export function median(values: number[]): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
-
-/** The nearest-rank percentile. */
-export function percentile(values: number[], p: number): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-}
 
 const ms = (v: number) => `${v.toFixed(0).padStart(5)} ms`;
 const mib = (v: number) => `${v.toFixed(0).padStart(5)} MiB`;

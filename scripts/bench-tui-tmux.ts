@@ -2,11 +2,12 @@
 // one `tmux -C attach` child answers each command over a pipe in a fraction of one, so the screen can be polled
 // every 2 ms without the poller dominating what it measures.
 import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from "node:child_process";
+import { shellQuote } from "./bench-stats.js";
 
 type Pending = { command: string; resolve: (lines: string[]) => void; reject: (error: Error) => void };
 
-/** Quotes one argument for tmux's command parser. */
-export const tmuxQuote = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
+/** Quotes one argument for tmux's command parser (which reads quotes as sh does). */
+export const tmuxQuote = shellQuote;
 
 /** True when a `tmux` binary runs here. */
 export function hasTmux(): boolean {

@@ -11,6 +11,7 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { startWireServer, type WireServer } from "../test/support/wire-server.js";
 import { findPi, PI_ARGS, PI_ENV, PI_READY, writePiHome, writePiSession } from "./bench-pi.js";
+import { shellQuote } from "./bench-stats.js";
 import { killMembers, treeCpuSeconds, treeMembers, treeRssMib } from "./bench-tui-proc.js";
 import {
 	median,
@@ -56,7 +57,6 @@ type Profile = {
 	resume: (file: string) => { argv: string[]; ready: Ready };
 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const shellQuote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
 
 /** Runs from `--tui-runs N` or BENCH_TUI_RUNS (default 3). */
 function runsWanted(): number {

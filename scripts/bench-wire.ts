@@ -10,6 +10,7 @@ import { createInterface } from "node:readline";
 import { createAnthropicProvider } from "../src/llm/anthropic.js";
 import { createOpenAIProvider } from "../src/llm/openai.js";
 import type { Provider } from "../src/llm/types.js";
+import { median } from "./bench-stats.js";
 
 const DELTAS = 20_000;
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -142,11 +143,6 @@ async function wholeProcess(url: string, runs: number): Promise<string[]> {
 	} finally {
 		rmSync(home, { recursive: true, force: true });
 	}
-}
-
-function median(values: number[]): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
 /** Lines for `npm run bench`: the floor and both wires, with gar's ratio to the floor (target ≤ 2×). */

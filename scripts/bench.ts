@@ -14,6 +14,7 @@ import { benchPicker } from "./bench-picker.js";
 import { benchRequest } from "./bench-request.js";
 import { benchRewind } from "./bench-rewind.js";
 import { benchSessionLoad } from "./bench-session.js";
+import { median } from "./bench-stats.js";
 import { benchTree } from "./bench-tree.js";
 import { benchTui } from "./bench-tui.js";
 import { benchWire } from "./bench-wire.js";
@@ -71,11 +72,6 @@ async function interleaved(probes: (() => Promise<Sample>)[]): Promise<Sample[]>
 			rssMb: rss.length ? Math.max(...rss) : null,
 		};
 	});
-}
-
-function median(values: number[]): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
 const fmt = (s: Sample, base?: Sample) =>
