@@ -83,6 +83,22 @@ export type RequestInfo = {
 };
 
 /**
+ * A call waiting for the person's decision, with what it would do; `reason`: why it asks when a PreToolUse hook asked
+ * (absent: the approval policy did).
+ */
+export type ApprovalRequest = {
+	callId: string;
+	name: string;
+	args: Record<string, unknown>;
+	preview: ToolPreview;
+	reason?: string;
+	/** What allowing "commands starting with …" would save as rules (absent: not offered for this call). */
+	prefixes?: string[];
+	/** What the permission rules said: which parts they allow, or why none can be offered. */
+	ruleNote?: string;
+};
+
+/**
  * Everything the agent does, as one typed stream: the UI, the session writer, the headless JSON output and
  * replay all use it. Deltas carry only the delta; every line of `stream-json` stays linear in the reply's length.
  * Documented for scripts in README ("stream-json events"): add fields freely, never change or remove one.
@@ -138,18 +154,7 @@ export type AgentEvent =
 	 * A call waits for the person; `preview` says what it will do. Comes before its `tool_start`. `reason`: why gar
 	 * asks when a PreToolUse hook asked it to (the hook and its words); absent when --approve asks.
 	 */
-	| {
-			type: "approval_request";
-			callId: string;
-			name: string;
-			args: Record<string, unknown>;
-			preview: ToolPreview;
-			reason?: string;
-			/** The prefixes "commands starting with …" would save as allow rules; absent: not offered for this call. */
-			prefixes?: string[];
-			/** What the permission rules said of the call: which parts they allow, or why no prefix is offered. */
-			ruleNote?: string;
-	  }
+	| ({ type: "approval_request" } & ApprovalRequest)
 	| {
 			type: "approval_result";
 			callId: string;

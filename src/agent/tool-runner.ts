@@ -4,25 +4,11 @@ import type { ToolCallBlock, ToolResultMessage } from "../llm/types.js";
 import { previewTool, runTool } from "../tools/index.js";
 import type { AnyTool, ToolPreview, ToolResult } from "../tools/types.js";
 import type { EventChannel } from "./channel.js";
-import type { ToolOutcome } from "./events.js";
+import type { ApprovalRequest, ToolOutcome } from "./events.js";
 import type { LoopGuard } from "./loop-guard.js";
 import type { MessageQueue } from "./queue.js";
 
-/**
- * A call waiting for the person's decision, with what it would do; `reason`: why it asks when a PreToolUse hook asked
- * (absent: the approval policy did).
- */
-export type ApprovalRequest = {
-	callId: string;
-	name: string;
-	args: Record<string, unknown>;
-	preview: ToolPreview;
-	reason?: string;
-	/** What allowing "commands starting with …" would save as rules (absent: not offered for this call). */
-	prefixes?: string[];
-	/** What the permission rules said: which parts they allow, or why none can be offered. */
-	ruleNote?: string;
-};
+export type { ApprovalRequest } from "./events.js";
 /**
  * `remember`: allow this tool for the rest of the session; `prefixes`: allow commands starting with these, as rules
  * saved to the config; `stop`: deny and stop the run.
