@@ -9,6 +9,7 @@ import { frameRows } from "../state/layout.js";
 import type { PickerModel } from "../state/picker.js";
 import { useStore } from "../state/use-store.js";
 import { useTheme } from "../theme/context.js";
+import { BarLine } from "../views/BarLine.js";
 import { fitParts } from "../views/fit-parts.js";
 import { PickerList } from "../views/PickerList.js";
 import { PickerPreviewBox } from "../views/PickerPreviewBox.js";
@@ -189,14 +190,7 @@ function Picker({ picker, cwd, size }: { picker: PickerModel; cwd: string; size:
 	const field = guard.current;
 	return (
 		<>
-			<Text
-				color={theme.status.fg}
-				backgroundColor={theme.status.bg}
-				inverse={theme.status.bg === ""}
-				wrap="truncate-end"
-			>
-				{flat(titleOf(picker, cwd)).padEnd(width)}
-			</Text>
+			<BarLine text={flat(titleOf(picker, cwd))} width={width} />
 			<Box width={width}>
 				<Text color={theme.accent}>{"› "}</Text>
 				{picker.mode === "rename" ? (

@@ -17,6 +17,7 @@ import type { UiStore } from "../state/store.js";
 import { useStore } from "../state/use-store.js";
 import { useTheme } from "../theme/context.js";
 import type { Theme } from "../theme/theme.js";
+import { BarLine } from "../views/BarLine.js";
 import { fitParts } from "../views/fit-parts.js";
 import type { ScreenProps } from "./screen.js";
 
@@ -162,14 +163,7 @@ export function RewindScreen({ store, actions, size }: ScreenProps) {
 	const hints = choosing ? CHOICE_HINTS : LIST_HINTS;
 	return (
 		<Box flexDirection="column" width={size.columns} height={frameRows(size)}>
-			<Text
-				color={theme.status.fg}
-				backgroundColor={theme.status.bg}
-				inverse={theme.status.bg === ""}
-				wrap="truncate-end"
-			>
-				{title.padEnd(size.columns)}
-			</Text>
+			<BarLine text={title} width={size.columns} />
 			<Box flexDirection="column" height={height}>
 				{choosing ? (
 					<Choice view={view} height={height} />

@@ -9,6 +9,7 @@ import { titleOf } from "../state/session-facts.js";
 import { type TreeModel, treeModelOf } from "../state/tree-model.js";
 import { useStore } from "../state/use-store.js";
 import { useTheme } from "../theme/context.js";
+import { BarLine } from "../views/BarLine.js";
 import { fitParts } from "../views/fit-parts.js";
 import { TreeLines } from "../views/tree-line.js";
 import type { ScreenProps } from "./screen.js";
@@ -32,7 +33,6 @@ const HINTS: readonly [string, number][] = [
 
 /** The header: what this is, the session's name, its size and the filter. */
 function Header({ title, model, width }: { title: string; model: TreeModel; width: number }) {
-	const theme = useTheme();
 	const { entries, branchPoints } = model.size;
 	const parts = [
 		"session tree",
@@ -42,16 +42,7 @@ function Header({ title, model, width }: { title: string; model: TreeModel; widt
 		`showing ${FILTER_NAMES[model.filter]}`,
 	];
 	const text = ` ${fitParts(parts, width - 2, " · ", [0, 4, 2, 3, 1]).join(" · ")}`;
-	return (
-		<Text
-			color={theme.status.fg}
-			backgroundColor={theme.status.bg}
-			inverse={theme.status.bg === ""}
-			wrap="truncate-end"
-		>
-			{text.padEnd(width)}
-		</Text>
-	);
+	return <BarLine text={text} width={width} />;
 }
 
 /** The last row: the open field (ink-text-input), else what the last key did, else the keys. */

@@ -1,11 +1,11 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import { memo } from "react";
 import { sanitizeForTerminal } from "../../term/sanitize.js";
 import { formatTokens, formatTotalsCost, formatUsage } from "../../view/format.js";
 import type { ViewState } from "../../view/state.js";
 import { useNow } from "../state/use-store.js";
-import { useTheme } from "../theme/context.js";
 import { describeActivity, isBusy } from "./activity.js";
+import { BarLine } from "./BarLine.js";
 import { fitParts } from "./fit-parts.js";
 
 export type StatusBarProps = {
@@ -28,7 +28,6 @@ export type StatusBarProps = {
 
 /** The top line: gar and version, model, cwd and branch, session; plus a live summary when the inspector is hidden. */
 export const StatusBar = memo(function StatusBar(props: StatusBarProps) {
-	const theme = useTheme();
 	const { view } = props;
 	const busy = isBusy(view.activity);
 	const now = useNow(props.summary && busy);
@@ -65,15 +64,7 @@ export const StatusBar = memo(function StatusBar(props: StatusBarProps) {
 	const text = ` ${shown.join(" │ ")} `;
 	return (
 		<Box width={props.width}>
-			{/* Without a background colour (NO_COLOR, the mono theme) the bar is drawn inverse. */}
-			<Text
-				color={theme.status.fg}
-				backgroundColor={theme.status.bg}
-				inverse={theme.status.bg === ""}
-				wrap="truncate-end"
-			>
-				{text.padEnd(props.width)}
-			</Text>
+			<BarLine text={text} width={props.width} />
 		</Box>
 	);
 });
