@@ -1,6 +1,7 @@
 // In-process keypress cost: the real App bundled as the build bundles it (Ink patches, minified, production React),
 // on a fake terminal. `node --import tsx scripts/bench-keys.ts [keys] [gapMs] [chatLines]`. Prints the first keys
-// (cold code) and the median of the rest (warm), in ms from the key pushed to its frame written.
+// (cold code) and the median of the rest (warm), in ms from the key pushed to its first write (the typed row's echo)
+// and to its frame written.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,13 +29,13 @@ try {
 		plugins: [inkPatches],
 	});
 	const { run } = await import(pathToFileURL(outfile).href);
-	type Figures = { ms: number[]; bytes: number[]; layout: number[]; render: number[] };
-	const { ms, bytes, layout, render } = (await run(keys, gap, chat)) as Figures;
+	type Figures = { ms: number[]; frame: number[]; bytes: number[]; layout: number[]; render: number[] };
+	const { ms, frame, bytes, layout, render } = (await run(keys, gap, chat)) as Figures;
 	const med = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] ?? Number.NaN;
 	const p90 = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length * 0.9)] ?? Number.NaN;
 	const stage = (name: string, v: number[]) =>
 		`${name} cold ${med(v.slice(0, 20)).toFixed(3)} warm ${med(v.slice(20)).toFixed(3)}`;
-	console.log(`${stage("layout", layout)}; ${stage("renderer", render)} ms`);
+	console.log(`${stage("layout", layout)}; ${stage("renderer", render)}; ${stage("frame", frame)} ms`);
 	console.log(
 		`first 20: ${ms
 			.slice(0, 20)

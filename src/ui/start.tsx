@@ -11,6 +11,7 @@ import { initialView } from "../view/state.js";
 import { App, type AppActions, type AppInfo } from "./screens/App.js";
 import type { SendMode } from "./screens/chat-keys.js";
 import type { SessionIntents } from "./screens/screen.js";
+import { InputEcho } from "./state/input-echo.js";
 import { InputModel } from "./state/input-model.js";
 import { PickerModel } from "./state/picker.js";
 import { pathLabel, titleOf } from "./state/session-facts.js";
@@ -126,6 +127,8 @@ export async function startApp(options: StartOptions): Promise<StartedApp> {
 		store.openScreen("picker");
 	}
 	const input = new InputModel();
+	// A typed key's row goes to the terminal at once, its frame right after (state/input-echo.ts).
+	input.echo = new InputEcho((bytes) => process.stdout.write(bytes));
 	const linked: Linked = {};
 	const lines = new Lines();
 	let done: (code: number) => void = () => {};

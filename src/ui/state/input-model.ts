@@ -4,6 +4,7 @@ import { PasteReader } from "../editor/paste-reader.js";
 import { TextBuffer } from "../editor/text-buffer.js";
 import { type EditorView, type RowPosition, rowCount, scrolled } from "../editor/viewport.js";
 import { rowOf } from "../editor/wrap.js";
+import type { InputEcho } from "./input-echo.js";
 import { MentionSearch, type PathFinder } from "./mention-search.js";
 
 /** Completion items shown at once. */
@@ -50,6 +51,8 @@ export class InputModel {
 	history: PromptHistory = PromptHistory.memory();
 	/** Completes `/commands`; set once the conversation exists. */
 	completer: Completer | null = null;
+	/** Draws a typed key's row before its frame (the app in a terminal sets it). */
+	echo: InputEcho | null = null;
 	/** A line under the input until the next edit (a file mentioned that is gone). */
 	note: string | null = null;
 	/** Ctrl+R: the query and the index of the shown match (-1: none). */
@@ -450,11 +453,13 @@ export class InputModel {
 
 	/** An edit; `typing`: a key typed or Backspace (an `@` mention then opens the finder). */
 	private edited(apply: () => unknown, typing = false): void {
+		const shown = typing ? this.echo?.before(this) : null;
 		apply();
 		this.typing = typing;
 		this.note = null;
 		this.historyIndex = null;
 		this.changed();
+		if (shown) this.echo?.after(this, shown);
 	}
 
 	private moved(apply: () => void): void {

@@ -1,4 +1,5 @@
-import { Box, Text } from "ink";
+import { Box, type DOMElement, Text } from "ink";
+import { useLayoutEffect, useRef } from "react";
 import { sanitizeForTerminal } from "../../term/sanitize.js";
 import { nextBoundary } from "../editor/graphemes.js";
 import { isToken, type PasteRegistry } from "../editor/paste.js";
@@ -34,6 +35,18 @@ export type EditorBoxProps = {
 	textWidth: number;
 };
 
+/** The top-left cell of `node` on the screen, from the layout Ink draws next; null once it is unmounted. */
+function originOf(node: DOMElement | null): { x: number; y: number } | null {
+	if (!node?.yogaNode) return null;
+	let x = 0;
+	let y = 0;
+	for (let at: DOMElement | undefined = node; at?.yogaNode; at = at.parentNode) {
+		x += at.yogaNode.getComputedLeft();
+		y += at.yogaNode.getComputedTop();
+	}
+	return { x, y };
+}
+
 /**
  * The rows of the editor on screen (at most MAX_ROWS, scrolled with the cursor), the cursor drawn inverse.
  * Placeholders show as their label in the accent colour. Rendered by InputBox, which subscribes to the model.
@@ -43,6 +56,17 @@ export function EditorBox({ model, prompt, hint, width, textWidth }: EditorBoxPr
 	const { rows, cursor } = model.view(textWidth);
 	const { lines, pastes } = model.buffer;
 	const indent = " ".repeat(prompt.length);
+	const box = useRef<DOMElement>(null);
+	// Where a typed key's row is drawn before its frame (state/input-echo.ts): as laid out for the frame just drawn.
+	useLayoutEffect(() => {
+		const echo = model.echo;
+		if (!echo) return;
+		const hintWidth = hint.length + 1;
+		echo.place = { origin: () => originOf(box.current), width, textWidth, prompt: prompt.length, hint: hintWidth };
+		return () => {
+			echo.place = null;
+		};
+	});
 	const draw = (list: Piece[], base: string) =>
 		list.map((piece, i) =>
 			piece.token ? (
@@ -55,7 +79,7 @@ export function EditorBox({ model, prompt, hint, width, textWidth }: EditorBoxPr
 			),
 		);
 	return (
-		<Box flexDirection="column" width={width}>
+		<Box ref={box} flexDirection="column" width={width}>
 			{rows.map((row, i) => {
 				const line = lines[row.line] ?? "";
 				const isCursor = i === cursor.row;
