@@ -35,7 +35,8 @@ const KEYS = 20;
 const PRIMER = "qz"; // typed first, so "the typed text is on screen" cannot match anything else on it
 const PROMPT = "Write a long story.";
 const POLL_MS = 10;
-const KEY_POLL_MS = 2;
+/** The screen is polled this often while a key is awaited (BENCH_KEY_POLL_MS; 0: back to back, one capture after another). */
+const KEY_POLL_MS = Number(process.env.BENCH_KEY_POLL_MS ?? 2);
 const KEY_GAP_MS = Number(process.env.BENCH_KEY_GAP_MS ?? 0);
 const STALL_MS = 20_000;
 const GAR = process.env.BENCH_GAR ?? new URL("../bin/gar.cjs", import.meta.url).pathname;
@@ -225,7 +226,7 @@ class TuiBench {
 			if (test(screen)) return now;
 			if (now > deadline) throw new Error(`no ${what} after ${timeoutMs / 1000} s; the screen:\n${screen}`);
 			onPoll?.();
-			await sleep(everyMs);
+			if (everyMs > 0) await sleep(everyMs);
 		}
 	}
 

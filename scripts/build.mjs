@@ -65,7 +65,7 @@ const common = {
 	format: "cjs",
 	platform: "node",
 	target: "node20",
-	minify: true,
+	minify: !process.env.GAR_NO_MINIFY,
 	legalComments: "none",
 	logLevel: "warning",
 	define: { "process.env.NODE_ENV": '"production"', GAR_VERSION: JSON.stringify(pkg.version) },
