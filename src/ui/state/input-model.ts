@@ -463,9 +463,11 @@ export class InputModel {
 	}
 
 	private moved(apply: () => void): void {
+		const shown = this.echo?.before(this);
 		apply();
 		this.typing = false;
 		this.changed(false);
+		if (shown) this.echo?.after(this, shown);
 	}
 
 	private changedTrue(): boolean {
