@@ -1,3 +1,4 @@
+import { saveCodeCache } from "../code-cache.js";
 import { createDemoProject, DEMO_PROMPT, demoScript } from "../demo/project.js";
 import { createScriptedProvider } from "../llm/scripted.js";
 import { type RunFlags, type Setup, setupRun } from "../modes/setup.js";
@@ -51,6 +52,8 @@ export async function connect(
 	const { channel } = setup;
 	store.view = pathView(setup.conversation);
 	endPreview(store);
+	// A continued session without a preview: its code cache is written now (once per launch: a no-op after one).
+	saveCodeCache();
 	channel.subscribe(store.onEvent);
 	store.inspector = setup.config.tui.inspector;
 	store.idleTimeoutMs = setup.idleTimeoutMs;

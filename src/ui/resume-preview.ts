@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { saveCodeCache } from "../code-cache.js";
 import { readSessionTail, replayEvents, type Session } from "../session/index.js";
 import { reduce } from "../view/reducer.js";
 import { initialView, type ViewState } from "../view/state.js";
@@ -60,6 +61,8 @@ export async function showPreview(
 	store.changed();
 	await Promise.race([committed, delay(COMMIT_LIMIT_MS)]);
 	await delay(frameMs);
+	// `gar --session`/`-c`'s code cache (src/boot.ts) holds what it took to draw this frame.
+	saveCodeCache();
 	return true;
 }
 

@@ -41,6 +41,9 @@ export type StartOptions = {
 	resume?: string;
 	/** A screen to open over the chat before the first frame (`gar replay`: "replay"). */
 	screen?: string;
+	/** --session / -c: the launch's code cache is written once the session is drawn (resume-preview.ts, connect.ts). */
+	session?: string;
+	continue?: boolean;
 };
 
 /** Sends a line the person typed: a task, a steer or follow-up, a /command or a !shell line. */
@@ -156,8 +159,9 @@ export async function startApp(options: StartOptions): Promise<StartedApp> {
 	// A render that throws ends the app like any crash: the screen restored and the error shown.
 	ink.waitUntilExit().catch(terminal.crash);
 	// The first frame is drawn: the code cache now holds just what it took (src/boot.ts); the rest loads after it.
-	// `gar -r` keeps its own cache, written once the picker's rows are drawn (their code is what it waits for).
-	if (options.resume === undefined) saveCodeCache();
+	// `gar -r` keeps its own cache, written once the picker's rows are drawn (their code is what it waits for); so does
+	// a continued session, once it is drawn.
+	if (options.resume === undefined && options.session === undefined && !options.continue) saveCodeCache();
 	return {
 		store,
 		input,
