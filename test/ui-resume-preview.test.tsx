@@ -43,7 +43,9 @@ function app(cwd: string, columns = 120) {
 	const store = new UiStore(initialView({ provider: "openai", model: "" }));
 	const linked: Linked = {};
 	const info = appInfo({ cwd }, linked);
-	const ui = render(<App store={store} input={new InputModel()} info={info} actions={noop} size={{ columns, rows: 40 }} />);
+	const ui = render(
+		<App store={store} input={new InputModel()} info={info} actions={noop} size={{ columns, rows: 40 }} />,
+	);
 	const show = (session: NonNullable<Linked["preview"]>) => {
 		linked.preview = session;
 	};
