@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { accessSync, constants, mkdirSync, writeFileSync } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
-import { filler } from "./synthetic-session.js";
+import { filler, replyText } from "./synthetic-session.js";
 
 /** The pi model the bench asks for (its models.json names it), and pi's ready screen: its footer with that model. */
 export const PI_MODEL = "fake-model";
@@ -79,7 +79,7 @@ export function writePiSession(file: string, entries: number, cwd: string): stri
 		let message: Record<string, unknown>;
 		if (step === 0) message = { role: "user", content: [{ type: "text", text: `Task ${i}: ${filler(i, 200)}` }] };
 		else if (step === 9) {
-			message = { role: "assistant", content: [{ type: "text", text: filler(i, 600) }], stopReason: "stop", ...reply };
+			message = { role: "assistant", content: [{ type: "text", text: replyText(i) }], stopReason: "stop", ...reply };
 		} else if (step % 2 === 1) {
 			const content = [
 				{ type: "thinking", thinking: filler(i + 1, 400) },

@@ -107,6 +107,23 @@ function launchEnv(dir: string): Record<string, string> {
 	};
 }
 
+/** The first line of a gar session's last reply (at most 30 characters) as a pattern, any whitespace between words. */
+function lastReplyStart(file: string): string {
+	const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+	for (let i = lines.length - 1; i > 0; i--) {
+		const entry = JSON.parse(lines[i] ?? "{}") as { type?: string; content?: { type: string; text?: string }[] };
+		const text =
+			entry.type === "assistant" ? entry.content?.find((b) => b.type === "text" && b.text?.trim())?.text : "";
+		const start = text?.trim().split("\n")[0]?.slice(0, 30).trim();
+		if (start)
+			return start
+				.split(/\s+/)
+				.map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+				.join("\\s+");
+	}
+	throw new Error(`${file} has no reply to wait for`);
+}
+
 /** A screen test for `text` that gives up (throws) once the screen has not changed for STALL_MS. */
 function stallGuard(text: string): (screen: string) => boolean {
 	let last = "";
@@ -150,16 +167,19 @@ class TuiBench {
 		return [process.execPath, gar, ...base, ...extra];
 	}
 
-	/** gar (the build at `gar`) as a profile: no session unless resumed; opened means the session's id is shown. */
+	/**
+	 * gar (the build at `gar`) as a profile: no session unless resumed; opened means the session's id is shown and the
+	 * start of its last reply (the person sees their conversation, not just an id).
+	 */
 	garProfile(name: string, gar = GAR): Profile {
 		return {
 			name,
 			argv: (extra) => this.garArgv(["--no-session", ...extra], gar),
 			ready: READY,
 			resume: (file) => {
-				// The status bar shows the session's id only once the session has loaded.
 				const id = String(JSON.parse(readFileSync(file, "utf8").slice(0, 4096).split("\n")[0] ?? "{}").id);
-				return { argv: this.garArgv(["--session", file], gar), ready: [{ pattern: new RegExp(id), mode: name }] };
+				const both = `^(?=[\\s\\S]*${id})(?=[\\s\\S]*${lastReplyStart(file)})`;
+				return { argv: this.garArgv(["--session", file], gar), ready: [{ pattern: new RegExp(both), mode: name }] };
 			},
 		};
 	}

@@ -25,6 +25,11 @@ export function filler(seed: number, bytes: number): string {
 	return out.slice(0, bytes);
 }
 
+/** The final reply of the run that step `i` ends: its first line names the run's task (the bench looks for it). */
+export function replyText(i: number): string {
+	return `Done with task ${i - 9}.\n${filler(i, 600)}`;
+}
+
 /**
  * Writes a realistic session of `entries` entries under `dir` (a sessions base folder) with the real writer:
  * runs of a user prompt, four tool rounds (thinking, text, a tool call, a result of a few KB with a diff in its
@@ -41,7 +46,7 @@ export function writeSyntheticSession(dir: string, entries: number, options: Syn
 			if (step === 0) writer.appendUser(`Task ${i}: ${filler(i, 200)}`);
 			else if (step === 9) {
 				writer.appendAssistant(
-					{ role: "assistant", content: [{ type: "text", text: filler(i, 600) }], stopReason: "stop", ...reply },
+					{ role: "assistant", content: [{ type: "text", text: replyText(i) }], stopReason: "stop", ...reply },
 					0.01,
 				);
 			} else if (step % 2 === 1) {

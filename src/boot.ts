@@ -5,7 +5,9 @@
 //
 // One cache per kind of launch, as each runs different code: `-p` (written when it exits), in a terminal (written by
 // the full-screen app once its first frame is drawn, through `garBoot` below; other commands run in a terminal leave
-// it alone), `gar -r` in a terminal (written once the picker's rows are drawn), and piped (written at exit). src/boot-cache.ts checks a cache before V8 sees it; V8 itself refuses one
+// it alone), `gar -r` in a terminal (written once the picker's rows are drawn), `gar --session`/`-c` in a terminal
+// (written once the session's last screen is drawn), and piped (written at exit). src/boot-cache.ts checks a cache
+// before V8 sees it; V8 itself refuses one
 // made by another V8 or other flags, and it is then made again. A cache that cannot be read or written only costs
 // speed.
 import { readFileSync, statSync } from "node:fs";
@@ -21,13 +23,21 @@ declare const GAR_VERSION: string;
 /** The first 16 hex digits of the sha256 of dist/gar.cjs, set by the build (scripts/build.mjs). */
 declare const GAR_BUNDLE_HASH: string;
 
-type Kind = "print" | "terminal" | "resume" | "piped";
+type Kind = "print" | "terminal" | "resume" | "session" | "piped";
 
-/** Which cache a launch uses: its code differs by kind (`gar -r` in a terminal runs the picker before the chat). */
+/** Whether the app continues a session (`--session`, `-c`): it draws the session's last screen before the rest. */
+const continues = (arg: string) =>
+	arg === "-c" || arg === "--continue" || arg === "--session" || arg.startsWith("--session=");
+
+/**
+ * Which cache a launch uses: its code differs by kind (`gar -r` in a terminal runs the picker before the chat, `gar
+ * --session`/`-c` the session's preview).
+ */
 function launchKind(argv: readonly string[], tty: boolean): Kind {
 	if (argv.some((arg) => arg === "-p" || arg === "--print")) return "print";
 	if (!tty) return "piped";
-	return argv.some((arg) => arg === "-r" || arg === "--resume") ? "resume" : "terminal";
+	if (argv.some((arg) => arg === "-r" || arg === "--resume")) return "resume";
+	return argv.some(continues) ? "session" : "terminal";
 }
 
 /** gar's cache folder: `$XDG_CACHE_HOME/gar`, else `~/.cache/gar` (a relative XDG variable is ignored). */
@@ -115,7 +125,7 @@ function boot(bundle: string, argv: readonly string[], env: NodeJS.ProcessEnv): 
 		writeCache(file, check, script.createCachedData());
 	};
 	// The app writes its caches itself, once what they are for is on screen (src/ui/start.tsx).
-	if (kind !== "terminal" && kind !== "resume") process.on("exit", save);
+	if (kind === "print" || kind === "piped") process.on("exit", save);
 	const garBoot: GarBoot = { saveCodeCache: save, signalsTaken };
 	const module = { exports: {} };
 	script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle), garBoot);

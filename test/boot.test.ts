@@ -20,11 +20,19 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { SessionWriter } from "../src/session/writer.js";
 import { runGar, tempHome } from "./support/cli.js";
 import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
 
 const ROOT = join(import.meta.dirname, "..");
+const REPLY = {
+	role: "assistant" as const,
+	provider: "openai",
+	model: "m",
+	usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0 },
+	stopReason: "stop" as const,
+};
 const VERSION = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version as string;
 
 let server: WireServer | undefined;
@@ -85,7 +93,7 @@ function caches(cache: string): Record<string, { bytes: Buffer; mtimeMs: number 
 	const dir = join(cache, "gar");
 	const out: Record<string, { bytes: Buffer; mtimeMs: number }> = {};
 	for (const name of existsSync(dir) ? readdirSync(dir) : []) {
-		const kind = /^code-.*-(print|terminal|resume|piped)-[^-]+-[^-]+-[0-9a-f]{8}\.v8$/.exec(name)?.[1];
+		const kind = /^code-.*-(print|terminal|resume|session|piped)-[^-]+-[^-]+-[0-9a-f]{8}\.v8$/.exec(name)?.[1];
 		if (kind) out[kind] = { bytes: readFileSync(join(dir, name)), mtimeMs: statSync(join(dir, name)).mtimeMs };
 	}
 	return out;
@@ -376,6 +384,33 @@ fs.readFileSync = function (file, ...rest) {
 			await tmux.waitFor(/no sessions|sessions? in this project/i);
 			await sleep(300);
 			expect(caches(cache)).toEqual({ resume: written });
+		},
+	);
+
+	it.skipIf(!HAS_TMUX)(
+		"gar --session keeps a cache of its own, written once the session's last screen is drawn; the next one uses it",
+		async () => {
+			const { root, project, cache, env } = home();
+			const writer = SessionWriter.create({ dir: join(root, "sessions"), cwd: project });
+			writer.appendUser("the prompt");
+			writer.appendAssistant({ ...REPLY, content: [{ type: "text", text: "The last reply of the session." }] });
+			writer.close();
+			const garCmd = garInTerminal(env);
+			const start = () => {
+				const command = `cd '${project}' && ${garCmd} --session '${writer.file}' --base-url http://127.0.0.1:9/v1 --model m; sleep 5`;
+				return TmuxSession.start(command, { columns: 100, rows: 30 });
+			};
+			tmux = start();
+			await tmux.waitFor(/The last reply of the session/);
+			for (let waited = 0; caches(cache).session === undefined && waited < 5000; waited += 20) await sleep(20);
+			const written = caches(cache).session;
+			expect(written?.bytes.length).toBeGreaterThan(100_000);
+			expect(caches(cache).terminal).toBeUndefined();
+			tmux.kill();
+			tmux = start();
+			await tmux.waitFor(/The last reply of the session/);
+			await sleep(300);
+			expect(caches(cache)).toEqual({ session: written });
 		},
 	);
 });

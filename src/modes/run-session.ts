@@ -74,13 +74,16 @@ function rewindBeforeRun(file: string, id: string, entry: string, filesOnly: boo
 	return report;
 }
 
-/** Opens (or creates) the session a run is saved to and rebuilds the model context from its current leaf. */
-export function openRunSession(flags: SessionFlags, baseDir: string, cwd: string): RunSession {
-	let file: string | undefined;
-	const warnings: string[] = [];
-	if (flags.session) {
-		file = resolveSession(baseDir, flags.session, cwd).file;
-	} else if (flags.continue) {
+/** The session file a run continues (--session, -c), found without reading it; `file` undefined: a new session. */
+export type ResolvedRunSession = { file?: string; warnings: string[] };
+
+/**
+ * Which session file the flags name (--session ID|PATH, or -c: the latest of `cwd`), without loading it. Throws
+ * UsageError when there is none to continue, or --at/--rewind-to without a session.
+ */
+export function resolveRunSession(flags: SessionFlags, baseDir: string, cwd: string): ResolvedRunSession {
+	if (flags.session) return { file: resolveSession(baseDir, flags.session, cwd).file, warnings: [] };
+	if (flags.continue) {
 		const skipped: string[] = [];
 		const latest = findLatestSession(baseDir, cwd, { onWarning: (w) => skipped.push(w) });
 		// A session this gar cannot read is named, not silently passed over.
@@ -88,11 +91,25 @@ export function openRunSession(flags: SessionFlags, baseDir: string, cwd: string
 		if (!latest && newer) throw new UsageError(`no session to continue that this gar can read: ${newer}`);
 		if (!latest)
 			throw new UsageError(`no session to continue in ${cwd} (looked in ${baseDir}); run without -c to start one`);
-		file = latest.file;
-		warnings.push(...skipped.map((w) => `skipped: ${w}`));
-	} else if (flags.at || flags.rewindTo) {
+		return { file: latest.file, warnings: skipped.map((w) => `skipped: ${w}`) };
+	}
+	if (flags.at || flags.rewindTo) {
 		throw new UsageError(`${flags.at ? "--at" : "--rewind-to"} needs a session: add --session ID or -c`);
 	}
+	return { warnings: [] };
+}
+
+/**
+ * Opens (or creates) the session a run is saved to and rebuilds the model context from its current leaf; `resolved`:
+ * what resolveRunSession found for these flags (found again when not given).
+ */
+export function openRunSession(
+	flags: SessionFlags,
+	baseDir: string,
+	cwd: string,
+	resolved: ResolvedRunSession = resolveRunSession(flags, baseDir, cwd),
+): RunSession {
+	const { file, warnings } = resolved;
 	if (!file) {
 		// Created on demand, so a run that fails to start (a missing key, say) leaves no empty session behind.
 		return {

@@ -45,7 +45,7 @@ import {
 	servesAnyId,
 	unknownModelNote,
 } from "./model-switch.js";
-import { openRunSession, type SessionFlags } from "./run-session.js";
+import { openRunSession, resolveRunSession, type SessionFlags } from "./run-session.js";
 
 export type RunFlags = ConfigFlags &
 	SessionFlags & {
@@ -158,6 +158,8 @@ export type SetupOptions = {
 	files?: FileAccess;
 	/** The final answer must match this schema (a schema given as a value, not as --schema's file). */
 	output?: OutputSchema;
+	/** Awaited with a continued session's file (--session, -c) once the config is read, before the file is (the app). */
+	beforeSessionLoad?: (file: string) => Promise<void>;
 };
 
 /** What the SDK adapter needs from the run settings. */
@@ -239,7 +241,7 @@ function resolveOrExplain(
 export async function setupRun(flags: RunFlags, env: NodeJS.ProcessEnv, options: SetupOptions = {}): Promise<Setup> {
 	const toolNames = flags.tools ?? [...TOOL_NAMES];
 	checkTools(toolNames);
-	const { loaded, opened, runConfig, run, missingKey } = runSettings(flags, env, options);
+	const { loaded, opened, runConfig, run, missingKey } = await runSettings(flags, env, options);
 	const { config } = loaded;
 	const system = systemPrompt(flags, toolNames, configPaths(loaded.home, env).configDir);
 	const output = options.output ?? (flags.schema ? await loadOutputSchema(flags.schema, flags.cwd) : undefined);
@@ -337,10 +339,12 @@ async function loadHooks(loaded: LoadResult, cwd: string, env: NodeJS.ProcessEnv
  * The configuration, the session to continue (if any), and the provider and model of this run: a resumed session's
  * own unless the person picked another one, the scripted one of `override`, or (when allowed) one without a key.
  */
-function runSettings(flags: RunFlags, env: NodeJS.ProcessEnv, options: SetupOptions) {
+async function runSettings(flags: RunFlags, env: NodeJS.ProcessEnv, options: SetupOptions) {
 	const loaded = loadConfig({ cwd: flags.cwd, env, flags, ...(flags.noHooks ? { noHooks: true } : {}) });
 	const { config } = loaded;
-	const opened = openRunSession(flags, config.session.dir, flags.cwd);
+	const resolved = resolveRunSession(flags, config.session.dir, flags.cwd);
+	if (resolved.file && options.beforeSessionLoad) await options.beforeSessionLoad(resolved.file);
+	const opened = openRunSession(flags, config.session.dir, flags.cwd, resolved);
 	// A resumed session keeps its model unless the person picked another one for this run.
 	const resumed = opened.model;
 	const useSessionModel =

@@ -68,6 +68,7 @@ export { type ReplayEvent, replayEvents } from "./replay.js";
 export { resolveEntry } from "./resolve-entry.js";
 export { Session } from "./session.js";
 export { type SessionSummary, summarize } from "./summary.js";
+export { readSessionTail, TAIL_BYTES } from "./tail.js";
 export { listTrash, moveToTrash, restoreFromTrash, type TrashedSession, trashDirOf } from "./trash.js";
 export {
 	type Clock,

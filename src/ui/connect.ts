@@ -1,10 +1,12 @@
+import { saveCodeCache } from "../code-cache.js";
 import { createDemoProject, DEMO_PROMPT, demoScript } from "../demo/project.js";
 import { createScriptedProvider } from "../llm/scripted.js";
 import { type RunFlags, type Setup, setupRun } from "../modes/setup.js";
 import { loadMarkdown } from "./chat/markdown.js";
+import { endPreview, showPreview } from "./resume-preview.js";
 import type { SessionIntents } from "./screens/screen.js";
 import { type IntentDeps, pathView, sessionIntents } from "./session-intents.js";
-import type { UiStore } from "./state/store.js";
+import type { StartedApp } from "./start.js";
 import { configuredTheme } from "./theme/start.js";
 
 /**
@@ -20,13 +22,20 @@ export type Connected = {
 	intents: (deps: Omit<IntentDeps, "setup">) => SessionIntents;
 };
 
-/** Builds the conversation and subscribes the store; warnings and first-contact help become notices. */
+/**
+ * Builds the conversation and subscribes the store; warnings and first-contact help become notices. A session
+ * continued (--session, -c, gar -r) shows its last screen from the file's tail before the whole file is read, unless
+ * --at names another entry (resume-preview.ts).
+ */
 export async function connect(
 	options: RunFlags & { prompt?: string; demo?: boolean; theme?: string },
-	store: UiStore,
+	{ store, preview }: Pick<StartedApp, "store" | "preview">,
 ): Promise<Connected> {
 	const demo = options.demo ? demoSetup() : undefined;
 	const flags = demo ? { ...options, cwd: demo.cwd, noSession: true, prompt: DEMO_PROMPT } : options;
+	const beforeSessionLoad = async (file: string) => {
+		await showPreview(file, { store, cwd: flags.cwd, show: preview });
+	};
 	const [setup] = await Promise.all([
 		setupRun(flags, process.env, {
 			// The person answers through the store; the question itself is the view's (approval_request).
@@ -35,12 +44,16 @@ export async function connect(
 			// The session file appears with the first entry: opening the app and quitting leaves nothing behind.
 			lazySession: true,
 			...(demo ? { override: demo.override } : {}),
+			...(flags.at ? {} : { beforeSessionLoad }),
 		}),
 		// Replies are drawn as markdown: marked and lowlight are loaded before the first one is shown.
 		loadMarkdown(),
 	]);
 	const { channel } = setup;
 	store.view = pathView(setup.conversation);
+	endPreview(store);
+	// A continued session without a preview: its code cache is written now (once per launch: a no-op after one).
+	saveCodeCache();
 	channel.subscribe(store.onEvent);
 	store.inspector = setup.config.tui.inspector;
 	store.idleTimeoutMs = setup.idleTimeoutMs;

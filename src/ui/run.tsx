@@ -41,7 +41,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	try {
 		const flags = options.resume === undefined ? options : await resumeFlags(app.store, options);
 		const { connect } = await import("./connect.js");
-		connected = await connect(flags, app.store);
+		connected = await connect(flags, app);
 		await closePickerAfterConnect(app.store);
 	} catch (error) {
 		// A bad config or session: the person reads the error on the normal screen, as in `gar -p`.

@@ -1,8 +1,8 @@
 import { type Conversation, ConversationBusyError } from "../conversation/conversation.js";
 import type { Setup } from "../modes/setup.js";
-import { forkSession, replayEvents, resolveEntry, SessionWriter } from "../session/index.js";
-import { reduce } from "../view/reducer.js";
+import { forkSession, resolveEntry, SessionWriter } from "../session/index.js";
 import { initialView, type ViewState } from "../view/state.js";
+import { replayedView } from "./resume-preview.js";
 import { rewindIntents } from "./rewind-intents.js";
 import type { SessionIntents } from "./screens/screen.js";
 import type { InputModel } from "./state/input-model.js";
@@ -10,15 +10,12 @@ import type { UiStore } from "./state/store.js";
 
 /** The chat of the conversation's current path: its entries folded through the reducer, at the recorded times. */
 export function pathView(conversation: Conversation): ViewState {
-	let view = initialView({ ...conversation.model, priced: conversation.priced });
+	const start = initialView({ ...conversation.model, priced: conversation.priced });
 	const writer = conversation.session;
-	if (writer && writer.leafId !== null) {
-		for (const { event, ts } of replayEvents(writer.session)) view = reduce(view, event, Date.parse(ts) || 0);
-	}
+	const view = writer ? replayedView(writer.session, start) : start;
 	view.provider = conversation.model.provider;
 	view.model = conversation.model.model;
 	view.context = { ...view.context, window: conversation.model.contextWindow };
-	view.activity = { kind: "idle" };
 	return view;
 }
 

@@ -5,6 +5,7 @@ import type { PastedRange } from "../agent/events.js";
 import { saveCodeCache } from "../code-cache.js";
 import type { Setup } from "../modes/setup.js";
 import { gitBranch } from "../prompt/system-prompt.js";
+import type { Session } from "../session/index.js";
 import { installInterrupts } from "../signals.js";
 import { tildePath } from "../text/paths.js";
 import { initialView } from "../view/state.js";
@@ -41,6 +42,9 @@ export type StartOptions = {
 	resume?: string;
 	/** A screen to open over the chat before the first frame (`gar replay`: "replay"). */
 	screen?: string;
+	/** --session / -c: the launch's code cache is written once the session is drawn (resume-preview.ts, connect.ts). */
+	session?: string;
+	continue?: boolean;
 };
 
 /** Sends a line the person typed: a task, a steer or follow-up, a /command or a !shell line. */
@@ -92,6 +96,8 @@ export type StartedApp = {
 	exit: () => void;
 	/** The conversation exists: the keys, the inspector and the session screens reach it, kept notices go to it. */
 	link: (setup: Setup, intents?: SessionIntents) => void;
+	/** The session's last screen is drawn from its file's tail (resume-preview.ts): the status bar shows its facts. */
+	preview: (session: Session) => void;
 	/** Kept notices (and those to come) go to `channel`: a replay's, which has no conversation to link. */
 	notify: (channel: EventChannel) => void;
 	/** Lines are sent through `submit` from now on; those typed while gar connected go first, in order. */
@@ -156,8 +162,9 @@ export async function startApp(options: StartOptions): Promise<StartedApp> {
 	// A render that throws ends the app like any crash: the screen restored and the error shown.
 	ink.waitUntilExit().catch(terminal.crash);
 	// The first frame is drawn: the code cache now holds just what it took (src/boot.ts); the rest loads after it.
-	// `gar -r` keeps its own cache, written once the picker's rows are drawn (their code is what it waits for).
-	if (options.resume === undefined) saveCodeCache();
+	// `gar -r` keeps its own cache, written once the picker's rows are drawn (their code is what it waits for); so does
+	// a continued session, once it is drawn.
+	if (options.resume === undefined && options.session === undefined && !options.continue) saveCodeCache();
 	return {
 		store,
 		input,
@@ -168,7 +175,11 @@ export async function startApp(options: StartOptions): Promise<StartedApp> {
 		link: (setup, intents) => {
 			linked.setup = setup;
 			if (intents) linked.intents = intents;
+			delete linked.preview;
 			notices.to(setup.channel);
+		},
+		preview: (session) => {
+			linked.preview = session;
 		},
 		notify: (channel) => notices.to(channel),
 		sendTo: (submit) => lines.to(submit),
@@ -180,19 +191,24 @@ export async function startApp(options: StartOptions): Promise<StartedApp> {
 	};
 }
 
-/** The conversation and its session intents, once they exist. */
-type Linked = { setup?: Setup; intents?: SessionIntents };
+/** The conversation and its session intents, once they exist; before, the tail of the session being opened. */
+export type Linked = { setup?: Setup; intents?: SessionIntents; preview?: Session };
 
-/** The status bar's and the inspector's facts: the folder and branch now, the session once it exists. */
-function appInfo(options: StartOptions, linked: Linked): AppInfo {
-	const session = () => linked.setup?.conversation.session?.session;
+/**
+ * The status bar's and the inspector's facts: the folder and branch now, the session once it exists (while it loads,
+ * the preview's: its id, and its name and label only where the tail holds them).
+ */
+export function appInfo(options: StartOptions, linked: Linked): AppInfo {
+	const session = () => (linked.setup ? linked.setup.conversation.session?.session : linked.preview);
 	return {
 		version: VERSION,
 		cwd: tildePath(options.cwd, homedir()),
 		branch: gitBranch(options.cwd),
 		sessionId: () => session()?.header.id ?? null,
-		// Unnamed, it is called by its first prompt (worked out when shown, never written).
+		// Unnamed, it is called by its first prompt (worked out when shown, never written); a tail's first prompt is not
+		// the session's, so the preview shows a name only when the tail has the latest `name` entry.
 		sessionName: () => {
+			if (!linked.setup && linked.preview) return linked.preview.name;
 			const saved = session();
 			return saved && titleOf(saved);
 		},

@@ -1,4 +1,5 @@
 import { Box } from "ink";
+import { useLayoutEffect } from "react";
 import { type ChatLayout, GUTTER, INSPECTOR_WIDTH } from "../state/layout.js";
 import type { UiStore } from "../state/store.js";
 import { useTheme } from "../theme/context.js";
@@ -16,6 +17,8 @@ export function ChatPanes({ store, info, layout }: { store: UiStore; info: AppIn
 	const { chat, columns } = layout;
 	const { view } = store;
 	const version = store.getVersion();
+	// After Ink was handed the frame (React calls its render before layout effects): a preview waits for it.
+	useLayoutEffect(() => store.committed());
 	return (
 		<>
 			<StatusBar
@@ -30,6 +33,7 @@ export function ChatPanes({ store, info, layout }: { store: UiStore; info: AppIn
 				sessionLabel={info.sessionLabel?.()}
 				summary={!layout.inspector}
 				idleTimeoutMs={store.idleTimeoutMs()}
+				loading={store.previewing}
 			/>
 			<Box height={chat.height}>
 				<Chat store={store} width={chat.width} height={chat.height} version={version} />
@@ -49,6 +53,7 @@ export function ChatPanes({ store, info, layout }: { store: UiStore; info: AppIn
 							sessionId={info.sessionId()}
 							sessionBranch={info.sessionBranch()}
 							idleTimeoutMs={store.idleTimeoutMs()}
+							loading={store.previewing}
 						/>
 					</Box>
 				) : null}

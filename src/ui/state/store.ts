@@ -74,6 +74,11 @@ export class UiStore {
 	theme: Theme = darkTheme;
 	/** The resume picker's state while its screen ("picker") is open. */
 	picker: PickerModel | null = null;
+	/**
+	 * The chat is the session's last screen drawn from its file's tail (ui/resume-preview.ts) while the whole file
+	 * loads: the inspector and the status bar's summary hold the figures, which would be the tail's, not the session's.
+	 */
+	previewing = false;
 	/** The replay playing on the replay screen (`gar replay` in a terminal); null in a live conversation. */
 	replay: ReplayControls | null = null;
 	/** Told when the terminal reports a focus change (the conversation: a run that ends unseen notifies). */
@@ -90,6 +95,8 @@ export class UiStore {
 	private dialog: PendingApproval | null = null;
 	/** The screens open, the chat first: the one on top is drawn and takes the keys. */
 	private readonly screens: string[] = ["chat"];
+	/** Who waits for the chat panes' next commit (`nextCommit`). */
+	private readonly commits: (() => void)[] = [];
 
 	constructor(view: ViewState, options: StoreOptions = {}) {
 		this.view = view;
@@ -103,6 +110,19 @@ export class UiStore {
 	};
 
 	readonly getVersion = (): number => this.version;
+
+	/**
+	 * Resolves once the chat panes commit their next frame: Ink has it then, and writes it within its throttle
+	 * (maxFps 30). Only while they are on screen: a caller waits with a limit of its own.
+	 */
+	nextCommit(): Promise<void> {
+		return new Promise((resolve) => this.commits.push(resolve));
+	}
+
+	/** The chat panes committed a frame (their layout effect). */
+	committed(): void {
+		for (const resolve of this.commits.splice(0)) resolve();
+	}
 
 	/** The channel listener: folds the event into the view and schedules a redraw. O(event). */
 	readonly onEvent = (event: AgentEvent): void => {

@@ -24,6 +24,8 @@ export type InspectorProps = {
 	sessionBranch: string;
 	/** The run's idle timeout (a stalled reply says how long until gar gives up on it); null: not known yet. */
 	idleTimeoutMs: number | null;
+	/** The chat is a preview of the session's end (store.previewing): its figures would be the tail's, so none show. */
+	loading?: boolean;
 };
 
 /** A bar of `cells` cells, `fraction` of them filled. */
@@ -82,8 +84,34 @@ export function hookCounts(hooks: ViewState["hooks"]): string {
 	return parts.join(" · ");
 }
 
+/** The inspector while the session loads: its rows, every figure held ("…"), so none of the tail's shows as its. */
+function LoadingInspector({ view, width, sessionId, sessionBranch }: InspectorProps) {
+	const theme = useTheme();
+	const held = ["turn", "tokens", "", "cost", "context", "speed", "tools"];
+	return (
+		<Box flexDirection="column" width={width} paddingLeft={1} overflow="hidden">
+			<Row label="state">
+				<Text color={theme.muted}>● loading the session…</Text>
+			</Row>
+			{held.map((label) => (
+				<Row key={label || "cache"} label={label}>
+					…
+				</Row>
+			))}
+			<Row label="model">{view.model ? sanitizeForTerminal(`${view.provider}/${view.model}`) : "–"}</Row>
+			<Row label="session">{sessionId ?? "not saved"}</Row>
+			<Row label="branch">{sessionBranch}</Row>
+		</Box>
+	);
+}
+
 /** The inspector: live state, turn, tokens, cost, context fill, speed, tool and hook counts, model and session. */
 export const Inspector = memo(function Inspector(props: InspectorProps) {
+	if (props.loading) return <LoadingInspector {...props} />;
+	return <Figures {...props} />;
+});
+
+function Figures(props: InspectorProps) {
 	const { view, width, sessionId, sessionBranch } = props;
 	const theme = useTheme();
 	const busy = isBusy(view.activity);
@@ -158,4 +186,4 @@ export const Inspector = memo(function Inspector(props: InspectorProps) {
 			<Row label="branch">{sessionBranch}</Row>
 		</Box>
 	);
-});
+}

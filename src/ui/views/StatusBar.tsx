@@ -24,6 +24,8 @@ export type StatusBarProps = {
 	summary: boolean;
 	/** The run's idle timeout, for a stalled reply's state; null: not known yet. */
 	idleTimeoutMs: number | null;
+	/** The chat is a preview of the session's end (store.previewing): the summary holds the tail's figures. */
+	loading?: boolean;
 };
 
 /** The top line: gar and version, model, cwd and branch, session; plus a live summary when the inspector is hidden. */
@@ -42,7 +44,8 @@ export const StatusBar = memo(function StatusBar(props: StatusBarProps) {
 	// not be known: no empty field for it.
 	const parts: [string, number][] = [[`gar ${props.version}`, 5]];
 	if (view.model) parts.push([view.model, 1]);
-	if (props.summary) {
+	if (props.summary && props.loading) parts.push(["loading the session…", 0]);
+	else if (props.summary) {
 		const window = view.context.window;
 		const ctx = window ? `${Math.round((view.context.tokens / window) * 100)}%` : formatTokens(view.context.tokens);
 		parts.push(

@@ -1,0 +1,74 @@
+import { resolve } from "node:path";
+import { saveCodeCache } from "../code-cache.js";
+import { readSessionTail, replayEvents, type Session } from "../session/index.js";
+import { reduce } from "../view/reducer.js";
+import { initialView, type ViewState } from "../view/state.js";
+import { loadMarkdown } from "./chat/markdown.js";
+import { closePicker } from "./resume.js";
+import type { UiStore } from "./state/store.js";
+
+/** After the commit: long enough for Ink's throttled frame (maxFps 30: one per 34 ms at most) to be written. */
+const FRAME_MS = 40;
+/** The longest wait for the commit (the first render of a chat is ~30 ms; a loaded machine takes longer). */
+const COMMIT_LIMIT_MS = 500;
+
+const delay = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+
+/** `start` with the path of `session` to its leaf folded in through the reducer, at the recorded times; idle. */
+export function replayedView(session: Session, start: ViewState): ViewState {
+	let view = start;
+	if (session.leafId !== null) {
+		for (const { event, ts } of replayEvents(session)) view = reduce(view, event, Date.parse(ts) || 0);
+	}
+	view.activity = { kind: "idle" };
+	return view;
+}
+
+export type PreviewDeps = {
+	store: UiStore;
+	/** The run's folder: a session recorded elsewhere gets no preview (the load refuses it). */
+	cwd: string;
+	/** The tail's session, for the status bar's facts until the setup exists (start.tsx). */
+	show: (session: Session) => void;
+	/** How long to leave the event loop to Ink after the frame's commit, before the load (tests: 0). */
+	frameMs?: number;
+};
+
+/**
+ * `gar --session`, `-c` and `gar -r` in the app (setupRun's beforeSessionLoad): the session's last screen, drawn from
+ * the file's tail (session/tail.ts) before the whole file is read; resolves once that frame is on the terminal. The
+ * inspector holds its figures until the full view replaces this one (`endPreview`): the tail's totals are not the
+ * session's. Does nothing (false) when the tail is not trustworthy, or the session was recorded in another folder.
+ */
+export async function showPreview(
+	file: string,
+	{ store, cwd, show, frameMs = FRAME_MS }: PreviewDeps,
+): Promise<boolean> {
+	const tail = readSessionTail(file);
+	if (!tail || resolve(tail.header.cwd) !== resolve(cwd)) return false;
+	// Replies are drawn as markdown, as the full view draws them: nothing moves when it replaces this one.
+	await loadMarkdown();
+	const { provider, model } = store.view;
+	const view = replayedView(tail, initialView({ provider, model }));
+	// A model named on the command line is the run's; else the session's own, as the load will find it.
+	if (model) Object.assign(view, { provider, model });
+	store.view = view;
+	store.previewing = true;
+	show(tail);
+	// gar -r: the picker ("opening…") gives way to the session now, not after the load.
+	if (store.picker) closePicker(store);
+	const committed = store.nextCommit();
+	store.changed();
+	await Promise.race([committed, delay(COMMIT_LIMIT_MS)]);
+	await delay(frameMs);
+	// `gar --session`/`-c`'s code cache (src/boot.ts) holds what it took to draw this frame.
+	saveCodeCache();
+	return true;
+}
+
+/** The full view replaces the preview, shown from its bottom (a scroll made meanwhile counted the preview's items). */
+export function endPreview(store: UiStore): void {
+	if (!store.previewing) return;
+	store.previewing = false;
+	store.toBottom();
+}
