@@ -36,19 +36,18 @@ export async function connect(
 	const beforeSessionLoad = async (file: string) => {
 		await showPreview(file, { store, cwd: flags.cwd, show: preview });
 	};
-	const [setup] = await Promise.all([
-		setupRun(flags, process.env, {
-			// The person answers through the store; the question itself is the view's (approval_request).
-			ask: store.ask,
-			allowMissingKey: true,
-			// The session file appears with the first entry: opening the app and quitting leaves nothing behind.
-			lazySession: true,
-			...(demo ? { override: demo.override } : {}),
-			...(flags.at ? {} : { beforeSessionLoad }),
-		}),
-		// Replies are drawn as markdown: marked and lowlight are loaded before the first one is shown.
-		loadMarkdown(),
-	]);
+	const setup = await setupRun(flags, process.env, {
+		// The person answers through the store; the question itself is the view's (approval_request).
+		ask: store.ask,
+		allowMissingKey: true,
+		// The session file appears with the first entry: opening the app and quitting leaves nothing behind.
+		lazySession: true,
+		...(demo ? { override: demo.override } : {}),
+		...(flags.at ? {} : { beforeSessionLoad }),
+	});
+	// Replies are drawn as markdown: marked and lowlight are loaded before the first one is shown (after a resumed
+	// session's last screen, which needs marked alone: everything here runs on one thread, so nothing waits longer).
+	await loadMarkdown();
 	const { channel } = setup;
 	store.view = pathView(setup.conversation);
 	endPreview(store);

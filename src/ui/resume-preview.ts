@@ -3,7 +3,7 @@ import { saveCodeCache } from "../code-cache.js";
 import { readSessionTail, replayEvents, type Session } from "../session/index.js";
 import { reduce } from "../view/reducer.js";
 import { initialView, type ViewState } from "../view/state.js";
-import { loadMarkdown } from "./chat/markdown.js";
+import { loadMarked } from "./chat/markdown.js";
 import { closePicker } from "./resume.js";
 import type { UiStore } from "./state/store.js";
 
@@ -46,8 +46,9 @@ export async function showPreview(
 ): Promise<boolean> {
 	const tail = readSessionTail(file);
 	if (!tail || resolve(tail.header.cwd) !== resolve(cwd)) return false;
-	// Replies are drawn as markdown, as the full view draws them: nothing moves when it replaces this one.
-	await loadMarkdown();
+	// Replies are laid out as markdown, as the full view lays them out: nothing moves when it replaces this one. Code
+	// blocks take their colours with it (lowlight loads after this frame).
+	await loadMarked();
 	const { provider, model } = store.view;
 	const view = replayedView(tail, initialView({ provider, model }));
 	// A model named on the command line is the run's; else the session's own, as the load will find it.

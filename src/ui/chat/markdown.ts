@@ -187,7 +187,15 @@ let lexer: typeof marked.lexer | undefined;
  * shows a reply. Until then `renderMarkdown` shows text as plain wrapped lines.
  */
 export async function loadMarkdown(): Promise<void> {
+	await Promise.all([loadMarked(), loadHighlighter()]);
+}
+
+/**
+ * Loads marked alone: replies are laid out as markdown, code blocks in one colour until lowlight loads (their rows do
+ * not move when it colours them). A resumed session's last screen is drawn so, before lowlight's ~20 ms.
+ */
+export async function loadMarked(): Promise<void> {
 	if (lexer) return;
-	const [{ marked: loaded }] = await Promise.all([import("marked"), loadHighlighter()]);
+	const { marked: loaded } = await import("marked");
 	lexer ??= loaded.lexer.bind(loaded);
 }
