@@ -22,7 +22,7 @@ try {
 		platform: "node",
 		target: "node20",
 		minify: true,
-		keepNames: true,
+		keepNames: false,
 		sourcemap: Boolean(process.env.BENCH_KEYS_DIR),
 		logLevel: "warning",
 		define: { "process.env.NODE_ENV": '"production"', GAR_VERSION: '"0.0.0"' },

@@ -31,11 +31,23 @@ const zodEnglishOnly = {
 };
 const HEADERS = fileURLToPath(new URL("../src/llm/headers.ts", import.meta.url));
 
+/** The SDK modules whose classes' names are read: gar classifies the SDKs' errors by class, openai's User-Agent. */
+const NAMED_CLASSES = /[\\/](core[\\/]error|client)\.mjs$/;
+
+/**
+ * Each `export class X` of `text` keeps its name in the bundle (which keeps no function names: see buildOptions).
+ * gar tells the SDKs' errors apart by their class (src/llm/errors.ts); openai's User-Agent is its client class's name.
+ */
+function keepClassNames(text) {
+	const names = [...text.matchAll(/^export class (\w+)/gm)].map((match) => match[1]);
+	return `${text}\n${names.map((name) => `Object.defineProperty(${name}, "name", { value: "${name}" });`).join("\n")}\n`;
+}
+
 /**
  * In Node 20 the first touch of the global `Headers` or `FormData` loads undici (~20 ms and several MB of a
  * `gar -p`), which gar's own fetch (src/llm/http-fetch.ts) exists to avoid. The SDKs build every request's headers
  * with `Headers` and test every body with `instanceof FormData`; in the bundle their `Headers` is gar's
- * (src/llm/headers.ts) and the body test reads the body's own tag.
+ * (src/llm/headers.ts) and the body test reads the body's own tag. Their client and error classes keep their names.
  */
 const sdkGlobals = {
 	name: "sdk-globals",
@@ -49,6 +61,7 @@ const sdkGlobals = {
 			if (/\b(new|instanceof) Headers\b/.test(patched)) {
 				patched = `import { Headers } from ${JSON.stringify(HEADERS)};\n${patched}`;
 			}
+			if (NAMED_CLASSES.test(args.path)) patched = keepClassNames(patched);
 			return patched === text ? undefined : { contents: patched, loader: "js" };
 		});
 	},
@@ -75,8 +88,9 @@ const common = {
 export const buildOptions = {
 	...common,
 	entryPoints: { gar: "src/cli.ts" },
-	// Error and SDK class names stay readable: gar classifies SDK errors by their class.
-	keepNames: true,
+	// No function names kept: esbuild's keepNames wraps every function and class made (zod builds its schemas of
+	// thousands: ~20 ms of opening a session). The SDK classes whose names are read keep theirs (sdkGlobals).
+	keepNames: false,
 	sourcemap: "linked",
 	plugins: [inkPatches, zodEnglishOnly, sdkGlobals],
 };

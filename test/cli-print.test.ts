@@ -52,6 +52,9 @@ describe.each(["openai", "anthropic"] as const)("gar -p over the %s wire format"
 		// The bash output reached the model in the last request.
 		const lastBody = JSON.stringify(server.requests.at(-1)?.body);
 		expect(lastBody).toContain("hello gar");
+		// The SDK's own User-Agent: the bundle keeps the class names the SDKs read (scripts/build.mjs keepClassNames).
+		const agent = provider === "openai" ? /^OpenAI\/JS \d/ : /^Anthropic\/JS \d/;
+		expect(server.requests[0]?.headers["user-agent"]).toMatch(agent);
 	});
 });
 
