@@ -632,7 +632,25 @@ function planFrame(output) {
 		"let currentRootNode;",
 		`let currentRootNode;
 /** Whether Ink is handing input to the app's handlers now: what they commit is drawn at once, not throttled. */
-export const inputFrame = { pending: false };`,
+export const inputFrame = { pending: false };
+/** Runs \`update\` so that what it commits is drawn at once, as a key's frame is (gar: a resumed session's first screen). */
+export const drawNow = (update) => {
+    inputFrame.pending = true;
+    try {
+        update();
+    }
+    finally {
+        queueMicrotask(() => {
+            inputFrame.pending = false;
+        });
+    }
+};`,
+	],
+	// The app's way to the same: \`drawNow\` from "ink" (src/ui/terminal/draw-now.ts; stock Ink has none, and is throttled).
+	[
+		"ink/build/index.js",
+		"export { default as render } from './render.js';",
+		"export { default as render } from './render.js';\nexport { drawNow } from './reconciler.js';",
 	],
 	[
 		"ink/build/reconciler.js",

@@ -163,6 +163,34 @@ export async function typed(keys) {
 	return shown;
 }`;
 
+/**
+ * A line drawn from a value outside React (as gar's store is), at the app's 30 frames a second. `shown(updates)` sets
+ * the value to each `[text, now]` in turn, through Ink's `drawNow` when `now`, and says for each whether its frame was
+ * written before the next turn of the event loop.
+ */
+const DRAW_NOW_APP = `
+import { drawNow, render, Text } from "ink";
+import { createElement as h, useSyncExternalStore } from "react";
+export async function shown(updates) {
+	let written = "";
+	const stdout = { columns: 40, rows: 12, isTTY: true, write: (s) => { written += s; return true; }, on() {}, off() {}, removeListener() {} };
+	let value = "";
+	const listeners = new Set();
+	const subscribe = (listener) => { listeners.add(listener); return () => listeners.delete(listener); };
+	const Line = () => h(Text, {}, "> " + useSyncExternalStore(subscribe, () => value) + "|");
+	const app = render(h(Line), { stdout, patchConsole: false, exitOnCtrlC: false, maxFps: 30, incrementalRendering: true });
+	await new Promise((r) => setTimeout(r, 50));
+	const seen = [];
+	for (const [text, now] of updates) {
+		const update = () => { value = text; for (const listener of listeners) listener(); };
+		if (now) drawNow(update); else update();
+		await new Promise((r) => setImmediate(r));
+		seen.push(written.replace(/\\u001b\\[[0-9;?]*[A-Za-z]/g, "").includes("> " + text + "|"));
+	}
+	app.unmount();
+	return seen;
+}`;
+
 /** An app that lists the keys its input handler gets for each read (`reads`): "Esc", "^c" (Ctrl+C) or the text. */
 const KEYS_APP = `
 import { render, Text, useInput } from "ink";
@@ -595,5 +623,16 @@ describe("the build's Ink patches", () => {
 		};
 		vi.unstubAllEnvs();
 		expect(await typed(["a", "b", "c", "d"])).toEqual([true, true, true, true]);
+	});
+
+	it("draw what drawNow commits at once, where a plain update waits for the frame throttle", async () => {
+		const { shown } = (await bundleApp("patched-draw-now", true, "true", DRAW_NOW_APP)) as unknown as {
+			shown: (updates: [string, boolean][]) => Promise<boolean[]>;
+		};
+		vi.unstubAllEnvs();
+		// "a" is the first change in 50 ms (drawn at once); "b" comes within the throttle's 34 ms and waits; "c" and "d"
+		// come as soon, through drawNow.
+		const updates: [string, boolean][] = [["a", false], ["b", false], ["c", true], ["d", true]];
+		expect(await shown(updates)).toEqual([true, false, true, true]);
 	});
 });

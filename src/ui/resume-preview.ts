@@ -6,8 +6,9 @@ import { initialView, type ViewState } from "../view/state.js";
 import { loadMarked } from "./chat/markdown.js";
 import { closePicker } from "./resume.js";
 import type { UiStore } from "./state/store.js";
+import { drawNow } from "./terminal/draw-now.js";
 
-/** After the commit: long enough for Ink's throttled frame (maxFps 30: one per 34 ms at most) to be written. */
+/** After the commit, where Ink draws throttled: long enough for its frame (maxFps 30: one per 34 ms) to be written. */
 const FRAME_MS = 40;
 /** The longest wait for the commit (the first render of a chat is ~30 ms; a loaded machine takes longer). */
 const COMMIT_LIMIT_MS = 500;
@@ -30,7 +31,7 @@ export type PreviewDeps = {
 	cwd: string;
 	/** The tail's session, for the status bar's facts until the setup exists (start.tsx). */
 	show: (session: Session) => void;
-	/** How long to leave the event loop to Ink after the frame's commit, before the load (tests: 0). */
+	/** How long to leave the event loop to a throttled Ink after the frame's commit, before the load (tests: 0). */
 	frameMs?: number;
 };
 
@@ -56,12 +57,15 @@ export async function showPreview(
 	store.view = view;
 	store.previewing = true;
 	show(tail);
-	// gar -r: the picker ("opening…") gives way to the session now, not after the load.
-	if (store.picker) closePicker(store);
 	const committed = store.nextCommit();
-	store.changed();
+	// Written at once, as a key's frame is, not when Ink's frame throttle next allows (~35 ms sooner).
+	const atOnce = drawNow(() => {
+		// gar -r: the picker ("opening…") gives way to the session now, not after the load.
+		if (store.picker) closePicker(store);
+		store.changed();
+	});
 	await Promise.race([committed, delay(COMMIT_LIMIT_MS)]);
-	await delay(frameMs);
+	await delay(atOnce ? 1 : frameMs);
 	// `gar --session`/`-c`'s code cache (src/boot.ts) holds what it took to draw this frame.
 	saveCodeCache();
 	return true;
