@@ -13,6 +13,11 @@ const FRAME_MS = 40;
 /** The longest wait for the commit (the first render of a chat is ~30 ms; a loaded machine takes longer). */
 const COMMIT_LIMIT_MS = 500;
 
+/** The tail read first: a screen of a usual session (its entries are parsed before the screen is drawn). */
+const FIRST_TAIL_BYTES = 64 << 10;
+/** A path shorter than this in the first read (large tool results) reads the longer tail (session/tail.ts). */
+const SCREEN_ENTRIES = 16;
+
 const delay = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
 /** `start` with the path of `session` to its leaf folded in through the reducer, at the recorded times; idle. */
@@ -45,7 +50,8 @@ export async function showPreview(
 	file: string,
 	{ store, cwd, show, frameMs = FRAME_MS }: PreviewDeps,
 ): Promise<boolean> {
-	const tail = readSessionTail(file);
+	const first = readSessionTail(file, FIRST_TAIL_BYTES);
+	const tail = first && first.pathTo(first.leafId).length >= SCREEN_ENTRIES ? first : readSessionTail(file);
 	if (!tail || resolve(tail.header.cwd) !== resolve(cwd)) return false;
 	// Replies are laid out as markdown, as the full view lays them out: nothing moves when it replaces this one. Code
 	// blocks take their colours with it (lowlight loads after this frame).
