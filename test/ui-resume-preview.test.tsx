@@ -116,6 +116,19 @@ describe("the preview of a resumed session", () => {
 		a.unmount();
 	});
 
+	it("reads the longer tail when the first 64 KB hold less than a screen (large tool results)", async () => {
+		const home = tmp();
+		const file = writeSyntheticSession(join(home, "sessions"), 200, { cwd: home, toolResultBytes: 20_000 });
+		const short = readSessionTail(file, 64 << 10);
+		if (!short) throw new Error("no tail");
+		const a = app(home);
+		expect(await showPreview(file, { store: a.store, cwd: home, show: a.show, frameMs: 0 })).toBe(true);
+		const fromShort = replayedView(short, initialView({ provider: "openai", model: "" })).items.length;
+		expect(short.pathTo(short.leafId).length).toBeLessThan(16);
+		expect(a.store.view.items.length).toBeGreaterThan(fromShort);
+		a.unmount();
+	});
+
 	it("draws nothing for a session of another folder, or one whose leaf is not in the tail", async () => {
 		const w = world();
 		const a = app(w.home);
