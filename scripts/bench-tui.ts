@@ -269,6 +269,17 @@ class TuiBench {
 		}
 	}
 
+	/** Ms from typing the primer until it is on screen; then it is erased. */
+	async keyNow(session: string): Promise<number> {
+		const target = tmuxQuote(session);
+		const sent = performance.now();
+		await this.tmux.command(`send-keys -t ${target} -l ${PRIMER}`);
+		const seen = await this.waitFor(session, (s) => s.includes(PRIMER), KEY_POLL_MS, 10_000, "primer");
+		await this.tmux.command(`send-keys -t ${target} C-u`);
+		await this.waitFor(session, (s) => !s.includes(PRIMER), POLL_MS, 10_000, "erased input");
+		return seen - sent;
+	}
+
 	/** Types the primer, then KEYS single letters 60–150 ms apart; ms from send-keys until each is on screen. */
 	async typeKeys(session: string): Promise<number[]> {
 		const target = tmuxQuote(session);
@@ -335,15 +346,19 @@ class TuiBench {
 	}
 }
 
-/** Launches `profile` on the session `file` (a fresh copy: continuing may append to it): ms to open, then the keys. */
+/**
+ * Launches `profile` on the session `file` (a fresh copy: continuing may append to it): ms to open, ms to a key typed
+ * the moment it is shown (while the rest may still load), then the keys.
+ */
 async function longSession(bench: TuiBench, profile: Profile, file: string, run: number) {
 	const copy = join(bench.dir, `long-${profile.name}-${run}.jsonl`);
 	copyFileSync(file, copy);
 	const { argv, ready } = profile.resume(copy);
 	const long = await bench.launch(argv, ready, 60_000, profile.env);
 	try {
+		const keyAtOpenMs = await bench.keyNow(long.session);
 		await sleep(1000);
-		return { openLongMs: long.readyMs, keysLong: await bench.typeKeys(long.session) };
+		return { openLongMs: long.readyMs, keyAtOpenMs, keysLong: await bench.typeKeys(long.session) };
 	} finally {
 		await bench.quit(long);
 		rmSync(copy, { force: true });
@@ -529,6 +544,7 @@ async function keysAB(n: number, args: string[]): Promise<string[]> {
 		const empty: number[][] = profiles.map(() => []);
 		const withLong: number[][] = profiles.map(() => []);
 		const opens: number[][] = profiles.map(() => []);
+		const atOpen: number[][] = profiles.map(() => []);
 		const base: number[] = [];
 		for (let round = 0; round < n; round++) {
 			const b = await bench.launch(bench.baselineArgv(), BASELINE_READY);
@@ -550,6 +566,7 @@ async function keysAB(n: number, args: string[]): Promise<string[]> {
 					const figures = await longSession(bench, profile, file, round);
 					withLong[k]?.push(...figures.keysLong);
 					opens[k]?.push(figures.openLongMs);
+					atOpen[k]?.push(figures.keyAtOpenMs);
 				}
 			}
 		}
@@ -565,6 +582,7 @@ async function keysAB(n: number, args: string[]): Promise<string[]> {
 			lines.push(
 				`${"".padEnd(8)} open ${entries} entries: median ${open.toFixed(0)} ms, ${(open / median(base)).toFixed(2)}× the baseline`,
 			);
+			lines.push(`${"".padEnd(8)} a key typed the moment it is shown: median ${median(atOpen[k] ?? []).toFixed(0)} ms`);
 		}
 		const ratio = (a: number[], b: number[]) =>
 			`median ${(median(a) / median(b)).toFixed(2)}×, p90 ${(percentile(a, 90) / percentile(b, 90)).toFixed(2)}×`;

@@ -632,7 +632,12 @@ describe("the build's Ink patches", () => {
 		vi.unstubAllEnvs();
 		// "a" is the first change in 50 ms (drawn at once); "b" comes within the throttle's 34 ms and waits; "c" and "d"
 		// come as soon, through drawNow.
-		const updates: [string, boolean][] = [["a", false], ["b", false], ["c", true], ["d", true]];
+		const updates: [string, boolean][] = [
+			["a", false],
+			["b", false],
+			["c", true],
+			["d", true],
+		];
 		expect(await shown(updates)).toEqual([true, false, true, true]);
 	});
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { writeSyntheticSession } from "../scripts/synthetic-session.js";
 import { buildContext } from "../src/session/context.js";
 import { SessionError } from "../src/session/format.js";
-import { loadSession } from "../src/session/load.js";
+import { loadSession, loadSessionSliced } from "../src/session/load.js";
 import { SessionWriter } from "../src/session/writer.js";
 import { tempDirsPerTest } from "./fixtures/session/run.js";
 
@@ -150,5 +150,46 @@ describe("loadSession", () => {
 		const context = buildContext(session);
 		expect(context.messages).toHaveLength(10_000);
 		expect(context.model).toEqual({ provider: "anthropic", model: "claude-sonnet-4-5" });
+	});
+});
+
+describe("loadSessionSliced (the app's read of a session, keys answered meanwhile)", () => {
+	const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+	it("gives the same session, warnings and errors as loadSession", async () => {
+		for (const name of ["v1-basic.jsonl", "damaged.jsonl", "newer-minor.jsonl"]) {
+			const file = fixture(name);
+			const [whole, sliced] = [loadSession(file), await loadSessionSliced(file, nextTurn, 0)];
+			expect(sliced.entries).toEqual(whole.entries);
+			expect(sliced.warnings).toEqual(whole.warnings);
+			expect(sliced.leafId).toBe(whole.leafId);
+			expect(sliced.skippedLines).toEqual(whole.skippedLines);
+		}
+		await expect(loadSessionSliced(fixture("newer-major.jsonl"), nextTurn)).rejects.toThrow(/written by a newer gar/);
+		await expect(loadSessionSliced(join(tmp(), "missing.jsonl"), nextTurn)).rejects.toMatchObject({
+			name: "SessionError",
+			code: "not_found",
+		});
+	});
+
+	it("lets the event loop run between its reads: a timer set before it fires while it reads", async () => {
+		const file = writeSyntheticSession(tmp(), 3_000);
+		let pauses = 0;
+		let fired = -1;
+		setTimeout(() => {
+			fired = pauses;
+		}, 0);
+		const session = await loadSessionSliced(
+			file,
+			() => {
+				pauses++;
+				return new Promise((resolve) => setTimeout(resolve, 1));
+			},
+			0,
+		);
+		expect(session.entries).toHaveLength(3_000);
+		expect(pauses).toBeGreaterThan(2); // a pause per 1 MB read
+		expect(fired).toBeGreaterThanOrEqual(1);
+		expect(fired).toBeLessThan(pauses);
 	});
 });

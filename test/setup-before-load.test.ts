@@ -3,6 +3,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type RunFlags, setupRun } from "../src/modes/setup.js";
+import { loadSessionSliced } from "../src/session/load.js";
 import { SessionWriter } from "../src/session/writer.js";
 import { tempDirsPerTest } from "./fixtures/session/run.js";
 
@@ -29,12 +30,32 @@ function recorder() {
 			const writer = SessionWriter.open(file);
 			writer.appendUser("written in the callback");
 			writer.close();
+			return undefined;
 		},
 	};
 	return { files, options };
 }
 
 describe("setupRun's beforeSessionLoad", () => {
+	it("continues the Session the callback read (the app reads it sliced) without reading the file again", async () => {
+		const w = world();
+		const options = {
+			beforeSessionLoad: async (file: string) => {
+				const read = await loadSessionSliced(file, () => new Promise((resolve) => setImmediate(resolve)), 0);
+				// Written after the callback read the file: a second read would find it.
+				const writer = SessionWriter.open(file);
+				writer.appendUser("written after the read");
+				writer.close();
+				return read;
+			},
+		};
+		const setup = await setupRun({ ...w.flags, session: w.file }, w.env, options);
+		const session = setup.conversation.session?.session;
+		expect(session?.entries.some((e) => "content" in e && e.content === "written after the read")).toBe(false);
+		expect(session?.header.id).toBe(w.id);
+		setup.conversation.close();
+	});
+
 	it("gets --session's file (named by an id prefix) before the file is read", async () => {
 		const w = world();
 		const seen = recorder();

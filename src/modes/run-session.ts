@@ -10,6 +10,7 @@ import {
 	type ModelRef,
 	resolveEntry,
 	resolveSession,
+	type Session,
 	SessionError,
 	SessionWriter,
 } from "../session/index.js";
@@ -52,9 +53,9 @@ export class RewindRefusedError extends Error {
 }
 
 /** The session file to continue, open for appending; one that cannot be written says how to go on without it. */
-function openForRun(file: string): SessionWriter {
+function openForRun(file: string, loaded?: Session): SessionWriter {
 	try {
-		return SessionWriter.open(file);
+		return SessionWriter.open(file, loaded ? { session: loaded } : {});
 	} catch (error) {
 		if (!(error instanceof SessionError) || error.code !== "io") throw error;
 		throw new SessionError(
@@ -74,8 +75,11 @@ function rewindBeforeRun(file: string, id: string, entry: string, filesOnly: boo
 	return report;
 }
 
-/** The session file a run continues (--session, -c), found without reading it; `file` undefined: a new session. */
-export type ResolvedRunSession = { file?: string; warnings: string[] };
+/**
+ * The session file a run continues (--session, -c), found without reading it; `file` undefined: a new session.
+ * `session`: the file as just loaded by the caller (the app reads it sliced), so it is not read again.
+ */
+export type ResolvedRunSession = { file?: string; warnings: string[]; session?: Session };
 
 /**
  * Which session file the flags name (--session ID|PATH, or -c: the latest of `cwd`), without loading it. Throws
@@ -109,7 +113,7 @@ export function openRunSession(
 	cwd: string,
 	resolved: ResolvedRunSession = resolveRunSession(flags, baseDir, cwd),
 ): RunSession {
-	const { file, warnings } = resolved;
+	const { file, warnings, session: loaded } = resolved;
 	if (!file) {
 		// Created on demand, so a run that fails to start (a missing key, say) leaves no empty session behind.
 		return {
@@ -124,8 +128,8 @@ export function openRunSession(
 	if (flags.rewindTo && flags.noSession) {
 		throw new UsageError("--rewind-to records the rewind in the session: leave out --no-session");
 	}
-	let writer = flags.noSession ? null : openForRun(file);
-	const { cwd: recorded, id } = (writer ? writer.session : loadSession(file)).header;
+	let writer = flags.noSession ? null : openForRun(file, loaded);
+	const { cwd: recorded, id } = (writer ? writer.session : (loaded ?? loadSession(file))).header;
 	if (resolve(recorded) !== resolve(cwd)) {
 		writer?.close();
 		// Its tools would run here while its history speaks of files there: refuse, and say how to go on.
@@ -139,7 +143,7 @@ export function openRunSession(
 		rewound = rewindBeforeRun(file, id, flags.rewindTo, flags.rewindFilesOnly ?? false, cwd);
 		writer = openForRun(file);
 	}
-	const session = writer ? writer.session : loadSession(file);
+	const session = writer ? writer.session : (loaded ?? loadSession(file));
 	let leaf = session.leafId;
 	if (flags.at) {
 		leaf = resolveEntry(session, flags.at);

@@ -31,7 +31,7 @@ import { contextWindowFromServer } from "../llm/window-query.js";
 import { loadContextFiles } from "../prompt/context-files.js";
 import { buildSystemPrompt, textOrFile } from "../prompt/system-prompt.js";
 import type { RewindReport } from "../rewind/rewind.js";
-import { SessionWriter } from "../session/index.js";
+import { type Session, SessionWriter } from "../session/index.js";
 import { createTools, defaultOutputDir, type FileAccess, reapOutputs, TOOL_NAMES } from "../tools/index.js";
 import { toolEnv, userNodeEnv } from "../tools/tool-env.js";
 import {
@@ -158,8 +158,11 @@ export type SetupOptions = {
 	files?: FileAccess;
 	/** The final answer must match this schema (a schema given as a value, not as --schema's file). */
 	output?: OutputSchema;
-	/** Awaited with a continued session's file (--session, -c) once the config is read, before the file is (the app). */
-	beforeSessionLoad?: (file: string) => Promise<void>;
+	/**
+	 * Awaited with a continued session's file (--session, -c) once the config is read, before the file is (the app);
+	 * the Session it gives (the file as it just loaded it) is used instead of reading the file again.
+	 */
+	beforeSessionLoad?: (file: string) => Promise<Session | undefined>;
 };
 
 /** What the SDK adapter needs from the run settings. */
@@ -343,7 +346,9 @@ async function runSettings(flags: RunFlags, env: NodeJS.ProcessEnv, options: Set
 	const loaded = loadConfig({ cwd: flags.cwd, env, flags, ...(flags.noHooks ? { noHooks: true } : {}) });
 	const { config } = loaded;
 	const resolved = resolveRunSession(flags, config.session.dir, flags.cwd);
-	if (resolved.file && options.beforeSessionLoad) await options.beforeSessionLoad(resolved.file);
+	// The app may read the file itself (sliced, answering keys meanwhile): then it is not read again.
+	const read = resolved.file && options.beforeSessionLoad ? await options.beforeSessionLoad(resolved.file) : undefined;
+	if (read) resolved.session = read;
 	const opened = openRunSession(flags, config.session.dir, flags.cwd, resolved);
 	// A resumed session keeps its model unless the person picked another one for this run.
 	const resumed = opened.model;

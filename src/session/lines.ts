@@ -11,6 +11,8 @@ import {
 } from "./format.js";
 
 const CHUNK = 1 << 20;
+/** How long a sliced read works before it lets the event loop run (a key waits at most about this long). */
+export const SLICE_MS = 8;
 
 /**
  * Called once per line with the bytes `buf[start, end)` (without the "\n"). The buffer is reused after the call
@@ -38,13 +40,40 @@ export type ScanResult = { bytes: number; endsWithNewline: boolean; lineEnd: num
 export function forEachLine(file: string, visit: LineVisitor, from = 0): ScanResult {
 	const fd = openSync(file, "r");
 	try {
-		return scanFd(fd, visit, from);
+		const scan = scanFd(fd, visit, from);
+		for (let step = scan.next(); ; step = scan.next()) if (step.done) return step.value;
 	} finally {
 		closeSync(fd);
 	}
 }
 
-function scanFd(fd: number, visit: LineVisitor, from: number): ScanResult {
+/**
+ * forEachLine with the event loop let run (`pause` awaited) between chunks once `sliceMs` went by since the last
+ * pause: a large file read in an app that keeps answering keys meanwhile.
+ */
+export async function forEachLineSliced(
+	file: string,
+	visit: LineVisitor,
+	pause: () => Promise<void>,
+	sliceMs = SLICE_MS,
+): Promise<ScanResult> {
+	const fd = openSync(file, "r");
+	try {
+		const scan = scanFd(fd, visit, 0);
+		let since = performance.now();
+		for (let step = scan.next(); ; step = scan.next()) {
+			if (step.done) return step.value;
+			if (performance.now() - since < sliceMs) continue;
+			await pause();
+			since = performance.now();
+		}
+	} finally {
+		closeSync(fd);
+	}
+}
+
+/** The scan of `fd`, a step per chunk read (its lines visited). */
+function* scanFd(fd: number, visit: LineVisitor, from: number): Generator<void, ScanResult> {
 	const chunk = Buffer.allocUnsafe(CHUNK);
 	let carry: Buffer[] = [];
 	let lineNo = 0;
@@ -77,6 +106,7 @@ function scanFd(fd: number, visit: LineVisitor, from: number): ScanResult {
 		}
 		// The chunk buffer is reused, so the unfinished line is copied.
 		if (start < n) carry.push(Buffer.from(view.subarray(start)));
+		yield;
 	}
 	if (carry.length > 0) {
 		const line = Buffer.concat(carry);

@@ -47,7 +47,13 @@ export type CreateSessionOptions = {
 /** Writes one whole line to an open file descriptor; throws on failure. */
 export type AppendLine = (fd: number, line: string) => void;
 /** Options for reopening an existing session. */
-export type OpenSessionOptions = { now?: Clock; secrets?: readonly string[]; appendLine?: AppendLine };
+export type OpenSessionOptions = {
+	now?: Clock;
+	secrets?: readonly string[];
+	appendLine?: AppendLine;
+	/** The file as the caller just loaded it (loadSessionSliced): not read again. */
+	session?: Session;
+};
 export type ToolResultInput = Omit<ToolResultEntry, "type" | "id" | "parentId" | "ts">;
 /** Fields common to every new entry; the writer fills them in. */
 type Fresh<E> = Omit<E, "id" | "parentId" | "ts">;
@@ -190,7 +196,7 @@ export class SessionWriter {
 	 * naming the path and the cause.
 	 */
 	static open(file: string, options: OpenSessionOptions = {}): SessionWriter {
-		const session = loadSession(file);
+		const session = options.session ?? loadSession(file);
 		const needsNewline = !endsWithNewline(file);
 		let fd: number;
 		try {

@@ -2,10 +2,11 @@ import { saveCodeCache } from "../code-cache.js";
 import { createDemoProject, DEMO_PROMPT, demoScript } from "../demo/project.js";
 import { createScriptedProvider } from "../llm/scripted.js";
 import { type RunFlags, type Setup, setupRun } from "../modes/setup.js";
+import { loadSessionSliced } from "../session/index.js";
 import { loadMarkdown } from "./chat/markdown.js";
 import { endPreview, showPreview } from "./resume-preview.js";
 import type { SessionIntents } from "./screens/screen.js";
-import { type IntentDeps, pathView, sessionIntents } from "./session-intents.js";
+import { type IntentDeps, pathViewSliced, sessionIntents } from "./session-intents.js";
 import type { StartedApp } from "./start.js";
 import { configuredTheme } from "./theme/start.js";
 
@@ -33,8 +34,10 @@ export async function connect(
 ): Promise<Connected> {
 	const demo = options.demo ? demoSetup() : undefined;
 	const flags = demo ? { ...options, cwd: demo.cwd, noSession: true, prompt: DEMO_PROMPT } : options;
+	// The session's last screen first; then the whole file, read in slices so that keys are answered meanwhile.
 	const beforeSessionLoad = async (file: string) => {
 		await showPreview(file, { store, cwd: flags.cwd, show: preview });
+		return loadSessionSliced(file, nextTurn);
 	};
 	const setup = await setupRun(flags, process.env, {
 		// The person answers through the store; the question itself is the view's (approval_request).
@@ -49,7 +52,7 @@ export async function connect(
 	// session's last screen, which needs marked alone: everything here runs on one thread, so nothing waits longer).
 	await loadMarkdown();
 	const { channel } = setup;
-	store.view = pathView(setup.conversation);
+	store.view = await pathViewSliced(setup.conversation, nextTurn);
 	endPreview(store);
 	// A continued session without a preview: its code cache is written now (once per launch: a no-op after one).
 	saveCodeCache();
@@ -68,6 +71,9 @@ export async function connect(
 	const intents = (deps: Omit<IntentDeps, "setup">) => sessionIntents({ setup, ...deps });
 	return { setup, cwd: flags.cwd, prompt: flags.prompt, demo: !!demo, intents };
 }
+
+/** One turn of the event loop: what came in meanwhile (a key) is handled first. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The demo's project and scripted model. */
 function demoSetup() {
