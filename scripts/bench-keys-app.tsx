@@ -9,7 +9,7 @@ import { InputModel } from "../src/ui/state/input-model.js";
 import { UiStore } from "../src/ui/state/store.js";
 import { StoreTheme } from "../src/ui/theme/context.js";
 import { initialView } from "../src/view/state.js";
-import { FakeStdin, fakeStdout } from "../test/support/fake-tty.js";
+import { FakeStdin, fakeStdout, fakeTtyOptions } from "../test/support/fake-tty.js";
 
 /** Time spent in Yoga's layout and in Ink's renderer since the last reset (what each key costs, by stage). */
 export const stages = { layout: 0, render: 0 };
@@ -71,14 +71,7 @@ export async function run(
 			<App store={store} input={input} info={info} actions={actions} />
 		</StoreTheme>,
 		{
-			// biome-ignore lint/suspicious/noExplicitAny: a fake terminal for Ink
-			stdout: stdout as any,
-			// biome-ignore lint/suspicious/noExplicitAny: a fake terminal for Ink
-			stdin: stdin as any,
-			exitOnCtrlC: false,
-			patchConsole: false,
-			maxFps: 30,
-			incrementalRendering: true,
+			...fakeTtyOptions(stdout, stdin),
 			onRender: ({ renderTime }: { renderTime: number }) => {
 				stages.render += renderTime;
 			},

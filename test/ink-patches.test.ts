@@ -9,12 +9,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { build } from "esbuild";
 import stripAnsi from "strip-ansi";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-// @ts-expect-error: a plain .mjs build script without type declarations
-import { inkPatches } from "../scripts/ink-patches.mjs";
 import stringWidth from "../src/term/string-width.js";
+import { bundleApp as bundleTestApp } from "./support/bundle-app.js";
 import { type ScreenOptions, TerminalScreen } from "./support/terminal-screen.js";
 
 const dir = mkdtempSync(join(tmpdir(), "gar-ink-patches-"));
@@ -234,22 +232,7 @@ async function bundleApp(
 	const entry = join(dir, `${name}-entry.mjs`);
 	writeFileSync(entry, source);
 	const outfile = join(dir, `${name}.mjs`);
-	await build({
-		entryPoints: [entry],
-		outfile,
-		absWorkingDir: process.cwd(),
-		nodePaths: [join(process.cwd(), "node_modules")],
-		bundle: true,
-		format: "esm",
-		platform: "node",
-		logLevel: "silent",
-		define: { "process.env.NODE_ENV": '"production"' },
-		banner: { js: 'import { createRequire as __r } from "node:module"; const require = __r(import.meta.url);' },
-		// Stock Ink still needs its devtools import stubbed to bundle (it is loaded only with DEV=true).
-		...(patched
-			? { plugins: [inkPatches] }
-			: { alias: { "react-devtools-core": join(process.cwd(), "scripts/stubs/react-devtools-core.mjs") } }),
-	});
+	await bundleTestApp(entry, outfile, patched);
 	vi.stubEnv("CI", ci);
 	vi.stubEnv("CONTINUOUS_INTEGRATION", "false");
 	vi.stubEnv("FORCE_COLOR", "3"); // chalk would otherwise see no terminal here and write no styles at all

@@ -4,13 +4,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
-// @ts-expect-error: a plain .mjs build script without type declarations
-import { inkPatches } from "../scripts/ink-patches.mjs";
 import { type EchoPlace, echoRow } from "../src/ui/editor/echo.js";
 import { InputEcho } from "../src/ui/state/input-echo.js";
 import { InputModel } from "../src/ui/state/input-model.js";
+import { bundleApp } from "./support/bundle-app.js";
 
 const PLACE: EchoPlace = { origin: () => ({ x: 0, y: 20 }), width: 40, textWidth: 24, prompt: 2, hint: 11 };
 
@@ -90,17 +88,7 @@ async function echoApp(): Promise<typeof import("./support/echo-app.js")> {
 	const dir = mkdtempSync(join(tmpdir(), "gar-echo-"));
 	const outfile = join(dir, "echo-app.mjs");
 	try {
-		await build({
-			entryPoints: [join(process.cwd(), "test/support/echo-app.tsx")],
-			outfile,
-			bundle: true,
-			format: "esm",
-			platform: "node",
-			logLevel: "silent",
-			define: { "process.env.NODE_ENV": '"production"' },
-			banner: { js: 'import { createRequire as __r } from "node:module"; const require = __r(import.meta.url);' },
-			plugins: [inkPatches],
-		});
+		await bundleApp(join(process.cwd(), "test/support/echo-app.tsx"), outfile, true);
 		// Styles on, as in a terminal (chalk reads this once, when the bundle loads): the cursor is drawn inverse.
 		const force = process.env.FORCE_COLOR;
 		process.env.FORCE_COLOR = "2";

@@ -45,7 +45,6 @@ export {
 	type UnknownEntry,
 	type UserEntry,
 } from "./format.js";
-export { SLICE_MS } from "./lines.js";
 export { loadSession, loadSessionSliced } from "./load.js";
 export {
 	type Catalog,

@@ -1,5 +1,6 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { nestsDeeperThan } from "../agent/depth.js";
+import { runSteps, runStepsSliced } from "../text/steps.js";
 import {
 	FORMAT_VERSION,
 	type KnownEntry,
@@ -11,8 +12,6 @@ import {
 } from "./format.js";
 
 const CHUNK = 1 << 20;
-/** How long a sliced read works before it lets the event loop run (a key waits at most about this long). */
-export const SLICE_MS = 8;
 
 /**
  * Called once per line with the bytes `buf[start, end)` (without the "\n"). The buffer is reused after the call
@@ -40,8 +39,7 @@ export type ScanResult = { bytes: number; endsWithNewline: boolean; lineEnd: num
 export function forEachLine(file: string, visit: LineVisitor, from = 0): ScanResult {
 	const fd = openSync(file, "r");
 	try {
-		const scan = scanFd(fd, visit, from);
-		for (let step = scan.next(); ; step = scan.next()) if (step.done) return step.value;
+		return runSteps(scanFd(fd, visit, from));
 	} finally {
 		closeSync(fd);
 	}
@@ -55,18 +53,11 @@ export async function forEachLineSliced(
 	file: string,
 	visit: LineVisitor,
 	pause: () => Promise<void>,
-	sliceMs = SLICE_MS,
+	sliceMs?: number,
 ): Promise<ScanResult> {
 	const fd = openSync(file, "r");
 	try {
-		const scan = scanFd(fd, visit, 0);
-		let since = performance.now();
-		for (let step = scan.next(); ; step = scan.next()) {
-			if (step.done) return step.value;
-			if (performance.now() - since < sliceMs) continue;
-			await pause();
-			since = performance.now();
-		}
+		return await runStepsSliced(scanFd(fd, visit, 0), pause, sliceMs);
 	} finally {
 		closeSync(fd);
 	}

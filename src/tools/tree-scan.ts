@@ -1,6 +1,7 @@
 import { type Dirent, lstatSync, readdirSync, type Stats } from "node:fs";
 import { join, sep } from "node:path";
 import { gitRoot } from "../text/paths.js";
+import { SLICE_MS } from "../text/steps.js";
 import type { BashFileChange, BashFileChanges } from "./details.js";
 import { gitIgnored, type Ignored } from "./git-ignored.js";
 import { FsClock } from "./scan-clock.js";
@@ -11,8 +12,6 @@ export const MAX_SCAN_FILES = 20_000;
 export const MAX_SCAN_MS = 50;
 /** The paths a bash result lists (sorted); `total` counts the rest. */
 export const MAX_LISTED_CHANGES = 100;
-/** Work is done in slices this long, so the app's keys are answered between them. */
-const SLICE_MS = 8;
 /** Folders never entered outside a git work tree (inside one, git's ignore rules decide; `.git` always). */
 const SKIP_OUTSIDE_GIT = new Set([".git", "node_modules"]);
 /** A folder changed this recently is listed again whatever its ctime says (a coarse clock may not have moved). */

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { saveCodeCache } from "../code-cache.js";
-import { readSessionTail, replayEvents, type Session, SLICE_MS } from "../session/index.js";
+import { readSessionTail, replayEvents, type Session } from "../session/index.js";
+import { runSteps, runStepsSliced } from "../text/steps.js";
 import { reduce } from "../view/reducer.js";
 import { initialView, type ViewState } from "../view/state.js";
 import { loadMarked } from "./chat/markdown.js";
@@ -22,25 +23,16 @@ const delay = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
 /** `start` with the path of `session` to its leaf folded in through the reducer, at the recorded times; idle. */
 export function replayedView(session: Session, start: ViewState): ViewState {
-	const steps = replaySteps(session, start);
-	for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+	return runSteps(replaySteps(session, start));
 }
 
-/** replayedView with the event loop let run (`pause` awaited) every `sliceMs`: keys are answered meanwhile. */
+/** replayedView with the event loop let run (`pause` awaited) every few milliseconds: keys are answered meanwhile. */
 export async function replayedViewSliced(
 	session: Session,
 	start: ViewState,
 	pause: () => Promise<void>,
-	sliceMs = SLICE_MS,
 ): Promise<ViewState> {
-	const steps = replaySteps(session, start);
-	let since = performance.now();
-	for (let step = steps.next(); ; step = steps.next()) {
-		if (step.done) return step.value;
-		if (performance.now() - since < sliceMs) continue;
-		await pause();
-		since = performance.now();
-	}
+	return runStepsSliced(replaySteps(session, start), pause);
 }
 
 /** The replay of `session` into `start`, a step per event. */

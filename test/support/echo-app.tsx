@@ -7,7 +7,7 @@ import { InputEcho } from "../../src/ui/state/input-echo.js";
 import { InputModel } from "../../src/ui/state/input-model.js";
 import { UiStore } from "../../src/ui/state/store.js";
 import { initialView } from "../../src/view/state.js";
-import { FakeStdin, fakeStdout } from "./fake-tty.js";
+import { FakeStdin, fakeStdout, fakeTtyOptions } from "./fake-tty.js";
 import { TerminalScreen } from "./terminal-screen.js";
 import { appInfo, until } from "./ui-app.js";
 
@@ -30,16 +30,10 @@ export async function typeKeys(keys: string[]): Promise<{ keys: Echoed[]; lines:
 	const input = new InputModel();
 	input.echo = new InputEcho((bytes) => stdout.write(bytes));
 	const actions = { submit: () => {}, abort: () => {}, exit: () => {} };
-	const ink = render(<App store={store} input={input} info={appInfo()} actions={actions} />, {
-		// biome-ignore lint/suspicious/noExplicitAny: a fake terminal for Ink
-		stdout: stdout as any,
-		// biome-ignore lint/suspicious/noExplicitAny: a fake terminal for Ink
-		stdin: stdin as any,
-		exitOnCtrlC: false,
-		patchConsole: false,
-		maxFps: 30,
-		incrementalRendering: true,
-	});
+	const ink = render(
+		<App store={store} input={input} info={appInfo()} actions={actions} />,
+		fakeTtyOptions(stdout, stdin),
+	);
 	try {
 		await until(() => screen.lines().some((line) => line.includes("Enter send")));
 		const typed: Echoed[] = [];

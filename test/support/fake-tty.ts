@@ -32,3 +32,17 @@ export function fakeStdout(columns: number, rows: number, onWrite: (bytes: strin
 		},
 	});
 }
+
+/** Ink's render options for an app on these two streams, drawn as gar draws (30 frames a second, incrementally). */
+export function fakeTtyOptions(stdout: ReturnType<typeof fakeStdout>, stdin: FakeStdin) {
+	return {
+		// biome-ignore lint/suspicious/noExplicitAny: a fake terminal for Ink
+		stdout: stdout as any,
+		// biome-ignore lint/suspicious/noExplicitAny: a fake terminal for Ink
+		stdin: stdin as any,
+		exitOnCtrlC: false,
+		patchConsole: false,
+		maxFps: 30,
+		incrementalRendering: true,
+	};
+}
