@@ -1,5 +1,4 @@
-import { readFileSync } from "node:fs";
-import { isAbsolute, join } from "node:path";
+import { join } from "node:path";
 import { EventChannel } from "../agent/channel.js";
 import type { HookRun } from "../agent/events.js";
 import type { OutputSchema } from "../agent/structured.js";
@@ -45,6 +44,7 @@ import {
 	servesAnyId,
 	unknownModelNote,
 } from "./model-switch.js";
+import { loadOutputSchema } from "./output-schema.js";
 import { openRunSession, resolveRunSession, type SessionFlags } from "./run-session.js";
 
 export type RunFlags = ConfigFlags &
@@ -102,27 +102,6 @@ export type Setup = {
 export type ModelSwitch =
 	| { provider: Provider; model: string; contextWindow: number | null; note: string | null; prices?: Pricing }
 	| { error: string };
-
-/** Reads a JSON Schema file and compiles a validator for it (ajv is loaded only when a schema is used). */
-export async function loadOutputSchema(file: string, cwd: string): Promise<OutputSchema> {
-	let schema: Record<string, unknown>;
-	try {
-		schema = JSON.parse(readFileSync(isAbsolute(file) ? file : join(cwd, file), "utf8"));
-	} catch (error) {
-		throw new UsageError(`--schema ${file}: ${error instanceof Error ? error.message : String(error)}`);
-	}
-	return outputSchema(schema, `--schema ${file}`);
-}
-
-/** Compiles a JSON Schema given as a value; `what` names it in the UsageError of an invalid one. */
-export async function outputSchema(schema: Record<string, unknown>, what: string): Promise<OutputSchema> {
-	const { compileValidator } = await import("../agent/validate.js");
-	try {
-		return { name: "final_answer", schema, validate: compileValidator(schema) };
-	} catch (error) {
-		throw new UsageError(`${what} is not a valid JSON Schema: ${error instanceof Error ? error.message : error}`);
-	}
-}
 
 /** The cache of full command outputs is kept under these caps (total size, age). */
 const OUTPUT_CACHE_BYTES = 1024 * 1024 * 1024;

@@ -37,7 +37,7 @@ export const ORDER: Order = {
 				["acp/", "mcp/", "*"],
 				["print.ts", "serve.ts"],
 				["setup.ts", "stream-commands.ts"],
-				["run-session.ts", "model-switch.ts"],
+				["run-session.ts", "model-switch.ts", "output-schema.ts"],
 			],
 		},
 	},

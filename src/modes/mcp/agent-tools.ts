@@ -7,8 +7,9 @@ import { loadConfig } from "../../config/index.js";
 import { type PrintResult, roundCost, toPrintResult } from "../../output/print-output.js";
 import { readSessionInfo } from "../../session/index.js";
 import { toolTarget } from "../../view/format.js";
+import { outputSchema } from "../output-schema.js";
 import { sessionFileOf, workdirProblem } from "../serve.js";
-import { outputSchema, type RunFlags, setupRun } from "../setup.js";
+import { type RunFlags, setupRun } from "../setup.js";
 import type { CallContext, McpTools, ServerBase } from "./tools.js";
 
 const garArgs = z
