@@ -1,6 +1,7 @@
 // The in-process keypress bench's app (bundled by scripts/bench-keys.ts with the build's Ink patches): the real App on
-// a fake 120×40 terminal, keys pushed into its stdin one at a time; each key is timed from the push to its first write
-// (the typed row's echo, state/input-echo.ts, as in the app) and to the end of its frame, in the same task or a later one.
+// a fake 120×40 terminal, keys pushed into its stdin one at a time; each key is timed from the push to its first
+// write (the typed row's echo, state/input-echo.ts, as in the app) and to the end of its frame, in the same task or a
+// later one.
 import { render } from "ink";
 import Yoga from "yoga-layout";
 import { App } from "../src/ui/screens/App.js";

@@ -5,10 +5,11 @@ import type { InputModel } from "./input-model.js";
 export type Shown = { height: number; texts: string[]; cursor: number; prompted: boolean };
 
 /**
- * A typed key's row (an edit, or a move along the row) drawn at once, before React and Ink draw its frame (which comes about a millisecond later and
- * writes the same row): the key is on the screen sooner. Only for an edit that changes nothing on the screen but the
- * cursor's row: the same height (no popup, note or row added or gone), the same first row, the other rows unchanged,
- * plain ASCII. Anything else waits for the frame, as every key did before. Set by the app in a terminal only.
+ * A typed key's row (an edit, or a move along the row) drawn at once, before React and Ink draw its frame (which
+ * comes about a millisecond later and writes the same row): the key is on the screen sooner. Only for an edit that
+ * changes nothing on the screen but the cursor's row: the same height (no popup, note or row added or gone), the same
+ * first row, the other rows unchanged, plain ASCII. Anything else waits for the frame, as every key did before. Set by
+ * the app in a terminal only.
  */
 export class InputEcho {
 	/** Where the editor was last laid out (EditorBox); null while it is not on the screen. */
