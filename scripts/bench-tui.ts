@@ -35,7 +35,7 @@ const KEYS = 20;
 const PRIMER = "qz"; // typed first, so "the typed text is on screen" cannot match anything else on it
 const PROMPT = "Write a long story.";
 const POLL_MS = 10;
-/** The screen is polled this often while a key is awaited (BENCH_KEY_POLL_MS; 0: back to back, capture after capture). */
+/** How often the screen is polled while a key is awaited (BENCH_KEY_POLL_MS; 0: back to back). */
 const KEY_POLL_MS = Number(process.env.BENCH_KEY_POLL_MS ?? 2);
 const KEY_GAP_MS = Number(process.env.BENCH_KEY_GAP_MS ?? 0);
 const STALL_MS = 20_000;
