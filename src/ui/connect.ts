@@ -4,9 +4,10 @@ import { createScriptedProvider } from "../llm/scripted.js";
 import { type RunFlags, type Setup, setupRun } from "../modes/setup.js";
 import { loadSessionSliced } from "../session/index.js";
 import { loadMarkdown } from "./chat/markdown.js";
+import { pathViewSliced } from "./path-view.js";
 import { endPreview, showPreview } from "./resume-preview.js";
 import type { SessionIntents } from "./screens/screen.js";
-import { type IntentDeps, pathViewSliced, sessionIntents } from "./session-intents.js";
+import { type IntentDeps, sessionIntents } from "./session-intents.js";
 import type { StartedApp } from "./start.js";
 import { configuredTheme } from "./theme/start.js";
 

@@ -1,10 +1,9 @@
 import { resolve } from "node:path";
 import { saveCodeCache } from "../code-cache.js";
-import { readSessionTail, replayEvents, type Session } from "../session/index.js";
-import { runSteps, runStepsSliced } from "../text/steps.js";
-import { reduce } from "../view/reducer.js";
-import { initialView, type ViewState } from "../view/state.js";
+import { readSessionTail, type Session } from "../session/index.js";
+import { initialView } from "../view/state.js";
 import { loadMarked } from "./chat/markdown.js";
+import { replayedView } from "./path-view.js";
 import { closePicker } from "./resume.js";
 import type { UiStore } from "./state/store.js";
 import { drawNow } from "./terminal/draw-now.js";
@@ -20,33 +19,6 @@ const FIRST_TAIL_BYTES = 64 << 10;
 const SCREEN_ENTRIES = 16;
 
 const delay = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
-
-/** `start` with the path of `session` to its leaf folded in through the reducer, at the recorded times; idle. */
-export function replayedView(session: Session, start: ViewState): ViewState {
-	return runSteps(replaySteps(session, start));
-}
-
-/** replayedView with the event loop let run (`pause` awaited) every few milliseconds: keys are answered meanwhile. */
-export async function replayedViewSliced(
-	session: Session,
-	start: ViewState,
-	pause: () => Promise<void>,
-): Promise<ViewState> {
-	return runStepsSliced(replaySteps(session, start), pause);
-}
-
-/** The replay of `session` into `start`, a step per event. */
-function* replaySteps(session: Session, start: ViewState): Generator<void, ViewState> {
-	let view = start;
-	if (session.leafId !== null) {
-		for (const { event, ts } of replayEvents(session)) {
-			view = reduce(view, event, Date.parse(ts) || 0);
-			yield;
-		}
-	}
-	view.activity = { kind: "idle" };
-	return view;
-}
 
 export type PreviewDeps = {
 	store: UiStore;

@@ -125,7 +125,7 @@ async function switchTo(
 		throw error;
 	}
 	// Loaded by now (the app is connected); kept out of this module so `gar -r` lists before it loads.
-	const { pathView } = await import("./session-intents.js");
+	const { pathView } = await import("./path-view.js");
 	await conversation.switchSession(writer);
 	store.view = pathView(conversation);
 	store.toBottom();

@@ -1,36 +1,11 @@
-import { type Conversation, ConversationBusyError } from "../conversation/conversation.js";
+import { ConversationBusyError } from "../conversation/conversation.js";
 import type { Setup } from "../modes/setup.js";
 import { forkSession, resolveEntry, SessionWriter } from "../session/index.js";
-import { initialView, type ViewState } from "../view/state.js";
-import { replayedView, replayedViewSliced } from "./resume-preview.js";
+import { pathView } from "./path-view.js";
 import { rewindIntents } from "./rewind-intents.js";
 import type { SessionIntents } from "./screens/screen.js";
 import type { InputModel } from "./state/input-model.js";
 import type { UiStore } from "./state/store.js";
-
-/** The chat of the conversation's current path: its entries folded through the reducer, at the recorded times. */
-export function pathView(conversation: Conversation): ViewState {
-	const writer = conversation.session;
-	const start = pathStart(conversation);
-	return withModel(writer ? replayedView(writer.session, start) : start, conversation);
-}
-
-/** pathView with the event loop let run (`pause` awaited) every few milliseconds: a long session, keys answered. */
-export async function pathViewSliced(conversation: Conversation, pause: () => Promise<void>): Promise<ViewState> {
-	const writer = conversation.session;
-	const start = pathStart(conversation);
-	return withModel(writer ? await replayedViewSliced(writer.session, start, pause) : start, conversation);
-}
-
-const pathStart = (conversation: Conversation) => initialView({ ...conversation.model, priced: conversation.priced });
-
-/** `view` as the conversation's model sees it: its provider, model and context window. */
-function withModel(view: ViewState, conversation: Conversation): ViewState {
-	view.provider = conversation.model.provider;
-	view.model = conversation.model.model;
-	view.context = { ...view.context, window: conversation.model.contextWindow };
-	return view;
-}
 
 export type IntentDeps = {
 	setup: Pick<Setup, "conversation" | "channel" | "secrets"> & { config: { session: { dir: string } } };
