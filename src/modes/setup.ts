@@ -327,8 +327,7 @@ async function runSettings(flags: RunFlags, env: NodeJS.ProcessEnv, options: Set
 	const resolved = resolveRunSession(flags, config.session.dir, flags.cwd);
 	// The app may read the file itself (sliced, answering keys meanwhile): then it is not read again.
 	const read = resolved.file && options.beforeSessionLoad ? await options.beforeSessionLoad(resolved.file) : undefined;
-	if (read) resolved.session = read;
-	const opened = openRunSession(flags, config.session.dir, flags.cwd, resolved);
+	const opened = openRunSession(flags, config.session.dir, flags.cwd, read ? { ...resolved, session: read } : resolved);
 	// A resumed session keeps its model unless the person picked another one for this run.
 	const resumed = opened.model;
 	const useSessionModel =
