@@ -633,7 +633,7 @@ function planFrame(output) {
 		`let currentRootNode;
 /** Whether Ink is handing input to the app's handlers now: what they commit is drawn at once, not throttled. */
 export const inputFrame = { pending: false };
-/** Runs \`update\` so that what it commits is drawn at once, as a key's frame is (gar: a resumed session's first screen). */
+/** Runs \`update\` so that what it commits is drawn at once, as a key's frame is (gar: a resumed session's screen). */
 export const drawNow = (update) => {
     inputFrame.pending = true;
     try {
@@ -646,7 +646,7 @@ export const drawNow = (update) => {
     }
 };`,
 	],
-	// The app's way to the same: \`drawNow\` from "ink" (src/ui/terminal/draw-now.ts; stock Ink has none, and is throttled).
+	// The app's way to the same: \`drawNow\` from "ink" (src/ui/terminal/draw-now.ts; stock Ink has none).
 	[
 		"ink/build/index.js",
 		"export { default as render } from './render.js';",

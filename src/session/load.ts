@@ -36,8 +36,8 @@ export function loadSession(file: string): Session {
 }
 
 /**
- * loadSession with the event loop let run (`pause` awaited) every few milliseconds (text/steps.ts SLICE_MS): the app reads
- * a large session while it keeps answering keys. The same Session, warnings and errors.
+ * loadSession with the event loop let run (`pause` awaited) every few milliseconds (text/steps.ts SLICE_MS): the app
+ * reads a large session while it keeps answering keys. The same Session, warnings and errors.
  */
 export async function loadSessionSliced(file: string, pause: () => Promise<void>, sliceMs?: number): Promise<Session> {
 	const loader = new Loader(file);
