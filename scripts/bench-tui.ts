@@ -5,7 +5,17 @@
 // the same way in the same runs, and the ratios. Run alone: `node --import tsx scripts/bench-tui.ts`; the A/B modes at
 // the end compare two builds (or gar and pi) launch by launch.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+	copyFileSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -159,6 +169,14 @@ class TuiBench {
 		const work = join(this.dir, "work");
 		writeFileSync(file, `cd ${shellQuote(work)} && exec env -i ${vars.join(" ")} ${argv.map(shellQuote).join(" ")}\n`);
 		return file;
+	}
+
+	/** Forgets the first frames gar keeps (src/first-paint.ts): the next launch draws its own. */
+	dropFrames(): void {
+		const dir = join(this.dir, "home", ".cache", "gar");
+		for (const name of existsSync(dir) ? readdirSync(dir) : []) {
+			if (/-frame-[0-9a-f]{8}\.txt$/.test(name)) rmSync(join(dir, name));
+		}
 	}
 
 	/** The app's command line against the wire server (`gar`: another build's bin/gar.cjs). */
@@ -370,8 +388,12 @@ async function oneRun(bench: TuiBench, gar: Profile, longFile: string, run: numb
 	const baseline = await bench.launch(bench.baselineArgv(), BASELINE_READY);
 	await bench.quit(baseline);
 
+	// The app's own first frame (none kept from a launch like it), then the one painted from it (src/first-paint.ts).
+	bench.dropFrames();
+	const own = await bench.launch(gar.argv([]), READY);
+	await bench.quit(own);
 	const app = await bench.launch(gar.argv([]), READY);
-	let figures: Omit<RunFigures, "baselineMs" | "openLongMs" | "keysLong">;
+	let figures: Omit<RunFigures, "baselineMs" | "ownFrameMs" | "openLongMs" | "keysLong">;
 	try {
 		await sleep(2000);
 		const idle0 = treeCpuSeconds(app.pid);
@@ -385,7 +407,8 @@ async function oneRun(bench: TuiBench, gar: Profile, longFile: string, run: numb
 	} finally {
 		await bench.quit(app);
 	}
-	return { ...figures, baselineMs: baseline.readyMs, ...(await longSession(bench, gar, longFile, run)) };
+	const long = await longSession(bench, gar, longFile, run);
+	return { ...figures, baselineMs: baseline.readyMs, ownFrameMs: own.readyMs, ...long };
 }
 
 /** pi's part of a run, the same steps as gar's (without the paste, whose placeholder pi draws its own way). */
@@ -497,32 +520,48 @@ function abProfiles(bench: TuiBench, args: string[]): Profile[] {
 }
 
 /**
- * `--first-frames N [gar args…]`: only the start-up, N launches of the baseline and the app interleaved, each
- * figure printed (for comparing two builds or flags quickly, e.g. `--first-frames 15 --theme dark`).
+ * `--first-frames N [gar args…]`: only the start-up, N rounds of launches of the baseline and the app interleaved,
+ * each figure printed (for comparing two builds or flags quickly, e.g. `--first-frames 15 --theme dark`). Each round
+ * launches the app twice: with no first frame kept (its own frame), then painted from the one that launch kept
+ * (src/first-paint.ts), and a key is typed the moment that one is shown.
  */
 async function firstFrames(n: number, extra: string[]): Promise<string[]> {
 	return withBench(async (bench) => {
 		const profiles = abProfiles(bench, extra);
 		const base: number[] = [];
-		const apps: number[][] = profiles.map(() => []);
+		const own: number[][] = profiles.map(() => []);
+		const painted: number[][] = profiles.map(() => []);
+		const keyAt: number[][] = profiles.map(() => []);
+		const keyAtOwn: number[][] = profiles.map(() => []);
 		for (let i = 0; i <= n; i++) {
 			const b = await bench.launch(bench.baselineArgv(), BASELINE_READY);
 			await bench.quit(b);
 			for (const [k, profile] of profiles.entries()) {
-				const launch = await bench.launch(profile.argv([]), profile.ready, 30_000, profile.env);
-				await bench.quit(launch);
-				if (i > 0) apps[k]?.push(launch.readyMs); // launch 0 is the uncounted warm-up
+				bench.dropFrames();
+				const first = await bench.launch(profile.argv([]), profile.ready, 30_000, profile.env);
+				const ownKey = await bench.keyNow(first.session);
+				await bench.quit(first);
+				const again = await bench.launch(profile.argv([]), profile.ready, 30_000, profile.env);
+				const key = await bench.keyNow(again.session);
+				await bench.quit(again);
+				if (i === 0) continue; // round 0 is the uncounted warm-up
+				own[k]?.push(first.readyMs);
+				painted[k]?.push(again.readyMs);
+				keyAt[k]?.push(key);
+				keyAtOwn[k]?.push(ownKey);
 			}
 			if (i > 0) base.push(b.readyMs);
 		}
 		const ms = (values: number[]) => values.map((v) => v.toFixed(0)).join(" ");
+		const line = (label: string, values: number[]) =>
+			`${label.padEnd(18)} ${ms(values)}  median ${median(values).toFixed(0)} ms  ${(median(values) / median(base)).toFixed(2)}×`;
 		return [
-			`baseline ${ms(base)}  median ${median(base).toFixed(0)} ms`,
-			...profiles.map((profile, k) => {
-				const values = apps[k] ?? [];
-				const ratio = median(values) / median(base);
-				return `${profile.name.padEnd(8)} ${ms(values)}  median ${median(values).toFixed(0)} ms  ${ratio.toFixed(2)}×`;
-			}),
+			`${"baseline".padEnd(18)} ${ms(base)}  median ${median(base).toFixed(0)} ms`,
+			...profiles.flatMap((profile, k) => [
+				line(`${profile.name}, painted`, painted[k] ?? []),
+				line(`${profile.name}, own frame`, own[k] ?? []),
+				`${"".padEnd(18)} a key typed the moment a frame is shown, on screen after: median ${median(keyAt[k] ?? []).toFixed(0)} ms painted, ${median(keyAtOwn[k] ?? []).toFixed(0)} ms own`,
+			]),
 		];
 	});
 }

@@ -690,6 +690,35 @@ export const drawNow = (update) => {
                     });
                 }`,
 	],
+	// The first frame as a painted one's update. gar's start script may have painted the frame the app drew first the
+	// last time (src/first-paint.ts): the incremental writer then starts from it as what is on screen, so the app's own
+	// first frame writes only the rows that differ; and it keeps the first frame it is given, for the next launch.
+	// Upstream: gar-only.
+	[
+		"ink/build/log-update.js",
+		`const create = (stream, { showCursor = false, incremental = false } = {}) => {
+    if (incremental) {
+        return createIncremental(stream, { showCursor });
+    }`,
+		`/** gar: \`painted\`, the frame on screen before the first render (set before render()); \`first\`, the first frame. */
+export const startFrame = { painted: undefined, first: undefined };
+const create = (stream, { showCursor = false, incremental = false } = {}) => {
+    if (incremental) {
+        const write = createIncremental(stream, { showCursor });
+        if (startFrame.painted !== undefined) write.sync(startFrame.painted);
+        startFrame.painted = undefined;
+        const log = (str) => {
+            startFrame.first ??= str;
+            return write(str);
+        };
+        return Object.assign(log, write);
+    }`,
+	],
+	[
+		"ink/build/index.js",
+		"export { default as render } from './render.js';",
+		"export { default as render } from './render.js';\nexport { startFrame } from './log-update.js';",
+	],
 	// Ctrl+C is a key of its own even when it comes in one read with others. Ink splits a read at escape sequences only,
 	// so two Ctrl+C read at once ("\x03\x03": pressed quickly on a busy machine or over a slow link) were one event
 	// that matched no key: the run was not stopped and gar did not quit (test/ink-patches.test.ts).

@@ -33,6 +33,13 @@ const HEADER = 32;
 const MAX_BYTES = 64 * 1024 * 1024;
 const DAY_MS = 86_400_000;
 
+/** A short hash for a file name (FNV-1a, 32 bits). */
+export function fnv1a(text: string): string {
+	let hash = 0x811c9dc5;
+	for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+	return hash.toString(16).padStart(8, "0");
+}
+
 /** What a cache must belong to, and the checksum of its data (given, so `gar --version` loads no hash module). */
 export type CacheCheck = { hash: string; checksum: (data: Uint8Array) => number };
 

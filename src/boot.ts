@@ -15,8 +15,9 @@ import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
 import { Script } from "node:vm";
-import { CACHE_PREFIX, type CacheCheck, cacheFolder, readCache, writeCache } from "./boot-cache.js";
+import { CACHE_PREFIX, type CacheCheck, cacheFolder, fnv1a, readCache, writeCache } from "./boot-cache.js";
 import type { GarBoot } from "./code-cache.js";
+import { firstPaint } from "./first-paint.js";
 import { SIGNALS } from "./signals.js";
 
 declare const GAR_VERSION: string;
@@ -59,13 +60,6 @@ function cacheFile(dir: string, bundle: string, kind: Kind, env: NodeJS.ProcessE
 	return join(dir, `${CACHE_PREFIX}${name}.v8`);
 }
 
-/** A short hash for a file name (FNV-1a, 32 bits). */
-function fnv1a(text: string): string {
-	let hash = 0x811c9dc5;
-	for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
-	return hash.toString(16).padStart(8, "0");
-}
-
 /**
  * The cache check of this build: zlib's crc32 (~0.1 ms a MB, loaded only when a cache is read or written); Node
  * before 20.15 has none, and takes 32 bits of a sha1 (~1 ms a MB).
@@ -99,6 +93,8 @@ function boot(bundle: string, argv: readonly string[], env: NodeJS.ProcessEnv): 
 	const kind = launchKind(argv, Boolean(process.stdout.isTTY && process.stdin.isTTY));
 	const dir = cacheDir(env);
 	const folder = cacheFolder(dir);
+	// The full-screen app's first frame, from the last launch like this one: on screen before the bundle is read.
+	const paint = kind === "terminal" ? firstPaint(dir, folder, check, argv, env) : undefined;
 	let file: string | undefined;
 	try {
 		file = folder === "refused" ? undefined : cacheFile(dir, bundle, kind, env);
@@ -126,7 +122,7 @@ function boot(bundle: string, argv: readonly string[], env: NodeJS.ProcessEnv): 
 	};
 	// The app writes its caches itself, once what they are for is on screen (src/ui/start.tsx).
 	if (kind === "print" || kind === "piped") process.on("exit", save);
-	const garBoot: GarBoot = { saveCodeCache: save, signalsTaken };
+	const garBoot: GarBoot = { saveCodeCache: save, signalsTaken, ...(paint ? { firstPaint: paint } : {}) };
 	const module = { exports: {} };
 	script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle), garBoot);
 }

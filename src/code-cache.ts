@@ -1,11 +1,23 @@
 // The bundle's side of src/boot.ts: dist/gar.cjs runs inside a function whose last parameter is `garBoot`. Run from
 // source (tests, tsx) there is no such variable and these do nothing.
 
+/** What the bundle gets of the first frame the start script painted (src/first-paint.ts). */
+export type FirstPaint = {
+	/** The frame painted, as Ink wrote it; undefined when none was. */
+	readonly painted: string | undefined;
+	/** The app's terminal session has the screen now: the start script no longer gives it back. */
+	take(): void;
+	/** The app's own first frame: kept for the next launch like this one (written only when it is not the one painted). */
+	save(frame: string): void;
+};
+
 /** What gar.cjs sees as the free variable `garBoot`, made by the start script (src/boot.ts). */
 export type GarBoot = {
 	saveCodeCache(): void;
 	/** The bundle's own handlers are installed: the start script's go (src/signals.ts). */
 	signalsTaken(): void;
+	/** A launch in a terminal that may run the full-screen app: its first frame, painted or to keep (first-paint.ts). */
+	firstPaint?: FirstPaint;
 };
 
 declare const garBoot: GarBoot | undefined;
@@ -18,4 +30,9 @@ export function saveCodeCache(): void {
 /** Tells the start script that gar's own signal handlers are installed, so it removes those it held them with. */
 export function startScriptSignalsTaken(): void {
 	if (typeof garBoot !== "undefined") garBoot.signalsTaken();
+}
+
+/** The first frame the start script painted for this launch, and where the app's own goes (src/first-paint.ts). */
+export function bootFirstPaint(): FirstPaint | undefined {
+	return typeof garBoot !== "undefined" ? garBoot.firstPaint : undefined;
 }

@@ -2,7 +2,7 @@ import { homedir } from "node:os";
 import { render } from "ink";
 import type { EventChannel } from "../agent/channel.js";
 import type { PastedRange } from "../agent/events.js";
-import { saveCodeCache } from "../code-cache.js";
+import { bootFirstPaint, saveCodeCache } from "../code-cache.js";
 import type { Setup } from "../modes/setup.js";
 import { gitBranch } from "../prompt/system-prompt.js";
 import type { Session } from "../session/index.js";
@@ -20,6 +20,7 @@ import { UiStore } from "./state/store.js";
 import type { Background } from "./terminal/background.js";
 import { Screen } from "./terminal/screen.js";
 import { TerminalSession } from "./terminal/session.js";
+import { firstFrame, paintedFrame } from "./terminal/start-frame.js";
 import { StoreTheme } from "./theme/context.js";
 import { startTheme } from "./theme/start.js";
 
@@ -116,8 +117,10 @@ export async function startApp(options: StartOptions): Promise<StartedApp> {
 	const themed = startTheme(options.theme, process.env, options.background);
 	const store = new UiStore(initialView({ provider: options.provider ?? "", model: options.model ?? "" }));
 	const notices = new Notices();
+	// The start script may have painted the last launch's first frame (src/first-paint.ts): the alternate screen is on.
+	const paint = bootFirstPaint();
 	const terminal = new TerminalSession(process, {
-		screen: new Screen({ mouse: false }),
+		screen: new Screen({ mouse: false, entered: paint?.painted !== undefined }),
 		signals: installInterrupts(),
 		warn: notices.warn,
 	});
@@ -149,6 +152,8 @@ export async function startApp(options: StartOptions): Promise<StartedApp> {
 	if (start.warning) notices.warn(start.warning);
 	if (options.screen) store.openScreen(options.screen);
 	terminal.enter();
+	paint?.take();
+	paintedFrame(paint?.painted);
 	const ink = render(
 		<StoreTheme store={store}>
 			<App store={store} input={input} info={info} actions={actions} />
@@ -161,6 +166,8 @@ export async function startApp(options: StartOptions): Promise<StartedApp> {
 	});
 	// A render that throws ends the app like any crash: the screen restored and the error shown.
 	ink.waitUntilExit().catch(terminal.crash);
+	const first = firstFrame();
+	if (first !== undefined) paint?.save(first);
 	// The first frame is drawn: the code cache now holds just what it took (src/boot.ts); the rest loads after it.
 	// `gar -r` keeps its own cache, written once the picker's rows are drawn (their code is what it waits for); so does
 	// a continued session, once it is drawn.

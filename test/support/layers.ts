@@ -12,6 +12,7 @@ export type Order = { layers: string[][]; inside?: Record<string, Order> };
 export const ORDER: Order = {
 	layers: [
 		["cli.ts", "boot.ts"],
+		["first-paint.ts"],
 		["commands/", "ui/", "boot-cache.ts"],
 		["modes/"],
 		["output/"],

@@ -86,6 +86,11 @@ export class TmuxSession {
 		TmuxSession.run(this.name, ["paste-buffer", "-p", "-d", "-b", "gar-paste", "-t", this.name]);
 	}
 
+	/** From now on, every byte the app writes to the terminal is appended to `file` (tmux pipe-pane). */
+	record(file: string): void {
+		TmuxSession.run(this.name, ["pipe-pane", "-o", "-t", this.name, `cat >> '${file}'`]);
+	}
+
 	screen(): string {
 		return String(TmuxSession.run(this.name, ["capture-pane", "-p", "-t", this.name], { encoding: "utf8" }));
 	}

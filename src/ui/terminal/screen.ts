@@ -30,7 +30,13 @@ export function speaksKittyKeys(env: NodeJS.ProcessEnv): boolean {
 	);
 }
 
-export type ScreenOptions = { mouse: boolean; out?: NodeJS.WriteStream; env?: NodeJS.ProcessEnv };
+export type ScreenOptions = {
+	mouse: boolean;
+	out?: NodeJS.WriteStream;
+	env?: NodeJS.ProcessEnv;
+	/** The alternate screen is on already, a frame on it (src/first-paint.ts): the first `enter` sets only the modes. */
+	entered?: boolean;
+};
 
 /**
  * The full-screen session's terminal state: the alternate screen, bracketed paste, the keyboard modes that report
@@ -42,18 +48,23 @@ export class Screen {
 	private readonly out: NodeJS.WriteStream;
 	private readonly kitty: boolean;
 	private mouse: boolean;
+	private entered: boolean;
 
 	constructor(options: ScreenOptions) {
 		this.out = options.out ?? process.stdout;
 		this.kitty = speaksKittyKeys(options.env ?? process.env);
 		this.mouse = options.mouse;
+		this.entered = options.entered ?? false;
 	}
 
 	enter(): void {
 		if (this.active) return;
 		this.active = true;
 		const kitty = this.kitty ? KITTY_PUSH : "";
-		this.write(`${ENTER_ALT}${PASTE_ON}${FOCUS_ON}${KEYS_ON}${kitty}${this.mouse ? MOUSE_ON : ""}`);
+		// Entering again would clear the painted frame and move the cursor Ink expects at its end.
+		const alt = this.entered ? "" : ENTER_ALT;
+		this.entered = false;
+		this.write(`${alt}${PASTE_ON}${FOCUS_ON}${KEYS_ON}${kitty}${this.mouse ? MOUSE_ON : ""}`);
 	}
 
 	/** Turns mouse reporting on or off (the config that decides it loads after the first frame). */

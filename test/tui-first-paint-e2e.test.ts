@@ -1,0 +1,104 @@
+// The first frame painted by the start script (src/first-paint.ts) in a real terminal: kept by a launch, painted by
+// the next one like it before the bundle loads, then updated by the app without drawing the rows again; never painted
+// for another terminal size; given back before a message on stderr.
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { crc32 } from "node:zlib";
+import { afterEach, describe, expect, it } from "vitest";
+import { writeCache } from "../src/boot-cache.js";
+import { frameFile, frameKey } from "../src/first-paint.js";
+import { tempHome } from "./support/cli.js";
+import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
+
+const ROOT = join(import.meta.dirname, "..");
+/** The start script's own sequence (alternate screen, home, cursor hidden); the app's Screen never writes it so. */
+const PAINT = "\x1b[?1049h\x1b[H\x1b[?25l";
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let tmux: TmuxSession | undefined;
+afterEach(() => {
+	tmux?.kill();
+	tmux = undefined;
+});
+
+/** A home with a cache folder of its own, and how to start gar in a terminal there, every byte it writes kept. */
+function setup() {
+	const { root, project, env } = tempHome();
+	const cache = join(root, "cache");
+	const home = { ...env, XDG_CACHE_HOME: cache };
+	const frames = () => {
+		const dir = join(cache, "gar");
+		return existsSync(dir) ? readdirSync(dir).filter((name) => name.includes("-frame-")) : [];
+	};
+	let launches = 0;
+	const start = (args: string, columns = 100, rows = 30) => {
+		const bytes = join(root, `bytes-${++launches}`);
+		// The pause lets the recording start before gar writes its first byte.
+		const command = `sleep 0.3; cd '${project}' && ${garInTerminal(home)} ${args}; sleep 5`;
+		tmux = TmuxSession.start(command, { columns, rows });
+		tmux.record(bytes);
+		return { session: tmux, bytes: () => (existsSync(bytes) ? readFileSync(bytes, "latin1") : "") };
+	};
+	return { root, project, cache, home, frames, start };
+}
+
+const ARGS = "--no-session --base-url http://127.0.0.1:9/v1 --model m";
+
+describe.skipIf(!HAS_TMUX)("the first frame painted at start", () => {
+	it("is kept by a launch and painted by the next one like it; the app then draws none of its rows again", async () => {
+		const { cache, frames, start } = setup();
+		let launch = start(ARGS);
+		await launch.session.waitFor(/Enter send/);
+		for (let waited = 0; frames().length === 0 && waited < 5000; waited += 20) await sleep(20);
+		expect(frames()).toHaveLength(1);
+		const file = join(cache, "gar", frames()[0] as string);
+		const kept = readFileSync(file);
+		// Nothing was painted: the start script found no frame.
+		expect(launch.bytes()).not.toContain(PAINT);
+		tmux?.kill();
+
+		launch = start(ARGS);
+		await launch.session.waitFor(/Enter send/);
+		await sleep(1000);
+		const text = kept.subarray(32).toString("utf8");
+		const frame = text.slice(text.indexOf("\n") + 1);
+		expect(frame).toContain("Type a task and press Enter.");
+		// As the terminal got them: the terminal driver sends each line feed with a carriage return.
+		const painted = PAINT + frame.replaceAll("\n", "\r\n");
+		const bytes = Buffer.from(launch.bytes(), "latin1").toString("utf8");
+		expect(bytes.slice(0, painted.length)).toBe(painted);
+		// The app's own first frame was the one painted: its rows were not written again, nor was the frame kept again.
+		expect(bytes.slice(painted.length)).not.toContain("Type a task and press Enter.");
+		expect(readFileSync(file)).toEqual(kept);
+	});
+
+	it("is not painted in a terminal of another size, which keeps a frame of its own", async () => {
+		const { frames, start } = setup();
+		let launch = start(ARGS);
+		await launch.session.waitFor(/Enter send/);
+		for (let waited = 0; frames().length === 0 && waited < 5000; waited += 20) await sleep(20);
+		tmux?.kill();
+		launch = start(ARGS, 90, 30);
+		await launch.session.waitFor(/Enter send/);
+		for (let waited = 0; frames().length === 1 && waited < 5000; waited += 20) await sleep(20);
+		expect(launch.bytes()).not.toContain(PAINT);
+		expect(frames()).toHaveLength(2);
+	});
+
+	it("gives the screen back before a message on stderr, which is read on the normal screen", async () => {
+		const { project, cache, home, start } = setup();
+		// A frame kept for a command line that now fails (as if an option had gone since).
+		const args = ["--no-such-option"];
+		const key = frameKey(100, 30, args, project, { ...home, TERM: "xterm-256color" });
+		const bundle = readFileSync(join(ROOT, "dist", "gar.cjs"));
+		const hash = createHash("sha256").update(bundle).digest("hex").slice(0, 16);
+		const file = frameFile(join(cache, "gar"), hash, key);
+		writeCache(file, { hash, checksum: crc32 }, Buffer.from(`${key}\nA PAINTED FRAME`, "utf8"));
+		const launch = start(args.join(" "));
+		const screen = await launch.session.waitFor(/unknown option/);
+		expect(screen).not.toContain("A PAINTED FRAME");
+		const bytes = launch.bytes();
+		expect(bytes).toContain(`${PAINT}A PAINTED FRAME\x1b[?25h\x1b[?1049lgar: unknown option '--no-such-option'`);
+	});
+});
