@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempHome } from "./support/cli.js";
-import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
+import { garInTerminal, HAS_TMUX, IN_TMUX, TmuxSession } from "./support/tmux.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
 
 let server: WireServer | undefined;
@@ -21,7 +21,7 @@ function launch(project: string, env: NodeJS.ProcessEnv, args: string, size = { 
 	return TmuxSession.start(command, size);
 }
 
-describe.skipIf(!HAS_TMUX)("the full-screen app in a real terminal", () => {
+describe.skipIf(!HAS_TMUX)("the full-screen app in a real terminal", IN_TMUX, () => {
 	it("streams a task, shows cost, asks before an edit with its diff, aborts a command, queues a steer, resizes, quits", async () => {
 		server = await startWireServer([
 			{
@@ -225,7 +225,7 @@ describe.skipIf(!HAS_TMUX)("the full-screen app in a real terminal", () => {
 	}, 30_000);
 });
 
-describe.skipIf(!HAS_TMUX)("the line mode (--plain) in a real terminal", () => {
+describe.skipIf(!HAS_TMUX)("the line mode (--plain) in a real terminal", IN_TMUX, () => {
 	it("shows the typed task once, answers approvals with single keys, says denied (Esc), prints how to continue", async () => {
 		server = await startWireServer([
 			{ toolCalls: [{ id: "b1", name: "bash", args: { command: "echo approved-ok" } }] },

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { SessionWriter } from "../src/session/writer.js";
 import { tempHome } from "./support/cli.js";
-import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
+import { garInTerminal, HAS_TMUX, IN_TMUX, TmuxSession } from "./support/tmux.js";
 import { makeUnwritable } from "./support/unwritable.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
 
@@ -26,7 +26,7 @@ function launch(project: string, env: NodeJS.ProcessEnv, args: string): TmuxSess
 	return TmuxSession.start(`cd '${project}' && ${gar}; echo "rc=$?"; sleep 5`, { columns: 120, rows: 30 });
 }
 
-describe.skipIf(!HAS_TMUX)("the full-screen app's faults", () => {
+describe.skipIf(!HAS_TMUX)("the full-screen app's faults", IN_TMUX, () => {
 	it("a session that cannot be written ends the app with one line naming it and exit 2, no stack trace", async (ctx) => {
 		server = await startWireServer([{ text: "never" }]);
 		const { root, project, env } = tempHome();

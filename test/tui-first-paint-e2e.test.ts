@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { writeCache } from "../src/boot-cache.js";
 import { frameFile, frameKey } from "../src/first-paint.js";
 import { tempHome } from "./support/cli.js";
-import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
+import { garInTerminal, HAS_TMUX, IN_TMUX, TmuxSession } from "./support/tmux.js";
 
 const ROOT = join(import.meta.dirname, "..");
 /** The start script's own sequence (alternate screen, home, cursor hidden); the app's Screen never writes it so. */
@@ -22,7 +22,7 @@ afterEach(() => {
 	tmux = undefined;
 });
 
-/** A home with a cache folder of its own, and how to start gar in a terminal there, every byte it writes kept. */
+/** A home with a cache folder of its own, and how to start gar in a terminal there. */
 function setup() {
 	const { root, project, env } = tempHome();
 	const cache = join(root, "cache");
@@ -31,21 +31,19 @@ function setup() {
 		const dir = join(cache, "gar");
 		return existsSync(dir) ? readdirSync(dir).filter((name) => name.includes("-frame-")) : [];
 	};
-	let launches = 0;
 	const start = (args: string, columns = 100, rows = 30) => {
-		const bytes = join(root, `bytes-${++launches}`);
 		// The pause lets the recording start before gar writes its first byte.
 		const command = `sleep 0.3; cd '${project}' && ${garInTerminal(home)} ${args}; sleep 5`;
-		tmux = TmuxSession.start(command, { columns, rows });
-		tmux.record(bytes);
-		return { session: tmux, bytes: () => (existsSync(bytes) ? readFileSync(bytes, "latin1") : "") };
+		const session = TmuxSession.start(command, { columns, rows });
+		tmux = session;
+		return { session, bytes: () => session.bytes() };
 	};
 	return { root, project, cache, home, frames, start };
 }
 
 const ARGS = "--no-session --base-url http://127.0.0.1:9/v1 --model m";
 
-describe.skipIf(!HAS_TMUX)("the first frame painted at start", () => {
+describe.skipIf(!HAS_TMUX)("the first frame painted at start", IN_TMUX, () => {
 	it("is kept by a launch and painted by the next one like it; the app then draws none of its rows again", async () => {
 		const { cache, frames, start } = setup();
 		let launch = start(ARGS);

@@ -4,7 +4,7 @@ import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempHome } from "./support/cli.js";
-import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
+import { garInTerminal, HAS_TMUX, IN_TMUX, TmuxSession } from "./support/tmux.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
 
 let server: WireServer | undefined;
@@ -22,7 +22,7 @@ case "$input" in
   *deploy*) echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"it deploys to production"}}' ;;
 esac`;
 
-describe.skipIf(!HAS_TMUX)("hooks in the full-screen app", () => {
+describe.skipIf(!HAS_TMUX)("hooks in the full-screen app", IN_TMUX, () => {
 	it("shows the blocked call's line in the chat, asks with the hook's reason, and counts hook runs", async () => {
 		server = await startWireServer([
 			{ toolCalls: [{ id: "b1", name: "bash", args: { command: "rm -rf build" } }] },

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { ScriptedTurn } from "../src/llm/scripted.js";
 import { tempHome } from "./support/cli.js";
-import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
+import { garInTerminal, HAS_TMUX, IN_TMUX, TmuxSession } from "./support/tmux.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
 
 let server: WireServer | undefined;
@@ -30,7 +30,7 @@ async function launch(turns: ScriptedTurn[] = [{ text: "Hello from the wire." }]
 	return tmux;
 }
 
-describe.skipIf(!HAS_TMUX)("keys in a real terminal", () => {
+describe.skipIf(!HAS_TMUX)("keys in a real terminal", IN_TMUX, () => {
 	it("Ctrl+C twice within a second quits: the shell's screen comes back and gar exits 0", async () => {
 		const session = await launch();
 		session.send(["C-c"]);

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempHome } from "./support/cli.js";
-import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
+import { garInTerminal, HAS_TMUX, IN_TMUX, TmuxSession } from "./support/tmux.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
 
 const HAS_GIT = spawnSync("git", ["--version"]).status === 0;
@@ -19,7 +19,7 @@ afterEach(async () => {
 	server = undefined;
 });
 
-describe.skipIf(!HAS_TMUX || !HAS_GIT)("@ mentions in a real terminal", () => {
+describe.skipIf(!HAS_TMUX || !HAS_GIT)("@ mentions in a real terminal", IN_TMUX, () => {
 	it("`@` + a few letters + Enter puts the path in the input; the message carries the file's first lines", async () => {
 		server = await startWireServer([{ text: "Read it." }]);
 		const { project, env: home } = tempHome();

@@ -1,7 +1,7 @@
 // How the built app draws in a real terminal when the screen was taken away from it (Ctrl+Z, Ctrl+G).
 import { afterEach, describe, expect, it } from "vitest";
 import { GAR_BIN, tempHome } from "./support/cli.js";
-import { HAS_TMUX, TmuxSession } from "./support/tmux.js";
+import { HAS_TMUX, IN_TMUX, TmuxSession } from "./support/tmux.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
 
 let server: WireServer | undefined;
@@ -26,7 +26,7 @@ function shell(extra: Record<string, string> = {}) {
 	return tmux;
 }
 
-describe.skipIf(!HAS_TMUX)("redrawing the whole screen in a real terminal", () => {
+describe.skipIf(!HAS_TMUX)("redrawing the whole screen in a real terminal", IN_TMUX, () => {
 	it("draws every row again after Ctrl+Z and fg, and after Ctrl+G's editor", async () => {
 		server = await startWireServer([
 			{ text: Array.from({ length: 12 }, (_, i) => `Line ${i} of the answer.\n\n`).join(""), delayMs: 0 },

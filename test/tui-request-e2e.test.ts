@@ -2,7 +2,7 @@
 // section's number opens it, `/` finds text in the folded raw JSON, and Esc brings the chat back where it was.
 import { afterEach, describe, expect, it } from "vitest";
 import { tempHome } from "./support/cli.js";
-import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
+import { garInTerminal, HAS_TMUX, IN_TMUX, TmuxSession } from "./support/tmux.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
 
 let server: WireServer | undefined;
@@ -14,7 +14,7 @@ afterEach(async () => {
 	server = undefined;
 });
 
-describe.skipIf(!HAS_TMUX)("the request viewer in a terminal", () => {
+describe.skipIf(!HAS_TMUX)("the request viewer in a terminal", IN_TMUX, () => {
 	it("opens with Alt+R, folds, finds in the raw JSON, and Esc returns to the chat", async () => {
 		server = await startWireServer([{ text: "The needle is in the haystack.", usage: { input: 1200, output: 9 } }]);
 		const { project, env } = tempHome();

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadSession } from "../src/session/load.js";
 import { tempHome } from "./support/cli.js";
-import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
+import { garInTerminal, HAS_TMUX, IN_TMUX, TmuxSession } from "./support/tmux.js";
 import { type RecordedRequest, startWireServer, type WireServer } from "./support/wire-server.js";
 
 let server: WireServer | undefined;
@@ -28,7 +28,7 @@ type Body = { messages: { role: string; content?: unknown }[] };
 const userTexts = (request: RecordedRequest | undefined) =>
 	((request?.body as Body | undefined)?.messages ?? []).filter((m) => m.role === "user").map((m) => m.content);
 
-describe.skipIf(!HAS_TMUX)("resuming a session with gar -r", () => {
+describe.skipIf(!HAS_TMUX)("resuming a session with gar -r", IN_TMUX, () => {
 	it("runs two tasks, quits, finds the first by a word of its prompt, opens it, goes on, edits and resends", async () => {
 		server = await startWireServer((_req, call) => ({
 			text: [`answer ${call + 1}`],

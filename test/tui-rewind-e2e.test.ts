@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempHome } from "./support/cli.js";
-import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
+import { garInTerminal, HAS_TMUX, IN_TMUX, TmuxSession } from "./support/tmux.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
 
 let server: WireServer | undefined;
@@ -16,7 +16,7 @@ afterEach(async () => {
 	server = undefined;
 });
 
-describe.skipIf(!HAS_TMUX)("rewind in a real terminal", () => {
+describe.skipIf(!HAS_TMUX)("rewind in a real terminal", IN_TMUX, () => {
 	it("Esc Esc, conversation and files: the file's old bytes and the prompt in the editor; /redo brings both back", async () => {
 		server = await startWireServer([
 			{

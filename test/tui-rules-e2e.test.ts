@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempHome } from "./support/cli.js";
-import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
+import { garInTerminal, HAS_TMUX, IN_TMUX, TmuxSession } from "./support/tmux.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
 
 let server: WireServer | undefined;
@@ -16,7 +16,7 @@ afterEach(async () => {
 	server = undefined;
 });
 
-describe.skipIf(!HAS_TMUX)("permission rules in the full-screen app", () => {
+describe.skipIf(!HAS_TMUX)("permission rules in the full-screen app", IN_TMUX, () => {
 	it("remembers a 'commands starting with' approval across a restart", async () => {
 		server = await startWireServer([
 			{ toolCalls: [{ id: "b1", name: "bash", args: { command: "ls -la" } }] },

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { darkTheme, lightTheme } from "../src/ui/theme/theme.js";
 import { tempHome } from "./support/cli.js";
-import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
+import { garInTerminal, HAS_TMUX, IN_TMUX, TmuxSession } from "./support/tmux.js";
 
 let tmux: TmuxSession | undefined;
 afterEach(() => {
@@ -57,7 +57,7 @@ async function waitForColours(session: TmuxSession, test: (screen: string) => bo
 	return screen;
 }
 
-describe.skipIf(!HAS_TMUX)("themes in a real terminal", () => {
+describe.skipIf(!HAS_TMUX)("themes in a real terminal", IN_TMUX, () => {
 	it("--theme light draws the light palette", async () => {
 		const { session } = launch("--theme light");
 		const screen = await waitForColours(session, (s) => s.includes(statusBar(lightTheme.status.bg)));

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadSession } from "../src/session/load.js";
 import { tempHome } from "./support/cli.js";
-import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
+import { garInTerminal, HAS_TMUX, IN_TMUX, TmuxSession } from "./support/tmux.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
 
 let server: WireServer | undefined;
@@ -17,7 +17,7 @@ afterEach(async () => {
 	server = undefined;
 });
 
-describe.skipIf(!HAS_TMUX)("the session tree in a real terminal", () => {
+describe.skipIf(!HAS_TMUX)("the session tree in a real terminal", IN_TMUX, () => {
 	it("goes back to the first prompt, edits and resends it: both branches saved, the new one the leaf", async () => {
 		server = await startWireServer([
 			{ text: "First answer." },

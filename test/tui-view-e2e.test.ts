@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { tempHome } from "./support/cli.js";
-import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
+import { garInTerminal, HAS_TMUX, IN_TMUX, TmuxSession } from "./support/tmux.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
 
 let server: WireServer | undefined;
@@ -19,7 +19,7 @@ function launch(project: string, env: NodeJS.ProcessEnv, args: string, columns: 
 	return TmuxSession.start(`cd '${project}' && ${gar}; sleep 5`, { columns, rows: 24 });
 }
 
-describe.skipIf(!HAS_TMUX)("what the app shows of a reply that stalls", () => {
+describe.skipIf(!HAS_TMUX)("what the app shows of a reply that stalls", IN_TMUX, () => {
 	it("says how long no data came and the configured idle timeout, then shows the cut reply's usage as estimated", async () => {
 		// Two deltas, then an open connection that sends nothing.
 		server = await startWireServer([

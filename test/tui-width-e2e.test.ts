@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import stringWidth, { terminalForm } from "../src/term/string-width.js";
 import { tempHome } from "./support/cli.js";
-import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
+import { garInTerminal, HAS_TMUX, IN_TMUX, TmuxSession } from "./support/tmux.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
 
 let server: WireServer | undefined;
@@ -45,7 +45,7 @@ const TRICKY = [
 	"é",
 ];
 
-describe.skipIf(!HAS_TMUX)("widths in a real terminal", () => {
+describe.skipIf(!HAS_TMUX)("widths in a real terminal", IN_TMUX, () => {
 	it("draws each character in a form tmux gives exactly the columns gar measured", async () => {
 		const drawn = TRICKY.map((text) => `x${terminalForm(text)}`);
 		const columns = await TmuxSession.columns(drawn);
