@@ -87,8 +87,8 @@ function buildProgram(run: (code: number) => void, mode: ProgramMode = { promptO
 /** gar replay in a terminal: the app plays the loaded session (ui/replay.ts), asking the background first. */
 async function replayApp(program: Command, replay: Parameters<ReplayApp>[0]): Promise<number> {
 	const theme = program.opts<RootOptions>().theme;
-	const { earlyBackgroundQuery } = await import("./ui/terminal/background.js");
-	const asked = earlyBackgroundQuery(theme, process.env);
+	const { earlyTerminal } = await import("./ui/terminal/background.js");
+	const asked = earlyTerminal(theme, process.env);
 	const { runReplayTui } = await import("./ui/replay.js");
 	return runReplayTui({ ...replay, ...(theme ? { theme } : {}), ...(asked ? { background: asked } : {}) });
 }
@@ -296,8 +296,8 @@ async function runStreamInput(words: string[], o: RootOptions, cwd: string): Pro
 
 /** The full-screen app's code; the terminal is asked for its background first, so the answer arrives meanwhile. */
 async function loadTui(theme: string | undefined) {
-	const { earlyBackgroundQuery } = await import("./ui/terminal/background.js");
-	const asked = earlyBackgroundQuery(theme, process.env);
+	const { earlyTerminal } = await import("./ui/terminal/background.js");
+	const asked = earlyTerminal(theme, process.env);
 	const { runTui } = await import("./ui/run.js");
 	return { runTui, background: asked ? { background: asked } : {} };
 }

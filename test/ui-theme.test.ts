@@ -3,7 +3,13 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { UiStore } from "../src/ui/state/store.js";
-import { backgroundOf, colorFgBgHint, parseBackgroundReply, queryBackground } from "../src/ui/terminal/background.js";
+import {
+	backgroundOf,
+	colorFgBgHint,
+	earlyTerminal,
+	parseBackgroundReply,
+	queryBackground,
+} from "../src/ui/terminal/background.js";
 import { configuredTheme, startTheme } from "../src/ui/theme/start.js";
 import { darkTheme, lightTheme, mapColors, monoTheme, type Theme } from "../src/ui/theme/theme.js";
 import { loadTheme, parseTheme, switchTheme, themeFileSchema, themeNames } from "../src/ui/theme/themes.js";
@@ -205,6 +211,7 @@ function fakeTerminal() {
 	const stdout = { isTTY: true, write: (data: string) => written.push(data) };
 	return {
 		stdin,
+		stdout: stdout as unknown as NodeJS.WriteStream,
 		written,
 		query: (timeoutMs = 100) =>
 			queryBackground(stdin as unknown as NodeJS.ReadStream, stdout as unknown as NodeJS.WriteStream, timeoutMs),
@@ -263,6 +270,24 @@ describe("the terminal's background (OSC 11)", () => {
 		stdin.write("x\x1b]11;rgb:0000/0000/0000\x07y\x1b[?1;2cz");
 		expect(await answer).toBe("dark");
 		expect(String(stdin.read())).toBe("xyz");
+	});
+
+	it("the app's terminal is raw from the query on, and stays so after it: keys typed meanwhile are the app's", async () => {
+		const { stdin, stdout, written } = fakeTerminal();
+		const answer = earlyTerminal(undefined, {}, stdin as unknown as NodeJS.ReadStream, stdout);
+		expect(stdin.isRaw).toBe(true);
+		stdin.write("ab");
+		stdin.write("\x1b]11;rgb:0000/0000/0000\x07\x1b[?62c");
+		expect(await answer).toBe("dark");
+		// Ctrl+U typed now reaches the app: the terminal's line mode would have taken it.
+		expect(stdin.isRaw).toBe(true);
+		expect(String(stdin.read())).toBe("ab");
+		// Without a query (a named theme, NO_COLOR) the keys are raw all the same.
+		const named = fakeTerminal();
+		expect(earlyTerminal("light", {}, named.stdin as unknown as NodeJS.ReadStream, named.stdout)).toBeUndefined();
+		expect(named.stdin.isRaw).toBe(true);
+		expect(named.written).toEqual([]);
+		expect(written.join("")).toBe("\x1b]11;?\x1b\\\x1b[c");
 	});
 
 	it("does nothing outside a terminal", async () => {

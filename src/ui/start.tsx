@@ -37,7 +37,7 @@ export type StartOptions = {
 	model?: string;
 	/** --theme NAME: overrides `[tui] theme` (and NO_COLOR, and the terminal's background). */
 	theme?: string;
-	/** The terminal's background, asked before this module loaded (terminal/background.ts earlyBackgroundQuery). */
+	/** The terminal's background, asked before this module loaded (terminal/background.ts earlyTerminal). */
 	background?: Promise<Background | undefined>;
 	/** gar -r [SEARCH]: the first screen is the resume picker, filtered by SEARCH. */
 	resume?: string;

@@ -103,13 +103,23 @@ export function queryBackground(
 }
 
 /**
- * The query the first frame waits for, started as early as possible: cli.ts calls this before the app's code loads,
- * so the terminal answers meanwhile. None when a theme is named (`--theme`) or NO_COLOR is set (see theme/start.ts).
+ * The app's terminal, taken as early as possible: cli.ts calls this before the app's code loads. Keys are read raw
+ * from here on (in the terminal's line mode, its driver echoed a key typed before the app read keys over the screen,
+ * and took Ctrl+U itself, erasing nothing the app had); and the terminal is asked for its background, the query the
+ * first frame waits for, so it answers meanwhile. No query when a theme is named (`--theme`) or NO_COLOR is set (see
+ * theme/start.ts).
  */
-export function earlyBackgroundQuery(
+export function earlyTerminal(
 	theme: string | undefined,
 	env: NodeJS.ProcessEnv,
+	stdin: QueryStdin = process.stdin,
+	stdout: NodeJS.WriteStream = process.stdout,
 ): Promise<Background | undefined> | undefined {
+	try {
+		if (stdin.isTTY) stdin.setRawMode?.(true);
+	} catch {
+		// A terminal gone meanwhile: the app finds out as it starts.
+	}
 	if (theme || noColor(env)) return undefined;
-	return queryBackground(process.stdin, process.stdout);
+	return queryBackground(stdin, stdout);
 }

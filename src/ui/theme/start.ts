@@ -9,7 +9,7 @@ import { builtinTheme, darkTheme, lightTheme, monoTheme, type Theme } from "./th
 export async function startTheme(
 	flag: string | undefined,
 	env: NodeJS.ProcessEnv,
-	/** The terminal's answer to the query cli.ts started before the app loaded (earlyBackgroundQuery), if asked. */
+	/** The terminal's answer to the query cli.ts started before the app loaded (earlyTerminal), if asked. */
 	asked?: Promise<Background | undefined>,
 ): Promise<{ theme: Theme; warning?: string }> {
 	if (flag) {
