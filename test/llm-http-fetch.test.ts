@@ -71,20 +71,6 @@ describe("createNodeFetch", () => {
 		expect((times.at(-1) ?? 0) - (times[0] ?? 0)).toBeGreaterThanOrEqual(40);
 	});
 
-	it("hands a large burst over in pieces of at most 16 KiB", async () => {
-		const big = "x".repeat(200_000);
-		const url = await serve((_req, res) => res.end(big));
-		const res = await fetchLean(url);
-		let total = 0;
-		let largest = 0;
-		for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-			total += chunk.length;
-			largest = Math.max(largest, chunk.length);
-		}
-		expect(total).toBe(200_000);
-		expect(largest).toBeLessThanOrEqual(16 * 1024);
-	});
-
 	it("passes error statuses through with their body", async () => {
 		const url = await serve((_req, res) => {
 			res.writeHead(529, { "retry-after-ms": "10" }).end('{"type":"error"}');

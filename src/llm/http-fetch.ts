@@ -92,16 +92,6 @@ function encodeBody(body: unknown): Buffer | undefined {
 	throw new TypeError("createNodeFetch: only string and byte request bodies are supported");
 }
 
-/** Socket reads arrive in up to 64 KiB; a body parser that copies its unparsed rest per event would go quadratic. */
-const MAX_CHUNK = 16 * 1024;
-
-async function* rechunk(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
-	for await (const chunk of source) {
-		if (chunk.length <= MAX_CHUNK) yield chunk;
-		else for (let i = 0; i < chunk.length; i += MAX_CHUNK) yield chunk.subarray(i, i + MAX_CHUNK);
-	}
-}
-
 function decode(res: http.IncomingMessage): NodeJS.ReadableStream & AsyncIterable<Uint8Array> {
 	const encoding = res.headers["content-encoding"]?.toLowerCase();
 	const decoder =
@@ -197,7 +187,8 @@ async function nodeFetch(
 function toResponse(res: http.IncomingMessage, url: string): Response {
 	const status = res.statusCode ?? 0;
 	const noBody = status === 204 || status === 304;
-	const body = noBody ? null : rechunk(decode(res));
+	// The Node stream itself: gar's SSE reader takes its chunks as events (llm/sse.ts), anything else iterates it.
+	const body = noBody ? null : decode(res);
 	if (noBody) res.resume();
 	let used = false;
 	const bytes = async (): Promise<Buffer> => {

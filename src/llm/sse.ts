@@ -19,9 +19,15 @@ export type SseDecoder = {
 export type Body = AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>;
 
 /**
- * Reads an SSE body into `decoder`: per chunk one UTF-8 decode and one parser feed; per event one `decoder.event`.
- * `onChunk` runs for every chunk (the idle timer). Resolves with the decoder's outcome; rejects when reading fails
- * or the decoder throws. A last event without its closing blank line is still delivered.
+ * Pieces a read is fed in: the parser's work per feed stays bounded. A Node stream iterated (gar's own fetch) hands
+ * over all it has buffered at once, many events in one read; that is why it is iterated, not read by its events.
+ */
+const PIECE = 16 * 1024;
+
+/**
+ * Reads an SSE body into `decoder`: per chunk one UTF-8 decode and one parser feed (a large read in pieces); per event
+ * one `decoder.event`. `onChunk` runs for every chunk (the idle timer). Resolves with the decoder's outcome; rejects
+ * when reading fails or the decoder throws. A last event without its closing blank line is still delivered.
  */
 export async function readSse(body: Body, decoder: SseDecoder, onChunk: () => void): Promise<CallOutcome> {
 	let early: CallOutcome | undefined;
@@ -39,13 +45,22 @@ export async function readSse(body: Body, decoder: SseDecoder, onChunk: () => vo
 	// Node's StringDecoder: a character split across two chunks is kept for the next, as TextDecoder's stream mode
 	// does, at a seventh of its cost on Node 20.
 	const text = new StringDecoder("utf8");
-	for await (const chunk of body as AsyncIterable<Uint8Array>) {
+	/** One chunk fed; true once the rest of the body is not wanted (an outcome came, or the decoder threw). */
+	const take = (chunk: Uint8Array): boolean => {
 		onChunk();
-		parser.feed(text.write(chunk));
+		for (let at = 0; at < chunk.length && !early && !failure; at += PIECE) {
+			parser.feed(text.write(chunk.length <= PIECE ? chunk : chunk.subarray(at, at + PIECE)));
+		}
+		return early !== undefined || failure !== undefined;
+	};
+	/** The outcome so far: the decoder's error thrown, or the outcome that ended the reply early. */
+	const sofar = (): CallOutcome | undefined => {
 		if (failure) throw failure.error;
-		if (early) return early;
-	}
+		return early;
+	};
+	for await (const chunk of body as AsyncIterable<Uint8Array>) if (take(chunk)) break;
+	const cut = sofar();
+	if (cut) return cut;
 	parser.feed(`${text.end()}\n\n`);
-	if (failure) throw failure.error;
-	return early ?? decoder.end();
+	return sofar() ?? decoder.end();
 }
