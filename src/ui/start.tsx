@@ -20,7 +20,7 @@ import { UiStore } from "./state/store.js";
 import type { Background } from "./terminal/background.js";
 import { Screen } from "./terminal/screen.js";
 import { TerminalSession } from "./terminal/session.js";
-import { firstFrame, paintedFrame } from "./terminal/start-frame.js";
+import { renderOverPaint } from "./terminal/start-frame.js";
 import { StoreTheme } from "./theme/context.js";
 import { startTheme } from "./theme/start.js";
 
@@ -107,6 +107,18 @@ export type StartedApp = {
 	close: () => void;
 };
 
+/** gar -r: the picker is the first screen (its rows come once the sessions are read, after the first frame). */
+function openPicker(store: UiStore, search: string): void {
+	let rowsDrawn = false;
+	store.picker = new PickerModel(search, () => {
+		store.changed();
+		if (rowsDrawn || store.picker?.loading !== false) return;
+		rowsDrawn = true;
+		setTimeout(saveCodeCache, PICKER_CACHE_DELAY_MS);
+	});
+	store.openScreen("picker");
+}
+
 /**
  * The full-screen app's first stage: the terminal taken (terminal/session.ts), the first frame drawn with the store,
  * the input and the start-up theme, before config, session, tools and the SDK load (connect.ts). What is typed
@@ -124,17 +136,7 @@ export async function startApp(options: StartOptions): Promise<StartedApp> {
 		signals: installInterrupts(),
 		warn: notices.warn,
 	});
-	// gar -r: the picker is the first screen (its rows come once the sessions are read, after the first frame).
-	if (options.resume !== undefined) {
-		let rowsDrawn = false;
-		store.picker = new PickerModel(options.resume, () => {
-			store.changed();
-			if (rowsDrawn || store.picker?.loading !== false) return;
-			rowsDrawn = true;
-			setTimeout(saveCodeCache, PICKER_CACHE_DELAY_MS);
-		});
-		store.openScreen("picker");
-	}
+	if (options.resume !== undefined) openPicker(store, options.resume);
 	const input = new InputModel();
 	// A typed key's row goes to the terminal at once, its frame right after (state/input-echo.ts).
 	input.echo = new InputEcho((bytes) => process.stdout.write(bytes));
@@ -152,13 +154,13 @@ export async function startApp(options: StartOptions): Promise<StartedApp> {
 	if (start.warning) notices.warn(start.warning);
 	if (options.screen) store.openScreen(options.screen);
 	terminal.enter();
-	paint?.take();
-	paintedFrame(paint?.painted);
-	const ink = render(
-		<StoreTheme store={store}>
-			<App store={store} input={input} info={info} actions={actions} />
-		</StoreTheme>,
-		{ exitOnCtrlC: false, patchConsole: false, maxFps: 30, incrementalRendering: true },
+	const ink = renderOverPaint(paint, () =>
+		render(
+			<StoreTheme store={store}>
+				<App store={store} input={input} info={info} actions={actions} />
+			</StoreTheme>,
+			{ exitOnCtrlC: false, patchConsole: false, maxFps: 30, incrementalRendering: true },
+		),
 	);
 	terminal.redrawWith(() => {
 		ink.clear();
@@ -166,8 +168,6 @@ export async function startApp(options: StartOptions): Promise<StartedApp> {
 	});
 	// A render that throws ends the app like any crash: the screen restored and the error shown.
 	ink.waitUntilExit().catch(terminal.crash);
-	const first = firstFrame();
-	if (first !== undefined) paint?.save(first);
 	// The first frame is drawn: the code cache now holds just what it took (src/boot.ts); the rest loads after it.
 	// `gar -r` keeps its own cache, written once the picker's rows are drawn (their code is what it waits for); so does
 	// a continued session, once it is drawn.
