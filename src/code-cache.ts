@@ -3,7 +3,7 @@
 
 /** What the bundle gets of the first frame the start script painted (src/first-paint.ts). */
 export type FirstPaint = {
-	/** The frame painted, as Ink wrote it; undefined when none was. */
+	/** The frame painted, as Ink wrote it; undefined when none was, or it is gone (given back before the app took it). */
 	readonly painted: string | undefined;
 	/** The app's terminal session has the screen now: the start script no longer gives it back. */
 	take(): void;

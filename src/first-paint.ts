@@ -66,16 +66,17 @@ export function firstPaint(
 		return { painted: undefined, take() {}, save };
 	}
 	const errWrite = process.stderr.write;
-	let mine = true;
-	const stand = () => {
-		if (!mine) return;
-		mine = false;
+	/** "painted": the start script's to give back; "taken": the app's; "gone": given back (the frame is no more). */
+	let state: "painted" | "taken" | "gone" = "painted";
+	const stand = (to: "taken" | "gone") => {
+		if (state !== "painted") return;
+		state = to;
 		process.off("exit", giveBack);
 		process.stderr.write = errWrite;
 	};
 	const giveBack = () => {
-		if (!mine) return;
-		stand();
+		if (state !== "painted") return;
+		stand("gone");
 		try {
 			writeSync(1, LEAVE);
 			stdin.setRawMode(false);
@@ -89,8 +90,12 @@ export function firstPaint(
 		return (errWrite as (...a: unknown[]) => boolean).apply(this, args);
 	} as typeof errWrite;
 	return {
-		painted: frame,
-		take: stand,
+		// A message on stderr before the app took the terminal (a warning of Node's as the bundle loads) gave the screen
+		// back: the app then enters it and draws its frame whole, as when nothing was painted.
+		get painted() {
+			return state === "gone" ? undefined : frame;
+		},
+		take: () => stand("taken"),
 		save: (next) => {
 			if (next !== frame) save(next);
 		},

@@ -2,7 +2,7 @@
 // the next one like it before the bundle loads, then updated by the app without drawing the rows again; never painted
 // for another terminal size; given back before a message on stderr.
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
@@ -31,9 +31,9 @@ function setup() {
 		const dir = join(cache, "gar");
 		return existsSync(dir) ? readdirSync(dir).filter((name) => name.includes("-frame-")) : [];
 	};
-	const start = (args: string, columns = 100, rows = 30) => {
+	const start = (args: string, columns = 100, rows = 30, extra: NodeJS.ProcessEnv = {}) => {
 		// The pause lets the recording start before gar writes its first byte.
-		const command = `sleep 0.3; cd '${project}' && ${garInTerminal(home)} ${args}; sleep 5`;
+		const command = `sleep 0.3; cd '${project}' && ${garInTerminal({ ...home, ...extra })} ${args}; sleep 5`;
 		const session = TmuxSession.start(command, { columns, rows });
 		tmux = session;
 		return { session, bytes: () => session.bytes() };
@@ -82,6 +82,41 @@ describe.skipIf(!HAS_TMUX)("the first frame painted at start", IN_TMUX, () => {
 		for (let waited = 0; frames().length === 1 && waited < 5000; waited += 20) await sleep(20);
 		expect(launch.bytes()).not.toContain(PAINT);
 		expect(frames()).toHaveLength(2);
+	});
+
+	it("given back for a warning of Node's before the app took it, the app enters the screen and draws it whole", async () => {
+		const { root, frames, start } = setup();
+		let launch = start(ARGS);
+		await launch.session.waitFor(/Enter send/);
+		for (let waited = 0; frames().length === 0 && waited < 5000; waited += 20) await sleep(20);
+		tmux?.kill();
+		// Node warns on stderr as the bundle loads (a deprecated module, say): here, as the start script reads it.
+		const preload = join(root, "warn.cjs");
+		writeFileSync(
+			preload,
+			`const fs = require("node:fs");
+const readFileSync = fs.readFileSync;
+fs.readFileSync = function (file, ...rest) {
+	if (String(file).endsWith("/dist/gar.cjs")) {
+		fs.readFileSync = readFileSync;
+		process.emitWarning("a warning as gar loads");
+	}
+	return readFileSync.call(this, file, ...rest);
+};
+`,
+		);
+		launch = start(ARGS, 100, 30, { NODE_OPTIONS: `--require ${preload}` });
+		const screen = await launch.session.waitFor(/Enter send/);
+		await sleep(500);
+		expect(screen).toContain("Type a task and press Enter.");
+		const bytes = Buffer.from(launch.bytes(), "latin1").toString("utf8");
+		const gaveBack = bytes.indexOf(`\x1b[?25h\x1b[?1049l(node:`);
+		expect(gaveBack).toBeGreaterThan(0);
+		// After it, the app entered the alternate screen itself and wrote its whole frame there.
+		const after = bytes.slice(gaveBack);
+		expect(after).toContain("\x1b[?1049h\x1b[H\x1b[?2004h");
+		expect(after).toContain("Type a task and press Enter.");
+		expect(launch.session.screen()).toMatch(/^ gar /);
 	});
 
 	it("gives the screen back before a message on stderr, which is read on the normal screen", async () => {

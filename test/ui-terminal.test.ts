@@ -9,7 +9,7 @@ function screen(env: NodeJS.ProcessEnv, mouse = true, entered = false) {
 		return true;
 	};
 	const out = { write } as unknown as NodeJS.WriteStream;
-	return { screen: new Screen({ mouse, out, env, entered }), written: () => written };
+	return { screen: new Screen({ mouse, out, env, entered: () => entered }), written: () => written };
 }
 
 describe("Screen: the terminal modes the app sets and restores", () => {

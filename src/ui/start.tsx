@@ -129,10 +129,11 @@ export async function startApp(options: StartOptions): Promise<StartedApp> {
 	const themed = startTheme(options.theme, process.env, options.background);
 	const store = new UiStore(initialView({ provider: options.provider ?? "", model: options.model ?? "" }));
 	const notices = new Notices();
-	// The start script may have painted the last launch's first frame (src/first-paint.ts): the alternate screen is on.
+	// The start script may have painted the last launch's first frame (src/first-paint.ts): the alternate screen is on,
+	// unless a message on stderr made it give the screen back meanwhile.
 	const paint = bootFirstPaint();
 	const terminal = new TerminalSession(process, {
-		screen: new Screen({ mouse: false, entered: paint?.painted !== undefined }),
+		screen: new Screen({ mouse: false, entered: () => paint?.painted !== undefined }),
 		signals: installInterrupts(),
 		warn: notices.warn,
 	});

@@ -34,8 +34,11 @@ export type ScreenOptions = {
 	mouse: boolean;
 	out?: NodeJS.WriteStream;
 	env?: NodeJS.ProcessEnv;
-	/** The alternate screen is on already, a frame on it (src/first-paint.ts): the first `enter` sets only the modes. */
-	entered?: boolean;
+	/**
+	 * Whether the alternate screen is on already, a frame on it (src/first-paint.ts), asked at the first `enter`: then it
+	 * sets only the modes.
+	 */
+	entered?: () => boolean;
 };
 
 /**
@@ -48,13 +51,13 @@ export class Screen {
 	private readonly out: NodeJS.WriteStream;
 	private readonly kitty: boolean;
 	private mouse: boolean;
-	private entered: boolean;
+	private entered: () => boolean;
 
 	constructor(options: ScreenOptions) {
 		this.out = options.out ?? process.stdout;
 		this.kitty = speaksKittyKeys(options.env ?? process.env);
 		this.mouse = options.mouse;
-		this.entered = options.entered ?? false;
+		this.entered = options.entered ?? (() => false);
 	}
 
 	enter(): void {
@@ -62,8 +65,8 @@ export class Screen {
 		this.active = true;
 		const kitty = this.kitty ? KITTY_PUSH : "";
 		// Entering again would clear the painted frame and move the cursor Ink expects at its end.
-		const alt = this.entered ? "" : ENTER_ALT;
-		this.entered = false;
+		const alt = this.entered() ? "" : ENTER_ALT;
+		this.entered = () => false;
 		this.write(`${alt}${PASTE_ON}${FOCUS_ON}${KEYS_ON}${kitty}${this.mouse ? MOUSE_ON : ""}`);
 	}
 
