@@ -3,8 +3,11 @@
 
 /** What the bundle gets of the first frame the start script painted (src/first-paint.ts). */
 export type FirstPaint = {
-	/** The frame painted, as Ink wrote it; undefined when none was, or it is gone (given back before the app took it). */
-	readonly painted: string | undefined;
+	/**
+	 * The frame painted, as Ink wrote it, while it is on screen as painted; undefined when none was, or it is gone: given
+	 * back before the app took the terminal, or now (the terminal was resized since: the app draws afresh).
+	 */
+	onScreen(): string | undefined;
 	/** The app's terminal session has the screen now: the start script no longer gives it back. */
 	take(): void;
 	/** The app's own first frame: kept for the next launch like this one (written only when it is not the one painted). */

@@ -38,7 +38,7 @@ export function frameFile(dir: string, hash: string, key: string): string {
 	return join(dir, `${CACHE_PREFIX}${hash}-frame-${fnv1a(key)}.txt`);
 }
 
-const NONE: FirstPaint = { painted: undefined, take() {}, save() {} };
+const NONE: FirstPaint = { onScreen: () => undefined, take() {}, save() {} };
 
 /**
  * Paints the kept first frame of this launch, if there is one, and returns what the app needs of it. `folder` is the
@@ -53,17 +53,22 @@ export function firstPaint(
 ): FirstPaint {
 	const { stdin, stdout } = process;
 	if (folder === "refused" || !stdout.columns || !stdout.rows) return NONE;
-	const key = frameKey(stdout.columns, stdout.rows, argv, process.cwd(), env);
+	const { columns, rows } = stdout;
+	const key = frameKey(columns, rows, argv, process.cwd(), env);
 	const file = frameFile(dir, check.hash, key);
-	const save = (frame: string) => writeCache(file, check, Buffer.from(`${key}\n${frame}`, "utf8"));
+	const resized = () => stdout.columns !== columns || stdout.rows !== rows;
+	// A frame drawn at another size than the key's (a resize meanwhile) is not this launch's to keep.
+	const save = (frame: string) => {
+		if (!resized()) writeCache(file, check, Buffer.from(`${key}\n${frame}`, "utf8"));
+	};
 	const kept = folder === "ok" ? readCache(file, check)?.toString("utf8") : undefined;
 	const frame = kept?.startsWith(`${key}\n`) ? kept.slice(key.length + 1) : undefined;
-	if (frame === undefined) return { painted: undefined, take() {}, save };
+	if (frame === undefined) return { onScreen: () => undefined, take() {}, save };
 	try {
 		stdin.setRawMode(true);
 		writeSync(1, ENTER + frame);
 	} catch {
-		return { painted: undefined, take() {}, save };
+		return { onScreen: () => undefined, take() {}, save };
 	}
 	const errWrite = process.stderr.write;
 	/** "painted": the start script's to give back; "taken": the app's; "gone": given back (the frame is no more). */
@@ -86,13 +91,16 @@ export function firstPaint(
 	};
 	process.on("exit", giveBack);
 	process.stderr.write = function (this: NodeJS.WriteStream, ...args: unknown[]) {
-		giveBack();
+		// An empty write shows nothing (execFileSync passes on a child's empty stderr so).
+		if ((args[0] as { length?: number } | undefined)?.length !== 0) giveBack();
 		return (errWrite as (...a: unknown[]) => boolean).apply(this, args);
 	} as typeof errWrite;
 	return {
 		// A message on stderr before the app took the terminal (a warning of Node's as the bundle loads) gave the screen
-		// back: the app then enters it and draws its frame whole, as when nothing was painted.
-		get painted() {
+		// back; so does a resize since the paint, here. The app then enters the screen and draws its frame whole, as when
+		// nothing was painted.
+		onScreen: () => {
+			if (state === "painted" && resized()) giveBack();
 			return state === "gone" ? undefined : frame;
 		},
 		take: () => stand("taken"),

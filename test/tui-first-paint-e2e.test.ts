@@ -32,8 +32,9 @@ function setup() {
 		return existsSync(dir) ? readdirSync(dir).filter((name) => name.includes("-frame-")) : [];
 	};
 	const start = (args: string, columns = 100, rows = 30, extra: NodeJS.ProcessEnv = {}) => {
-		// The pause lets the recording start before gar writes its first byte.
-		const command = `sleep 0.3; cd '${project}' && ${garInTerminal({ ...home, ...extra })} ${args}; sleep 5`;
+		// The pause lets the recording start before gar writes its first byte. GAR_TEST_TMUX: the terminal's tmux.
+		const gar = garInTerminal({ ...home, ...extra }).replace("env -i ", 'env -i GAR_TEST_TMUX="$TMUX" ');
+		const command = `sleep 0.3; cd '${project}' && ${gar} ${args}; sleep 5`;
 		const session = TmuxSession.start(command, { columns, rows });
 		tmux = session;
 		return { session, bytes: () => session.bytes() };
@@ -117,6 +118,52 @@ fs.readFileSync = function (file, ...rest) {
 		expect(after).toContain("\x1b[?1049h\x1b[H\x1b[?2004h");
 		expect(after).toContain("Type a task and press Enter.");
 		expect(launch.session.screen()).toMatch(/^ gar /);
+	});
+
+	it("a terminal resized between the paint and the app: the frame is given back, the app draws afresh", async () => {
+		const { root, cache, frames, start } = setup();
+		let launch = start(ARGS);
+		await launch.session.waitFor(/Enter send/);
+		for (let waited = 0; frames().length === 0 && waited < 5000; waited += 20) await sleep(20);
+		tmux?.kill();
+		const kept = readFileSync(join(cache, "gar", frames()[0] as string));
+		// The terminal narrows as the start script reads the bundle, after the paint.
+		const preload = join(root, "resize.cjs");
+		writeFileSync(
+			preload,
+			`const fs = require("node:fs");
+const { execFileSync } = require("node:child_process");
+const readFileSync = fs.readFileSync;
+fs.readFileSync = function (file, ...rest) {
+	if (String(file).endsWith("/dist/gar.cjs")) {
+		fs.readFileSync = readFileSync;
+		const socket = process.env.GAR_TEST_TMUX.split(",")[0];
+		const [name] = execFileSync("tmux", ["-S", socket, "list-sessions", "-F", "#{session_name}"], { encoding: "utf8" }).split("\\n");
+		execFileSync("tmux", ["-S", socket, "resize-window", "-t", name, "-x", "80", "-y", "30"], { stdio: "ignore" });
+		// As Node does at the SIGWINCH that follows, once the terminal has its new size.
+		const size = () => execFileSync("stty", ["size"], { stdio: ["inherit", "pipe", "ignore"], encoding: "utf8" }).trim();
+		for (let i = 0; i < 200 && size() !== "30 80"; i++) execFileSync("sleep", ["0.01"]);
+		process.stdout._refreshSize();
+	}
+	return readFileSync.call(this, file, ...rest);
+};
+`,
+		);
+		launch = start(ARGS, 100, 30, { NODE_OPTIONS: `--require ${preload}` });
+		await launch.session.waitFor(/Enter send/);
+		await sleep(500);
+		const bytes = Buffer.from(launch.bytes(), "latin1").toString("utf8");
+		expect(bytes.startsWith(PAINT)).toBe(true);
+		// Given back, then the app entered the screen and drew its frame whole, at the new width.
+		const after = bytes.slice(bytes.indexOf("\x1b[?25h\x1b[?1049l"));
+		expect(after).toContain("\x1b[?1049h\x1b[H\x1b[?2004h");
+		expect(after).toContain("Type a task and press Enter.");
+		const screen = launch.session.screen().split("\n");
+		expect(screen[0]).toMatch(/^ gar /);
+		expect(screen.find((line) => line.startsWith("›"))).toMatch(/Enter send$/);
+		// The frame kept for 100×30 is not replaced by one drawn at 80 columns.
+		expect(frames()).toHaveLength(1);
+		expect(readFileSync(join(cache, "gar", frames()[0] as string))).toEqual(kept);
 	});
 
 	it("gives the screen back before a message on stderr, which is read on the normal screen", async () => {

@@ -133,7 +133,7 @@ export async function startApp(options: StartOptions): Promise<StartedApp> {
 	// unless a message on stderr made it give the screen back meanwhile.
 	const paint = bootFirstPaint();
 	const terminal = new TerminalSession(process, {
-		screen: new Screen({ mouse: false, entered: () => paint?.painted !== undefined }),
+		screen: new Screen({ mouse: false, entered: () => paint?.onScreen() !== undefined }),
 		signals: installInterrupts(),
 		warn: notices.warn,
 	});

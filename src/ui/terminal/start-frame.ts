@@ -13,7 +13,7 @@ const startFrame = (ink as unknown as { startFrame?: StartFrame }).startFrame;
  */
 export function renderOverPaint<T>(paint: FirstPaint | undefined, render: () => T): T {
 	paint?.take();
-	if (startFrame) startFrame.painted = paint?.painted;
+	if (startFrame) startFrame.painted = paint?.onScreen();
 	const rendered = render();
 	const first = startFrame?.first;
 	if (first !== undefined) paint?.save(first);
