@@ -61,14 +61,15 @@ export function firstPaint(
 	const save = (frame: string) => {
 		if (!resized()) writeCache(file, check, Buffer.from(`${key}\n${frame}`, "utf8"));
 	};
+	const unpainted: FirstPaint = { onScreen: () => undefined, take() {}, save };
 	const kept = folder === "ok" ? readCache(file, check)?.toString("utf8") : undefined;
 	const frame = kept?.startsWith(`${key}\n`) ? kept.slice(key.length + 1) : undefined;
-	if (frame === undefined) return { onScreen: () => undefined, take() {}, save };
+	if (frame === undefined) return unpainted;
 	try {
 		stdin.setRawMode(true);
 		writeSync(1, ENTER + frame);
 	} catch {
-		return { onScreen: () => undefined, take() {}, save };
+		return unpainted;
 	}
 	const errWrite = process.stderr.write;
 	/** "painted": the start script's to give back; "taken": the app's; "gone": given back (the frame is no more). */

@@ -21,7 +21,7 @@ import {
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { SessionWriter } from "../src/session/writer.js";
-import { runGar, tempHome } from "./support/cli.js";
+import { atBundleRead, runGar, tempHome } from "./support/cli.js";
 import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
 
@@ -282,19 +282,9 @@ describe("the start script's code cache", () => {
 	it("a signal while the start script loads the bundle ends a run with its result line and exit 130", async () => {
 		const { root, project, env } = home();
 		// A real signal at a moment within start-up, every time: as the start script reads the bundle.
-		const preload = join(root, "signal-at-load.cjs");
-		writeFileSync(
-			preload,
-			`const fs = require("node:fs");
-const readFileSync = fs.readFileSync;
-fs.readFileSync = function (file, ...rest) {
-	if (String(file).endsWith("/dist/gar.cjs")) {
-		fs.readFileSync = readFileSync;
-		process.kill(process.pid, process.env.GAR_TEST_SIGNAL);
-	}
-	return readFileSync.call(this, file, ...rest);
-};
-`,
+		const preload = atBundleRead(
+			join(root, "signal-at-load.cjs"),
+			"process.kill(process.pid, process.env.GAR_TEST_SIGNAL);",
 		);
 		server = await startWireServer([{ text: ["never sent"] }]);
 		const early = (signal: string) => ({ ...env, NODE_OPTIONS: `--require ${preload}`, GAR_TEST_SIGNAL: signal });

@@ -47,6 +47,16 @@ describe("readSse", () => {
 		expect(decoder.data).toEqual(events);
 	});
 
+	it("a read far larger than the parser's pieces (16 KiB) gives the same events, a character cut between pieces kept", async () => {
+		// 3 bytes a character: the 16 KiB boundaries fall inside characters.
+		const events = Array.from({ length: 400 }, (_, i) => `{"t":"${"中".repeat(50)}${i}"}`);
+		const bytes = new TextEncoder().encode(events.map((e) => `data: ${e}\n\n`).join(""));
+		expect(bytes.length).toBeGreaterThan(3 * 16 * 1024);
+		const decoder = keeper();
+		await readSse(chunks(bytes, []), decoder, () => {});
+		expect(decoder.data).toEqual(events);
+	});
+
 	it("delivers a last event without its blank line, and a character cut at the very end as U+FFFD", async () => {
 		const decoder = keeper();
 		const bytes = new TextEncoder().encode('data: {"t":"a"}\n\ndata: last é');

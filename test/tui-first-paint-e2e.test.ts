@@ -2,13 +2,13 @@
 // the next one like it before the bundle loads, then updated by the app without drawing the rows again; never painted
 // for another terminal size; given back before a message on stderr.
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { writeCache } from "../src/boot-cache.js";
 import { frameFile, frameKey } from "../src/first-paint.js";
-import { tempHome } from "./support/cli.js";
+import { atBundleRead, tempHome } from "./support/cli.js";
 import { garInTerminal, HAS_TMUX, IN_TMUX, TmuxSession } from "./support/tmux.js";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -92,20 +92,7 @@ describe.skipIf(!HAS_TMUX)("the first frame painted at start", IN_TMUX, () => {
 		for (let waited = 0; frames().length === 0 && waited < 5000; waited += 20) await sleep(20);
 		tmux?.kill();
 		// Node warns on stderr as the bundle loads (a deprecated module, say): here, as the start script reads it.
-		const preload = join(root, "warn.cjs");
-		writeFileSync(
-			preload,
-			`const fs = require("node:fs");
-const readFileSync = fs.readFileSync;
-fs.readFileSync = function (file, ...rest) {
-	if (String(file).endsWith("/dist/gar.cjs")) {
-		fs.readFileSync = readFileSync;
-		process.emitWarning("a warning as gar loads");
-	}
-	return readFileSync.call(this, file, ...rest);
-};
-`,
-		);
+		const preload = atBundleRead(join(root, "warn.cjs"), 'process.emitWarning("a warning as gar loads");');
 		launch = start(ARGS, 100, 30, { NODE_OPTIONS: `--require ${preload}` });
 		const screen = await launch.session.waitFor(/Enter send/);
 		await sleep(500);
@@ -128,26 +115,17 @@ fs.readFileSync = function (file, ...rest) {
 		tmux?.kill();
 		const kept = readFileSync(join(cache, "gar", frames()[0] as string));
 		// The terminal narrows as the start script reads the bundle, after the paint.
-		const preload = join(root, "resize.cjs");
-		writeFileSync(
-			preload,
-			`const fs = require("node:fs");
-const { execFileSync } = require("node:child_process");
-const readFileSync = fs.readFileSync;
-fs.readFileSync = function (file, ...rest) {
-	if (String(file).endsWith("/dist/gar.cjs")) {
-		fs.readFileSync = readFileSync;
-		const socket = process.env.GAR_TEST_TMUX.split(",")[0];
-		const [name] = execFileSync("tmux", ["-S", socket, "list-sessions", "-F", "#{session_name}"], { encoding: "utf8" }).split("\\n");
-		execFileSync("tmux", ["-S", socket, "resize-window", "-t", name, "-x", "80", "-y", "30"], { stdio: "ignore" });
-		// As Node does at the SIGWINCH that follows, once the terminal has its new size.
-		const size = () => execFileSync("stty", ["size"], { stdio: ["inherit", "pipe", "ignore"], encoding: "utf8" }).trim();
-		for (let i = 0; i < 200 && size() !== "30 80"; i++) execFileSync("sleep", ["0.01"]);
-		process.stdout._refreshSize();
-	}
-	return readFileSync.call(this, file, ...rest);
-};
-`,
+		const preload = atBundleRead(
+			join(root, "resize.cjs"),
+			`const { execFileSync } = require("node:child_process");
+const socket = process.env.GAR_TEST_TMUX.split(",")[0];
+const list = ["-S", socket, "list-sessions", "-F", "#{session_name}"];
+const [name] = execFileSync("tmux", list, { encoding: "utf8" }).split("\\n");
+execFileSync("tmux", ["-S", socket, "resize-window", "-t", name, "-x", "80", "-y", "30"], { stdio: "ignore" });
+// As Node does at the SIGWINCH that follows, once the terminal has its new size.
+const size = () => execFileSync("stty", ["size"], { stdio: ["inherit", "pipe", "ignore"], encoding: "utf8" }).trim();
+for (let i = 0; i < 200 && size() !== "30 80"; i++) execFileSync("sleep", ["0.01"]);
+process.stdout._refreshSize();`,
 		);
 		launch = start(ARGS, 100, 30, { NODE_OPTIONS: `--require ${preload}` });
 		await launch.session.waitFor(/Enter send/);

@@ -187,7 +187,7 @@ async function nodeFetch(
 function toResponse(res: http.IncomingMessage, url: string): Response {
 	const status = res.statusCode ?? 0;
 	const noBody = status === 204 || status === 304;
-	// The Node stream itself: gar's SSE reader takes its chunks as events (llm/sse.ts), anything else iterates it.
+	// The Node stream itself: iterated, it hands over all it has buffered at once (llm/sse.ts cuts a large read).
 	const body = noBody ? null : decode(res);
 	if (noBody) res.resume();
 	let used = false;

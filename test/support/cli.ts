@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -12,6 +12,27 @@ export type CliRun = { code: number | null; signal: NodeJS.Signals | null; stdou
  * the first of each kind; test/boot.test.ts gives its cases folders of their own).
  */
 const CODE_CACHE = join(tmpdir(), "gar-test-code-cache");
+
+/**
+ * A script for NODE_OPTIONS (`--require FILE`, written to `file`) that runs `code` at one moment within start-up, every
+ * time: as the start script reads the bundle (after the code cache and the first frame's paint, before gar's code).
+ */
+export function atBundleRead(file: string, code: string): string {
+	writeFileSync(
+		file,
+		`const fs = require("node:fs");
+const readFileSync = fs.readFileSync;
+fs.readFileSync = function (file, ...rest) {
+	if (String(file).endsWith("/dist/gar.cjs")) {
+		fs.readFileSync = readFileSync;
+		${code.trim().split("\n").join("\n\t\t")}
+	}
+	return readFileSync.call(this, file, ...rest);
+};
+`,
+	);
+	return file;
+}
 
 /** A throwaway home: config, data and the project dir all in a fresh temp folder. */
 export function tempHome() {
