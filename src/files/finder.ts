@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { AsyncFzf } from "fzf";
+import { nextTurn } from "../text/steps.js";
 import { type FileList, type ListOptions, listFiles } from "./list.js";
 
 /** Paths shown for a query, best first. */
@@ -131,7 +132,7 @@ export class FileFinder {
 async function prepare(files: readonly string[]): Promise<AsyncFzf<string[]>[]> {
 	const shards: AsyncFzf<string[]>[] = [];
 	for (let at = 0; at < files.length; at += SHARD) {
-		if (at > 0) await new Promise((resolve) => setImmediate(resolve));
+		if (at > 0) await nextTurn();
 		const options = { limit: SHOWN, fuzzy: "v1", forward: false, tiebreakers: [tiebreak] };
 		shards.push(new AsyncFzf(files.slice(at, at + SHARD), options));
 	}

@@ -1,3 +1,6 @@
+/** Resolves once the event loop has turned: what came in meanwhile (a key) is handled first. */
+export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /** How long work run in slices goes before it lets the event loop run (a key waits at most about this long). */
 export const SLICE_MS = 8;
 

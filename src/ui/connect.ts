@@ -3,6 +3,7 @@ import { createDemoProject, DEMO_PROMPT, demoScript } from "../demo/project.js";
 import { createScriptedProvider } from "../llm/scripted.js";
 import { type RunFlags, type Setup, setupRun } from "../modes/setup.js";
 import { loadSessionSliced } from "../session/index.js";
+import { nextTurn } from "../text/steps.js";
 import { loadMarkdown } from "./chat/markdown.js";
 import { pathViewSliced } from "./path-view.js";
 import { endPreview, showPreview } from "./resume-preview.js";
@@ -72,9 +73,6 @@ export async function connect(
 	const intents = (deps: Omit<IntentDeps, "setup">) => sessionIntents({ setup, ...deps });
 	return { setup, cwd: flags.cwd, prompt: flags.prompt, demo: !!demo, intents };
 }
-
-/** One turn of the event loop: what came in meanwhile (a key) is handled first. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The demo's project and scripted model. */
 function demoSetup() {

@@ -1,4 +1,5 @@
 import type { RunFlags } from "../modes/setup.js";
+import { nextTurn } from "../text/steps.js";
 import { resumeHint } from "../view/format.js";
 import type { Connected } from "./connect.js";
 import { type StartedApp, type StartOptions, startApp } from "./start.js";
@@ -45,7 +46,7 @@ async function loadSecondStage(): Promise<void> {
 	];
 	for (const piece of pieces) {
 		await piece();
-		await new Promise((resolve) => setImmediate(resolve));
+		await nextTurn();
 	}
 }
 
