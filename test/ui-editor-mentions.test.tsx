@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { FileFinder } from "../src/files/finder.js";
 import { listFiles } from "../src/files/list.js";
 import { App } from "../src/ui/screens/App.js";
+import { commandCompleter } from "../src/ui/screens/commands.js";
 import { InputModel } from "../src/ui/state/input-model.js";
 import { UiStore } from "../src/ui/state/store.js";
 import { initialView } from "../src/view/state.js";
@@ -22,10 +23,10 @@ for (const file of ["src/ui/chat/window.ts", "src/ui/chat/window-cache.ts", "tes
 }
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-function app() {
+function app({ finder = true } = {}) {
 	const store = new UiStore(initialView({ provider: "p", model: "m" }));
 	const input = new InputModel();
-	input.finder = new FileFinder({ cwd: root, list: listFiles });
+	if (finder) input.finder = new FileFinder({ cwd: root, list: listFiles });
 	const sent: string[] = [];
 	const actions = { submit: (text: string) => sent.push(text), abort: () => {}, exit: () => {} };
 	const r = render(<App store={store} input={input} info={info} actions={actions} size={{ columns: 60, rows: 20 }} />);
@@ -59,6 +60,24 @@ describe("@ in the editor", () => {
 		await a.write("please\r");
 		expect(a.sent).toEqual(["look at @src/ui/chat/window.ts please"]);
 		a.unmount();
+	});
+
+	it("a mention or a /command typed while gar starts gets its list once the finder and the completer exist", async () => {
+		// Keys are answered before the conversation exists: the finder and the completer come with it.
+		const a = app({ finder: false });
+		await a.write("look at @", "w", "i", "n");
+		await new Promise((r) => setTimeout(r, 50));
+		expect(a.rows().at(-1)).toMatch(/^› look at @win +Enter send$/);
+		a.input.finder = new FileFinder({ cwd: root, list: listFiles });
+		await until(() => a.rows().at(-1) === "  @src/ui/chat/window-cache.ts");
+		const b = app({ finder: false });
+		await b.write("/the");
+		expect(b.rows().at(-1)).toMatch(/^› \/the +Enter send$/);
+		b.input.completer = commandCompleter({ models: () => [], themes: () => ["dark"], templates: () => [] });
+		// The input row reads "/the": the list's row is the one naming /theme.
+		await until(() => b.rows().some((row) => row.includes("/theme")));
+		a.unmount();
+		b.unmount();
 	});
 
 	it("does not open inside an e-mail address or a word, nor for a pasted @", async () => {

@@ -49,8 +49,6 @@ export type KeyMemory = {
 export class InputModel {
 	readonly buffer = new TextBuffer();
 	history: PromptHistory = PromptHistory.memory();
-	/** Completes `/commands`; set once the conversation exists. */
-	completer: Completer | null = null;
 	/** Draws a typed key's row before its frame (the app in a terminal sets it). */
 	echo: InputEcho | null = null;
 	/** A line under the input until the next edit (a file mentioned that is gone). */
@@ -79,6 +77,7 @@ export class InputModel {
 	/** The rows on screen at the model's width, as of the last change. */
 	private shown: EditorView = scrolled(this.buffer, this.top, this.wrapWidth).view;
 	private dismissedAt = -1;
+	private commands: Completer | null = null;
 	private completion: { version: number; value: Completion | null } = { version: -1, value: null };
 	/** Tab asked for every choice (`/model ` + Tab); cleared when the text is replaced or the list dismissed. */
 	private listAll = false;
@@ -127,13 +126,27 @@ export class InputModel {
 		return this.buffer.empty;
 	}
 
-	/** Finds files for `@` mentions; set once the conversation exists. */
+	/**
+	 * Completes `/commands`; set once the conversation exists. Keys are answered while gar starts, so a `/command` may
+	 * be typed before: its completions show once this is set, as the finder's do.
+	 */
+	get completer(): Completer | null {
+		return this.commands;
+	}
+
+	set completer(completer: Completer | null) {
+		this.commands = completer;
+		this.changed(false);
+	}
+
+	/** Finds files for `@` mentions; set once the conversation exists (a mention typed before looks for its paths then). */
 	get finder(): PathFinder | null {
 		return this.mentions.finder;
 	}
 
 	set finder(finder: PathFinder | null) {
 		this.mentions.finder = finder;
+		this.changed(false);
 	}
 
 	/** The cursor as an index into the first line (the single-line view, for tests and callers of old). */
