@@ -10,7 +10,8 @@ export const HAS_TMUX = spawnSync("tmux", ["-V"]).status === 0;
 /**
  * The options of a group of tests in a real terminal: one more try. On a loaded 2-core machine such a test has, rarely,
  * found a screen it never left (the app drawn one row up, a key not taken) that we could not reproduce alone; a second
- * failure fails the suite. A wait that times out says what the screen shows and the app's last bytes.
+ * failure fails the suite. A wait that times out says what the screen shows and the app's last bytes; a test that passed
+only on its retry is named at the end of the run (summary-reporter.ts): a first try that fails every time is a bug.
  */
 export const IN_TMUX = { retry: 1 };
 
