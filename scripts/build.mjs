@@ -45,19 +45,23 @@ function keepClassNames(text) {
 
 /**
  * In Node 20 the first touch of the global `Headers` or `FormData` loads undici (~20 ms and several MB of a
- * `gar -p`), which gar's own fetch (src/llm/http-fetch.ts) exists to avoid. The SDKs build every request's headers
- * with `Headers` and test every body with `instanceof FormData`; in the bundle their `Headers` is gar's
- * (src/llm/headers.ts) and the body test reads the body's own tag. Their client and error classes keep their names.
+ * `gar -p`), which gar's own fetch (src/llm/http-fetch.ts) exists to avoid, and of `ReadableStream` Node's web
+ * streams (~1 ms). The SDKs build every request's headers with `Headers` and test every body with `instanceof
+ * FormData` and `instanceof ReadableStream`; in the bundle their `Headers` is gar's (src/llm/headers.ts) and the body
+ * tests read the body's own tag. Their client and error classes keep their names.
  */
+/** The SDKs' `globalThis.ReadableStream && body instanceof globalThis.ReadableStream`, in both spellings. */
+const WEB_STREAM_TEST =
+	/(?:globalThis\.ReadableStream|typeof globalThis\.ReadableStream !== 'undefined')\s*&&\s*([\w.]+) instanceof globalThis\.ReadableStream/g;
+
 const sdkGlobals = {
 	name: "sdk-globals",
 	setup(build) {
 		build.onLoad({ filter: /node_modules[\\/](openai|@anthropic-ai[\\/]sdk)[\\/].*\.mjs$/ }, (args) => {
 			const text = readFileSync(args.path, "utf8");
-			let patched = text.replaceAll(
-				"body instanceof FormData",
-				'Object.prototype.toString.call(body) === "[object FormData]"',
-			);
+			let patched = text
+				.replaceAll("body instanceof FormData", 'Object.prototype.toString.call(body) === "[object FormData]"')
+				.replace(WEB_STREAM_TEST, (_test, body) => `Object.prototype.toString.call(${body}) === "[object ReadableStream]"`);
 			if (/\b(new|instanceof) Headers\b/.test(patched)) {
 				patched = `import { Headers } from ${JSON.stringify(HEADERS)};\n${patched}`;
 			}

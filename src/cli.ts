@@ -31,22 +31,25 @@ function list(value: string): string[] {
 /** Piped stdin above this needs --max-stdin (a prompt that large is more likely a mistake than a task). */
 const MAX_STDIN = 1024 * 1024;
 
+/** Whether stdin is a pipe or a redirected file. */
+function pipedIn(): boolean {
+	try {
+		const stat = fstatSync(0);
+		return stat.isFIFO() || stat.isFile();
+	} catch {
+		return false;
+	}
+}
+
 /**
  * Reads piped stdin to the end, at most `max` bytes (more is a UsageError naming --max-stdin). Only a pipe or a
  * redirected file is read when a prompt was also given.
  */
 async function readStdin(promptGiven: boolean, max: number): Promise<string> {
+	// With a prompt, only a pipe or a file is read: not a terminal, /dev/null, or a socket a parent never closes (don't
+	// wait on it). Asked of fd 0 itself, so such a launch never makes process.stdin (a stream, ~1 ms).
+	if (promptGiven && !pipedIn()) return "";
 	if (process.stdin.isTTY) return "";
-	if (promptGiven) {
-		let piped = false;
-		try {
-			const stat = fstatSync(0);
-			piped = stat.isFIFO() || stat.isFile();
-		} catch {
-			piped = false;
-		}
-		if (!piped) return ""; // e.g. a socket a parent never closes: don't wait on it
-	}
 	const chunks: Buffer[] = [];
 	let size = 0;
 	for await (const chunk of process.stdin) {
@@ -330,11 +333,15 @@ export async function main(argv: string[]): Promise<number> {
 	const setCode = (c: number) => {
 		code = c;
 	};
-	const probe = buildProgram(setCode);
+	// Only the root's options are asked of the probe: built without the subcommands, it is the program of a `-p` run.
+	const probe = buildProgram(setCode, { promptOnly: true, literal: false });
 	const takesValue = (flag: string) =>
 		probe.options.some((opt) => (opt.long === flag || opt.short === flag) && (opt.required || opt.optional));
 	const intent = promptIntent(argv, { takesValue });
-	const program = buildProgram(setCode, { promptOnly: intent.forcePrompt, literal: intent.literal });
+	const program =
+		intent.forcePrompt && !intent.literal
+			? probe
+			: buildProgram(setCode, { promptOnly: intent.forcePrompt, literal: intent.literal });
 	try {
 		await program.parseAsync(argv, { from: "user" });
 		return code;

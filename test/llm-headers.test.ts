@@ -67,7 +67,7 @@ afterEach(async () => {
 });
 
 describe.each(["openai", "anthropic"] as const)("gar -p over %s", (provider) => {
-	it("runs a tool call without loading undici, nor TLS for an http server", async () => {
+	it("runs a tool call without loading undici, nor web streams, nor TLS for an http server", async () => {
 		server = await startWireServer([
 			{ toolCalls: [{ name: "read", args: { path: "notes.txt" } }], usage: { input: 10, output: 2 } },
 			{ text: ["it says hello"], usage: { input: 20, output: 3 } },
@@ -81,7 +81,9 @@ describe.each(["openai", "anthropic"] as const)("gar -p over %s", (provider) => 
 				'import { writeSync } from "node:fs";',
 				'const loaded = () => process.moduleLoadList.some((m) => m.includes("undici"));',
 				'const tls = () => process.moduleLoadList.includes("NativeModule tls");',
-				'process.on("exit", () => writeSync(2, "undici loaded: " + loaded() + "\\ntls loaded: " + tls() + "\\n"));',
+				'const web = () => process.moduleLoadList.includes("NativeModule internal/webstreams/readablestream");',
+				'const said = () => ["undici loaded: " + loaded(), "web streams loaded: " + web(), "tls loaded: " + tls()];',
+				'process.on("exit", () => writeSync(2, said().join("\\n") + "\\n"));',
 			].join("\n"),
 		);
 		const key = provider === "openai" ? "OPENAI_API_KEY" : "ANTHROPIC_API_KEY";
@@ -90,11 +92,11 @@ describe.each(["openai", "anthropic"] as const)("gar -p over %s", (provider) => 
 			cwd: project,
 		});
 		expect(run.stdout.trim()).toBe("it says hello");
-		expect(run.stderr).toBe("undici loaded: false\ntls loaded: false\n");
-		// The probe tells the truth: touching the Headers global does load undici, and https loads TLS.
-		const direct = spawnSync(process.execPath, ["--import", probe, "-e", "globalThis.Headers; require('https')"], {
-			encoding: "utf8",
-		});
-		expect(direct.stderr).toBe("undici loaded: true\ntls loaded: true\n");
+		expect(run.stderr).toBe("undici loaded: false\nweb streams loaded: false\ntls loaded: false\n");
+		// The probe tells the truth: touching the Headers global does load undici, the ReadableStream global Node's
+		// web streams, and https loads TLS.
+		const touch = "globalThis.Headers; globalThis.ReadableStream; require('https')";
+		const direct = spawnSync(process.execPath, ["--import", probe, "-e", touch], { encoding: "utf8" });
+		expect(direct.stderr).toBe("undici loaded: true\nweb streams loaded: true\ntls loaded: true\n");
 	});
 });

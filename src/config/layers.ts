@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { expandHome } from "../text/paths.js";
-import { describeValue, EXPECTED, type LeafName, leaves } from "./schema.js";
+import { describeValue, EXPECTED, type LeafName, leaf } from "./schema.js";
 import type { ConfigFlags, Layer, Source } from "./types.js";
 
 /** Environment variables gar reads, and the dotted key each one sets. */
@@ -35,12 +35,12 @@ const NUMERIC = new Set(["agent.max_turns", "agent.bash_timeout", "agent.idle_ti
 
 /** Validates one value for a dotted key; returns the problem in words, or the value to use. */
 function check(key: string, value: unknown): { ok: true; value: unknown } | { ok: false; problem: string } {
-	const leaf = key.split(".").pop() as LeafName;
+	const name = key.split(".").pop() as LeafName;
 	let input = value;
 	if (NUMERIC.has(key) && typeof value === "string" && /^\s*\+?\d+(\.\d+)?\s*$/.test(value)) input = Number(value);
-	const result = leaves[leaf].safeParse(input);
+	const result = leaf(name).safeParse(input);
 	if (result.success) return { ok: true, value: result.data };
-	return { ok: false, problem: `expected ${EXPECTED[leaf]}, got ${describeValue(value)}` };
+	return { ok: false, problem: `expected ${EXPECTED[name]}, got ${describeValue(value)}` };
 }
 
 /** The environment as a layer. An empty variable counts as unset. */

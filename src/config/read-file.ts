@@ -112,7 +112,7 @@ function byLine(list: Located[]): string[] {
 
 /** Runs the schema. Unknown keys become warnings and are dropped; any other issue is an error. */
 function validate(raw: Record<string, unknown>, text: string, shown: string, layer: FileLayer): FileConfig | undefined {
-	const first = fileSchema.safeParse(raw);
+	const first = fileSchema().safeParse(raw);
 	if (first.success) return first.data;
 	const errors: Located[] = [];
 	const warnings: Located[] = [];
@@ -140,7 +140,7 @@ function validate(raw: Record<string, unknown>, text: string, shown: string, lay
 	layer.errors.push(...byLine(errors));
 	layer.warnings.push(...byLine(warnings));
 	if (errors.length > 0) return undefined;
-	const second = fileSchema.safeParse(raw);
+	const second = fileSchema().safeParse(raw);
 	return second.success ? second.data : undefined;
 }
 

@@ -41,47 +41,62 @@ function isHttpUrl(value: string): boolean {
 	}
 }
 
-/** One schema per leaf key name; every table reuses them, so a key means the same thing wherever it appears. */
-export const leaves = {
-	provider: z.enum(PROVIDERS),
-	model: z.string().min(1),
-	base_url: z.string().refine(isHttpUrl),
-	profile: z.string().min(1),
-	api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/),
-	api_key: z.string().min(1),
-	context_window: z.int().min(1),
-	max_turns: z.int().min(1),
-	approve: z.boolean(),
-	auto_approve: z.array(z.enum(APPROVABLE_TOOLS)),
-	bash_timeout: z.number().gt(0),
-	thinking: z.enum(THINKING_LEVELS),
-	dir: z.string().min(1),
-	theme: z.string().regex(THEME_NAME),
-	inspector: z.boolean(),
-	mouse: z.boolean(),
-	file_context: z.boolean(),
-	idle_timeout: z.number().gt(0),
-	loop_guard: z.boolean(),
-	think_tags: z.boolean(),
-	pass_env: z.array(z.string().regex(/^[A-Za-z0-9_*]+$/)),
-	auto_compact: z.boolean(),
-	reserve_tokens: z.int().min(0),
-	keep_recent_tokens: z.int().min(1),
-	window: z.int().min(1),
-	max_tool_result_share: z.number().gt(0).max(1),
+/**
+ * One schema per leaf key name; every table reuses them, so a key means the same thing wherever it appears. Built on
+ * first use (\`leaf\`), as the tables are: zod schemas cost to build, and most runs read no config file.
+ */
+const LEAVES = {
+	provider: () => z.enum(PROVIDERS),
+	model: () => z.string().min(1),
+	base_url: () => z.string().refine(isHttpUrl),
+	profile: () => z.string().min(1),
+	api_key_env: () => z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/),
+	api_key: () => z.string().min(1),
+	context_window: () => z.int().min(1),
+	max_turns: () => z.int().min(1),
+	approve: () => z.boolean(),
+	auto_approve: () => z.array(z.enum(APPROVABLE_TOOLS)),
+	bash_timeout: () => z.number().gt(0),
+	thinking: () => z.enum(THINKING_LEVELS),
+	dir: () => z.string().min(1),
+	theme: () => z.string().regex(THEME_NAME),
+	inspector: () => z.boolean(),
+	mouse: () => z.boolean(),
+	file_context: () => z.boolean(),
+	idle_timeout: () => z.number().gt(0),
+	loop_guard: () => z.boolean(),
+	think_tags: () => z.boolean(),
+	pass_env: () => z.array(z.string().regex(/^[A-Za-z0-9_*]+$/)),
+	auto_compact: () => z.boolean(),
+	reserve_tokens: () => z.int().min(0),
+	keep_recent_tokens: () => z.int().min(1),
+	window: () => z.int().min(1),
+	max_tool_result_share: () => z.number().gt(0).max(1),
 	// [providers.NAME.prices] and [profiles.NAME.prices]: USD per million tokens.
-	input: z.number().min(0).max(1e6),
-	output: z.number().min(0).max(1e6),
-	cache_read: z.number().min(0).max(1e6),
-	cache_write: z.number().min(0).max(1e6),
-	matcher: z.string().refine(isMatcher),
-	command: z.string().refine((value) => value.trim() !== ""),
-	timeout: z.number().gt(0),
-	type: z.literal("command"),
-	tool: z.enum(APPROVABLE_TOOLS),
-	prefix: z.string(),
+	input: () => z.number().min(0).max(1e6),
+	output: () => z.number().min(0).max(1e6),
+	cache_read: () => z.number().min(0).max(1e6),
+	cache_write: () => z.number().min(0).max(1e6),
+	matcher: () => z.string().refine(isMatcher),
+	command: () => z.string().refine((value) => value.trim() !== ""),
+	timeout: () => z.number().gt(0),
+	type: () => z.literal("command"),
+	tool: () => z.enum(APPROVABLE_TOOLS),
+	prefix: () => z.string(),
 };
-export type LeafName = keyof typeof leaves;
+export type LeafName = keyof typeof LEAVES;
+type Leaf<K extends LeafName> = ReturnType<(typeof LEAVES)[K]>;
+const builtLeaves = new Map<LeafName, z.ZodType>();
+
+/** The schema of the leaf key `name`, built the first time it is asked for. */
+export function leaf<K extends LeafName>(name: K): Leaf<K> {
+	let schema = builtLeaves.get(name);
+	if (schema === undefined) {
+		schema = LEAVES[name]();
+		builtLeaves.set(name, schema);
+	}
+	return schema as Leaf<K>;
+}
 
 /** What each leaf expects, in words for error messages. */
 export const EXPECTED: Record<LeafName, string> = {
@@ -124,125 +139,152 @@ export const EXPECTED: Record<LeafName, string> = {
 	prefix: 'the first words of a command, such as "npm test"',
 };
 
-const opt = <K extends LeafName>(key: K) => leaves[key].optional();
+const opt = <K extends LeafName>(key: K) => leaf(key).optional();
 
-/** A model's prices, for one gar's table does not know; cache reads and writes cost as input unless given. */
-const pricesTable = z.strictObject({
-	input: leaves.input,
-	output: leaves.output,
-	cache_read: opt("cache_read"),
-	cache_write: opt("cache_write"),
-});
+/** The tables of a config file, built the first time one is read (see LEAVES). */
+function buildTables() {
+	/** A model's prices, for one gar's table does not know; cache reads and writes cost as input unless given. */
+	const pricesTable = z.strictObject({
+		input: leaf("input"),
+		output: leaf("output"),
+		cache_read: opt("cache_read"),
+		cache_write: opt("cache_write"),
+	});
 
-const providerTable = z.strictObject({
-	api_key_env: opt("api_key_env"),
-	api_key: opt("api_key"),
-	base_url: opt("base_url"),
-	model: opt("model"),
-	context_window: opt("context_window"),
-	idle_timeout: opt("idle_timeout"),
-	think_tags: opt("think_tags"),
-	prices: pricesTable.optional(),
-});
+	const providerTable = z.strictObject({
+		api_key_env: opt("api_key_env"),
+		api_key: opt("api_key"),
+		base_url: opt("base_url"),
+		model: opt("model"),
+		context_window: opt("context_window"),
+		idle_timeout: opt("idle_timeout"),
+		think_tags: opt("think_tags"),
+		prices: pricesTable.optional(),
+	});
 
-const profileTable = z.strictObject({
-	provider: opt("provider"),
-	model: opt("model"),
-	base_url: opt("base_url"),
-	api_key_env: opt("api_key_env"),
-	api_key: opt("api_key"),
-	context_window: opt("context_window"),
-	max_turns: opt("max_turns"),
-	thinking: opt("thinking"),
-	idle_timeout: opt("idle_timeout"),
-	think_tags: opt("think_tags"),
-	prices: pricesTable.optional(),
-});
+	const profileTable = z.strictObject({
+		provider: opt("provider"),
+		model: opt("model"),
+		base_url: opt("base_url"),
+		api_key_env: opt("api_key_env"),
+		api_key: opt("api_key"),
+		context_window: opt("context_window"),
+		max_turns: opt("max_turns"),
+		thinking: opt("thinking"),
+		idle_timeout: opt("idle_timeout"),
+		think_tags: opt("think_tags"),
+		prices: pricesTable.optional(),
+	});
 
-const agentTable = z.strictObject({
-	max_turns: opt("max_turns"),
-	approve: opt("approve"),
-	auto_approve: opt("auto_approve"),
-	bash_timeout: opt("bash_timeout"),
-	thinking: opt("thinking"),
-	idle_timeout: opt("idle_timeout"),
-	loop_guard: opt("loop_guard"),
-});
+	const agentTable = z.strictObject({
+		max_turns: opt("max_turns"),
+		approve: opt("approve"),
+		auto_approve: opt("auto_approve"),
+		bash_timeout: opt("bash_timeout"),
+		thinking: opt("thinking"),
+		idle_timeout: opt("idle_timeout"),
+		loop_guard: opt("loop_guard"),
+	});
 
-const providersTable = z.strictObject({ anthropic: providerTable.optional(), openai: providerTable.optional() });
-const sessionTable = z.strictObject({ dir: opt("dir") });
-const tuiTable = z.strictObject({
-	theme: opt("theme"),
-	inspector: opt("inspector"),
-	mouse: opt("mouse"),
-	file_context: opt("file_context"),
-});
-const toolsTable = z.strictObject({ pass_env: opt("pass_env") });
-const contextTable = z.strictObject({
-	auto_compact: opt("auto_compact"),
-	reserve_tokens: opt("reserve_tokens"),
-	keep_recent_tokens: opt("keep_recent_tokens"),
-	window: opt("window"),
-	max_tool_result_share: opt("max_tool_result_share"),
-});
+	const providersTable = z.strictObject({ anthropic: providerTable.optional(), openai: providerTable.optional() });
+	const sessionTable = z.strictObject({ dir: opt("dir") });
+	const tuiTable = z.strictObject({
+		theme: opt("theme"),
+		inspector: opt("inspector"),
+		mouse: opt("mouse"),
+		file_context: opt("file_context"),
+	});
+	const toolsTable = z.strictObject({ pass_env: opt("pass_env") });
+	const contextTable = z.strictObject({
+		auto_compact: opt("auto_compact"),
+		reserve_tokens: opt("reserve_tokens"),
+		keep_recent_tokens: opt("keep_recent_tokens"),
+		window: opt("window"),
+		max_tool_result_share: opt("max_tool_result_share"),
+	});
 
-const hookTable = z.strictObject({
-	matcher: leaves.matcher.optional(),
-	command: leaves.command,
-	timeout: leaves.timeout.optional(),
-	type: leaves.type.optional(),
-});
-export type HookTable = z.infer<typeof hookTable>;
-const hooksTable = z.strictObject(
-	Object.fromEntries(HOOK_EVENTS.map((event) => [event, z.array(hookTable).optional()])) as Record<
-		HookEventName,
-		z.ZodOptional<z.ZodArray<typeof hookTable>>
-	>,
-);
+	const hookTable = z.strictObject({
+		matcher: leaf("matcher").optional(),
+		command: leaf("command"),
+		timeout: leaf("timeout").optional(),
+		type: leaf("type").optional(),
+	});
+	const hooksTable = z.strictObject(
+		Object.fromEntries(HOOK_EVENTS.map((event) => [event, z.array(hookTable).optional()])) as Record<
+			HookEventName,
+			z.ZodOptional<z.ZodArray<typeof hookTable>>
+		>,
+	);
 
-/** One `[[permissions.allow]]` or `[[permissions.deny]]` table (the prefix is checked by config/permissions.ts). */
-const ruleTable = z.strictObject({ tool: leaves.tool, prefix: leaves.prefix.optional() });
+	/** One `[[permissions.allow]]` or `[[permissions.deny]]` table (the prefix is checked by config/permissions.ts). */
+	const ruleTable = z.strictObject({ tool: leaf("tool"), prefix: leaf("prefix").optional() });
+	const permissionsTable = z.strictObject({
+		allow: z.array(ruleTable).optional(),
+		deny: z.array(ruleTable).optional(),
+	});
+
+	const fileSchema = z.strictObject({
+		provider: opt("provider"),
+		model: opt("model"),
+		base_url: opt("base_url"),
+		profile: opt("profile"),
+		providers: providersTable.optional(),
+		profiles: z.record(z.string(), profileTable).optional(),
+		agent: agentTable.optional(),
+		session: sessionTable.optional(),
+		tui: tuiTable.optional(),
+		tools: toolsTable.optional(),
+		context: contextTable.optional(),
+		hooks: hooksTable.optional(),
+		permissions: permissionsTable.optional(),
+	});
+	return {
+		file: fileSchema,
+		prices: pricesTable,
+		provider: providerTable,
+		profile: profileTable,
+		providers: providersTable,
+		agent: agentTable,
+		session: sessionTable,
+		tui: tuiTable,
+		tools: toolsTable,
+		context: contextTable,
+		hook: hookTable,
+	};
+}
+
+let tables: ReturnType<typeof buildTables> | undefined;
+const builtTables = () => {
+	tables ??= buildTables();
+	return tables;
+};
+
+/** A whole config file's schema. Unknown keys fail `strictObject`; the loader turns those issues into warnings. */
+export const fileSchema = () => builtTables().file;
+export type FileConfig = z.infer<ReturnType<typeof fileSchema>>;
+export type HookTable = z.infer<ReturnType<typeof builtTables>["hook"]>;
 export const RULE_KEYS = ["tool", "prefix"] as const;
-const permissionsTable = z.strictObject({ allow: z.array(ruleTable).optional(), deny: z.array(ruleTable).optional() });
-
-/** A whole config file. Unknown keys fail `strictObject`; the loader turns those issues into warnings. */
-export const fileSchema = z.strictObject({
-	provider: opt("provider"),
-	model: opt("model"),
-	base_url: opt("base_url"),
-	profile: opt("profile"),
-	providers: providersTable.optional(),
-	profiles: z.record(z.string(), profileTable).optional(),
-	agent: agentTable.optional(),
-	session: sessionTable.optional(),
-	tui: tuiTable.optional(),
-	tools: toolsTable.optional(),
-	context: contextTable.optional(),
-	hooks: hooksTable.optional(),
-	permissions: permissionsTable.optional(),
-});
-export type FileConfig = z.infer<typeof fileSchema>;
 
 /** The keys allowed in the table at `path` (e.g. `["agent"]`, `["profiles", "local"]`), or [] when unknown. */
 export function knownKeys(path: readonly PropertyKey[]): string[] {
 	const [head, second] = path;
-	if (path.length === 0) return Object.keys(fileSchema.shape);
-	if (path.length === 1 && head === "providers") return Object.keys(providersTable.shape);
-	if (path.length === 2 && head === "providers") return Object.keys(providerTable.shape);
-	if (path.length === 2 && head === "profiles" && typeof second === "string") return Object.keys(profileTable.shape);
+	const keysOf = (table: Exclude<keyof ReturnType<typeof buildTables>, "hook">) =>
+		Object.keys(builtTables()[table].shape);
+	if (path.length === 0) return keysOf("file");
+	if (path.length === 1 && head === "providers") return keysOf("providers");
+	if (path.length === 2 && head === "providers") return keysOf("provider");
+	if (path.length === 2 && head === "profiles" && typeof second === "string") return keysOf("profile");
 	if (path.length === 3 && (head === "providers" || head === "profiles") && path[2] === "prices") {
-		return Object.keys(pricesTable.shape);
+		return keysOf("prices");
 	}
 	if (head === "hooks" && path.length === 1) return [...HOOK_EVENTS];
 	if (head === "hooks" && path.length === 3) return [...HOOK_KEYS];
 	if (head === "permissions" && path.length === 1) return ["allow", "deny"];
 	if (head === "permissions" && path.length === 3) return [...RULE_KEYS];
 	if (path.length !== 1) return [];
-	if (head === "agent") return Object.keys(agentTable.shape);
-	if (head === "session") return Object.keys(sessionTable.shape);
-	if (head === "tui") return Object.keys(tuiTable.shape);
-	if (head === "tools") return Object.keys(toolsTable.shape);
-	if (head === "context") return Object.keys(contextTable.shape);
+	if (head === "agent" || head === "session" || head === "tui" || head === "tools" || head === "context") {
+		return keysOf(head);
+	}
 	return [];
 }
 
@@ -271,7 +313,7 @@ export function expectedAt(path: readonly PropertyKey[]): string {
 			: 'one of "read", "write", "edit", "bash"';
 	}
 	const key = String(last);
-	if (Object.hasOwn(leaves, key) && knownKeys(path.slice(0, -1)).includes(key)) return EXPECTED[key as LeafName];
+	if (Object.hasOwn(LEAVES, key) && knownKeys(path.slice(0, -1)).includes(key)) return EXPECTED[key as LeafName];
 	return path.length === 0 ? "a table" : `a table [${path.map(String).join(".")}]`;
 }
 

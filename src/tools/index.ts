@@ -94,9 +94,16 @@ function tidy(schema: unknown): unknown {
 	return out;
 }
 
-/** The tool as the model sees it: name, description and the JSON Schema of its input. */
+/** Each parameters schema's JSON Schema, made once: the run, the loop and the context report all ask for it. */
+const jsonSchemas = new WeakMap<AnyTool["parameters"], JsonSchema>();
+
+/** The tool as the model sees it: name, description and the JSON Schema of its input (shared: do not change it). */
 export function toToolSpec(tool: AnyTool): ToolSpec {
-	const parameters = tidy(z.toJSONSchema(tool.parameters, { io: "input" })) as JsonSchema;
+	let parameters = jsonSchemas.get(tool.parameters);
+	if (parameters === undefined) {
+		parameters = tidy(z.toJSONSchema(tool.parameters, { io: "input" })) as JsonSchema;
+		jsonSchemas.set(tool.parameters, parameters);
+	}
 	return { name: tool.name, description: tool.description, parameters };
 }
 
