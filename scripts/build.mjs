@@ -61,7 +61,10 @@ const sdkGlobals = {
 			const text = readFileSync(args.path, "utf8");
 			let patched = text
 				.replaceAll("body instanceof FormData", 'Object.prototype.toString.call(body) === "[object FormData]"')
-				.replace(WEB_STREAM_TEST, (_test, body) => `Object.prototype.toString.call(${body}) === "[object ReadableStream]"`);
+				.replace(
+					WEB_STREAM_TEST,
+					(_test, body) => `Object.prototype.toString.call(${body}) === "[object ReadableStream]"`,
+				);
 			if (/\b(new|instanceof) Headers\b/.test(patched)) {
 				patched = `import { Headers } from ${JSON.stringify(HEADERS)};\n${patched}`;
 			}
