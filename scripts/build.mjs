@@ -1,9 +1,10 @@
 // Bundles gar into dist/ with esbuild, dist/ emptied first. All of gar is one minified, self-contained CommonJS file,
-// dist/gar.cjs (every dependency bundled, so a user's install needs none); dist/cli.cjs, built from src/boot.ts, runs
-// it through a V8 code cache. Modules reached only by dynamic import (each provider SDK, the UI, the commands) stay
+// dist/gar.cjs (every dependency bundled, so a user's install needs none), and all but the full-screen app is another,
+// dist/headless.cjs; dist/cli.cjs, built from src/boot.ts, runs one of them through a V8 code cache. Modules reached only by dynamic import (each provider SDK, the UI, the commands) stay
 // unevaluated until used (test/llm-bundle.test.ts checks the import graph).
 import { createHash } from "node:crypto";
 import { readFileSync, renameSync, rmSync } from "node:fs";
+import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { inkPatches } from "./ink-patches.mjs";
@@ -102,10 +103,36 @@ export const buildOptions = {
 	plugins: [inkPatches, zodEnglishOnly, sdkGlobals],
 };
 
+/** The full-screen app's folder. */
+const APP = join(ROOT, "src", "ui") + sep;
+
+/**
+ * Each module of the full-screen app (src/ui/) as one line that throws, and so none of what it imports (Ink, React,
+ * yoga): dist/headless.cjs runs only where the app cannot be shown (src/boot.ts), and is a third smaller to read and to
+ * start than dist/gar.cjs.
+ */
+const appLeftOut = {
+	name: "app-left-out",
+	setup(build) {
+		build.onLoad({ filter: /[\\/]src[\\/]ui[\\/]/ }, (args) => {
+			if (!args.path.startsWith(APP)) return undefined;
+			const why = `gar: ${relative(ROOT, args.path)} is not in dist/headless.cjs, which runs only without the app`;
+			return { contents: `throw new Error(${JSON.stringify(why)});`, loader: "js" };
+		});
+	},
+};
+
+/** dist/headless.cjs: gar without the full-screen app, for the launches that cannot show it (`-p`, pipes). */
+export const headlessOptions = {
+	...buildOptions,
+	entryPoints: { headless: "src/cli.ts" },
+	plugins: [appLeftOut, ...buildOptions.plugins],
+};
+
 /** dist/cli.cjs: the start script (src/boot.ts), Node built-ins only. */
 export const bootOptions = { ...common, entryPoints: { cli: "src/boot.ts" } };
 
-/** What keys the code caches (src/boot-cache.ts): the first 16 hex digits of the sha256 of dist/gar.cjs. */
+/** What keys the code caches (src/boot-cache.ts): the first 16 hex digits of the sha256 of a bundle. */
 function bundleHash(file) {
 	return createHash("sha256").update(readFileSync(file)).digest("hex").slice(0, 16);
 }
@@ -119,8 +146,15 @@ export async function buildDist() {
 	const next = `${dist}.next-${process.pid}`;
 	rmSync(next, { recursive: true, force: true });
 	try {
-		const result = await build({ ...buildOptions, outdir: next });
-		const define = { ...bootOptions.define, GAR_BUNDLE_HASH: JSON.stringify(bundleHash(`${next}/gar.cjs`)) };
+		const [result] = await Promise.all([
+			build({ ...buildOptions, outdir: next }),
+			build({ ...headlessOptions, outdir: next }),
+		]);
+		const define = {
+			...bootOptions.define,
+			GAR_BUNDLE_HASH: JSON.stringify(bundleHash(`${next}/gar.cjs`)),
+			GAR_HEADLESS_HASH: JSON.stringify(bundleHash(`${next}/headless.cjs`)),
+		};
 		await build({ ...bootOptions, define, outdir: next });
 		rmSync(dist, { recursive: true, force: true });
 		renameSync(next, dist);

@@ -1,4 +1,5 @@
-// gar's start (dist/cli.cjs). All of gar is one CommonJS file, dist/gar.cjs, which this runs through vm.Script with a
+// gar's start (dist/cli.cjs). All of gar is one CommonJS file, dist/gar.cjs, and all of it but the full-screen app
+// another, dist/headless.cjs, run where the app cannot be shown (see `headless`). This runs one through vm.Script with a
 // V8 code cache: a launch after the first neither parses nor compiles the code it runs (Node 20 has no
 // module.enableCompileCache, and its ES module loader takes no cached data). Compiling the code was a third of a
 // `gar -p` and of the full-screen app's first frame.
@@ -23,12 +24,21 @@ import { SIGNALS } from "./signals.js";
 declare const GAR_VERSION: string;
 /** The first 16 hex digits of the sha256 of dist/gar.cjs, set by the build (scripts/build.mjs). */
 declare const GAR_BUNDLE_HASH: string;
+/** The same of dist/headless.cjs. */
+declare const GAR_HEADLESS_HASH: string;
 
 type Kind = "print" | "terminal" | "resume" | "session" | "piped";
 
 /** Whether the app continues a session (`--session`, `-c`): it draws the session's last screen before the rest. */
 const continues = (arg: string) =>
 	arg === "-c" || arg === "--continue" || arg === "--session" || arg.startsWith("--session=");
+
+/**
+ * Whether the launch can never show the full-screen app, and so runs dist/headless.cjs: stdin or stdout is not a
+ * terminal (the app, `gar demo` and `gar replay`'s player need both), or the first word is -p (a word before it might
+ * be an option's value, leaving the prompt to the app).
+ */
+const headless = (argv: readonly string[], tty: boolean) => !tty || argv[0] === "-p" || argv[0] === "--print";
 
 /**
  * Which cache a launch uses: its code differs by kind (`gar -r` in a terminal runs the picker before the chat, `gar
@@ -52,27 +62,27 @@ function cacheDir(env: NodeJS.ProcessEnv): string {
  * launch, Node and Node options: a new one never meets an old one's file, and launches with other V8 flags (which
  * make V8 refuse a cache) do not take turns remaking one.
  */
-function cacheFile(dir: string, bundle: string, kind: Kind, env: NodeJS.ProcessEnv): string {
+function cacheFile(dir: string, bundle: string, hash: string, kind: Kind, env: NodeJS.ProcessEnv): string {
 	const { size, mtimeMs } = statSync(bundle);
 	const node = process.version.replace(/[^\w.]/g, "");
 	const flags = fnv1a(`${process.execArgv.join(" ")}\n${env.NODE_OPTIONS ?? ""}`);
-	const name = `${GAR_BUNDLE_HASH}-${size}-${Math.trunc(mtimeMs)}-${kind}-${node}-${process.arch}-${flags}`;
+	const name = `${hash}-${size}-${Math.trunc(mtimeMs)}-${kind}-${node}-${process.arch}-${flags}`;
 	return join(dir, `${CACHE_PREFIX}${name}.v8`);
 }
 
 /**
- * The cache check of this build: zlib's crc32 (~0.1 ms a MB, loaded only when a cache is read or written); Node
- * before 20.15 has none, and takes 32 bits of a sha1 (~1 ms a MB).
+ * The cache check of a bundle of this build: its hash, and zlib's crc32 (~0.1 ms a MB, loaded only when a cache is
+ * read or written); Node before 20.15 has none, and takes 32 bits of a sha1 (~1 ms a MB).
  */
-const check: CacheCheck = {
-	hash: GAR_BUNDLE_HASH,
+const checkOf = (hash: string): CacheCheck => ({
+	hash,
 	checksum(data) {
 		const { crc32 } = require("node:zlib") as typeof import("node:zlib");
 		if (typeof crc32 === "function") return crc32(data);
 		const { createHash } = require("node:crypto") as typeof import("node:crypto");
 		return createHash("sha1").update(data).digest().readUInt32LE(0);
 	},
-};
+});
 
 /**
  * Until the bundle installs its own (src/signals.ts), a signal would end gar by its default action. These keep it:
@@ -87,17 +97,21 @@ function holdSignals(): () => void {
 	};
 }
 
-/** Runs the bundle `bundle` (CommonJS) with the code cache for this launch. */
-function boot(bundle: string, argv: readonly string[], env: NodeJS.ProcessEnv): void {
+/** Runs the bundle of this launch (CommonJS, in `dist`) with the code cache for it. */
+function boot(dist: string, argv: readonly string[], env: NodeJS.ProcessEnv): void {
 	const signalsTaken = holdSignals();
-	const kind = launchKind(argv, Boolean(process.stdout.isTTY && process.stdin.isTTY));
+	const tty = Boolean(process.stdout.isTTY && process.stdin.isTTY);
+	const kind = launchKind(argv, tty);
+	const [bundle, check] = headless(argv, tty)
+		? [join(dist, "headless.cjs"), checkOf(GAR_HEADLESS_HASH)]
+		: [join(dist, "gar.cjs"), checkOf(GAR_BUNDLE_HASH)];
 	const dir = cacheDir(env);
 	const folder = cacheFolder(dir);
 	// The full-screen app's first frame, from the last launch like this one: on screen before the bundle is read.
 	const paint = kind === "terminal" ? firstPaint(dir, folder, check, argv, env) : undefined;
 	let file: string | undefined;
 	try {
-		file = folder === "refused" ? undefined : cacheFile(dir, bundle, kind, env);
+		file = folder === "refused" ? undefined : cacheFile(dir, bundle, check.hash, kind, env);
 	} catch {
 		file = undefined;
 	}
@@ -130,4 +144,4 @@ function boot(bundle: string, argv: readonly string[], env: NodeJS.ProcessEnv): 
 const argv = process.argv.slice(2);
 // `gar --version` alone is answered here, as the CLI would answer it, without loading the bundle.
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) process.stdout.write(`${GAR_VERSION}\n`);
-else boot(join(__dirname, "gar.cjs"), argv, process.env);
+else boot(__dirname, argv, process.env);

@@ -1,5 +1,5 @@
-// The bundle's side of src/boot.ts: dist/gar.cjs runs inside a function whose last parameter is `garBoot`. Run from
-// source (tests, tsx) there is no such variable and these do nothing.
+// The bundle's side of src/boot.ts: dist/gar.cjs (or dist/headless.cjs) runs inside a function whose last parameter is
+// `garBoot`. Run from source (tests, tsx) there is no such variable and these do nothing.
 
 /** What the bundle gets of the first frame the start script painted (src/first-paint.ts). */
 export type FirstPaint = {

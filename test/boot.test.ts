@@ -21,7 +21,7 @@ import {
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { SessionWriter } from "../src/session/writer.js";
-import { atBundleRead, runGar, tempHome } from "./support/cli.js";
+import { atBundleRead, runGar, runProgram, tempHome } from "./support/cli.js";
 import { garInTerminal, HAS_TMUX, TmuxSession } from "./support/tmux.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
 
@@ -54,24 +54,27 @@ function home() {
 }
 
 /**
- * A copy of the built gar in `dir` (bin/gar.cjs, dist/cli.cjs, dist/gar.cjs); returns its bin/gar.cjs. `edit` changes the
- * bundle's text (keep its length: V8 itself compares only that); with `build`, the start script is the one the build
- * would make for that bundle (it carries the hash of the bundle's content). Every copy's bundle has the same time.
+ * A copy of the built gar in `dir` (bin/gar.cjs, dist/cli.cjs and both bundles, dist/gar.cjs and dist/headless.cjs);
+ * returns its bin/gar.cjs. `edit` changes each bundle's text (keep its length: V8 itself compares only that); with
+ * `build`, the start script is the one the build would make for those bundles (it carries the hash of each bundle's
+ * content). Every copy's bundles have the same time.
  */
 function install(dir: string, options: { edit?: (text: string) => string; build?: boolean } = {}): string {
 	mkdirSync(join(dir, "bin"), { recursive: true });
 	mkdirSync(join(dir, "dist"));
 	copyFileSync(join(ROOT, "bin", "gar.cjs"), join(dir, "bin", "gar.cjs"));
-	const bundle = readFileSync(join(ROOT, "dist", "gar.cjs"), "latin1");
-	const edited = options.edit?.(bundle) ?? bundle;
-	expect(edited.length).toBe(bundle.length);
-	writeFileSync(join(dir, "dist", "gar.cjs"), edited, "latin1");
-	utimesSync(join(dir, "dist", "gar.cjs"), new Date(2026, 0, 2), new Date(2026, 0, 2));
 	let start = readFileSync(join(ROOT, "dist", "cli.cjs"), "utf8");
-	if (options.build) {
-		const hash = (text: string) => createHash("sha256").update(text, "latin1").digest("hex").slice(0, 16);
-		expect(start).toContain(hash(bundle));
-		start = start.replaceAll(hash(bundle), hash(edited));
+	for (const name of ["gar.cjs", "headless.cjs"]) {
+		const bundle = readFileSync(join(ROOT, "dist", name), "latin1");
+		const edited = options.edit?.(bundle) ?? bundle;
+		expect(edited.length).toBe(bundle.length);
+		writeFileSync(join(dir, "dist", name), edited, "latin1");
+		utimesSync(join(dir, "dist", name), new Date(2026, 0, 2), new Date(2026, 0, 2));
+		if (options.build) {
+			const hash = (text: string) => createHash("sha256").update(text, "latin1").digest("hex").slice(0, 16);
+			expect(start).toContain(hash(bundle));
+			start = start.replaceAll(hash(bundle), hash(edited));
+		}
 	}
 	writeFileSync(join(dir, "dist", "cli.cjs"), start);
 	return join(dir, "bin", "gar.cjs");
@@ -320,7 +323,7 @@ describe("the start script's code cache", () => {
 		const run = spawnSync(process.execPath, [join(root, "gar", "bin", "gar.cjs"), "-p", "hi"], { encoding: "utf8" });
 		expect(run.status).toBe(1);
 		expect(run.stderr).toBe(
-			`gar: ${join(root, "gar", "dist", "gar.cjs")} is missing: build gar with \`npm install\` or \`npm run build\` in its folder\n`,
+			`gar: ${join(root, "gar", "dist", "headless.cjs")} is missing: build gar with \`npm install\` or \`npm run build\` in its folder\n`,
 		);
 	});
 
@@ -330,6 +333,51 @@ describe("the start script's code cache", () => {
 		expect(cli).toBe(`${VERSION}\n`);
 		for (const flag of ["--version", "-v"]) expect((await runGar([flag], { env, cwd: project })).stdout).toBe(cli);
 	});
+
+	it.skipIf(!HAS_TMUX)(
+		"a launch that cannot show the app runs dist/headless.cjs, and the app's launches dist/gar.cjs",
+		async () => {
+			const { root, project, env } = home();
+			const bin = install(join(root, "gar"));
+			const bundle = (name: string) => join(root, "gar", "dist", name);
+			const missing = (name: string) =>
+				`gar: ${bundle(name)} is missing: build gar with \`npm install\` or \`npm run build\` in its folder`;
+			// Without the whole bundle, what runs in a pipe works: help, and a -p run.
+			rmSync(bundle("gar.cjs"));
+			expect(launch(bin, ["--help"], env, project).stdout).toContain("Usage: gar");
+			server = await startWireServer([{ text: ["done"] }, { text: ["done in a terminal"] }]);
+			const print = ["-p", "hi", "--provider", "openai", "--base-url", server.url];
+			const run = await runProgram(process.execPath, [bin, ...print], {
+				env: { ...env, OPENAI_API_KEY: "k" },
+				cwd: project,
+			});
+			expect(run).toMatchObject({ code: 0, stdout: "done\n", stderr: "" });
+			// In a terminal, -p as the first word runs the headless bundle too; anywhere else the app's bundle, which a
+			// word before it may have taken as its value.
+			const terminal = (args: string) =>
+				TmuxSession.start(
+					`cd '${project}' && env -i ${Object.entries({ ...env, OPENAI_API_KEY: "k" })
+						.map(([k, v]) => `${k}='${v}'`)
+						.join(" ")} TERM=xterm-256color '${process.execPath}' '${bin}' ${args}; sleep 5`,
+					{ columns: 100, rows: 30 },
+				);
+			tmux = terminal(`-p hi --provider openai --base-url ${server.url}`);
+			await tmux.waitFor(/done in a terminal/);
+			tmux.kill();
+			tmux = terminal("--no-session --model m -p hi");
+			await tmux.waitFor(/is missing: build gar/);
+			expect(tmux.screen().replace(/\s+/g, "")).toContain(missing("gar.cjs").replace(/\s+/g, ""));
+			tmux.kill();
+			// The app runs without the headless bundle.
+			copyFileSync(join(ROOT, "dist", "gar.cjs"), bundle("gar.cjs"));
+			utimesSync(bundle("gar.cjs"), new Date(2026, 0, 2), new Date(2026, 0, 2));
+			rmSync(bundle("headless.cjs"));
+			tmux = terminal("--no-session --base-url http://127.0.0.1:9/v1 --model m");
+			await tmux.waitFor(/Enter send/);
+			const help = spawnSync(process.execPath, [bin, "--help"], { env, cwd: project, encoding: "utf8" });
+			expect(help.stderr.trim()).toBe(missing("headless.cjs"));
+		},
+	);
 
 	it.skipIf(!HAS_TMUX)(
 		"the full-screen app writes the terminal's cache at its first frame; the next launch uses it",

@@ -5,7 +5,7 @@
 import { build, type Metafile } from "esbuild";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs build script without type declarations
-import { bootOptions, buildOptions } from "../scripts/build.mjs";
+import { bootOptions, buildOptions, headlessOptions } from "../scripts/build.mjs";
 
 const metafile = async (options: object) =>
 	(await build({ ...options, write: false, metafile: true, logLevel: "silent" })).metafile as Metafile;
@@ -17,7 +17,12 @@ const split = {
 	chunkNames: "chunks/[name]-[hash]",
 	banner: { js: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);' },
 };
-const [shipped, graph, boot] = await Promise.all([metafile(buildOptions), metafile(split), metafile(bootOptions)]);
+const [shipped, graph, boot, headless] = await Promise.all([
+	metafile(buildOptions),
+	metafile(split),
+	metafile(bootOptions),
+	metafile(headlessOptions),
+]);
 const outputs = (graph as Metafile).outputs;
 
 /** The output that holds `source` (a path under src/). */
@@ -77,6 +82,24 @@ describe("bundle", () => {
 		const start = Object.values((boot as Metafile).outputs).flatMap((o) => Object.keys(o.inputs));
 		expect(start).toContain("src/boot.ts");
 		expect(start.filter((input) => !input.startsWith("src/"))).toEqual([]);
+	});
+
+	it("dist/headless.cjs is all of gar but the app: each module of src/ui/ is a line that throws, and no Ink or React", () => {
+		const outputs = Object.entries((headless as Metafile).outputs).filter(([name]) => !name.endsWith(".map"));
+		expect(outputs.map(([name]) => name)).toEqual(["dist/headless.cjs"]);
+		const inputs = outputs[0]?.[1].inputs ?? {};
+		expect(packages(Object.keys(inputs))).toEqual(expect.not.arrayContaining(["ink", "react", "yoga-layout"]));
+		// The modules cli.ts imports for the app are there, each a stub: a throw, none of its own code.
+		const app = Object.entries(inputs).filter(([input]) => input.startsWith("src/ui/"));
+		expect(app.map(([input]) => input).sort()).toEqual([
+			"src/ui/replay.ts",
+			"src/ui/run.tsx",
+			"src/ui/terminal/background.ts",
+		]);
+		for (const [, input] of app) expect(input.bytesInOutput).toBeLessThan(300);
+		// Everything else is the same code as in dist/gar.cjs.
+		const whole = Object.keys(Object.values((shipped as Metafile).outputs).find((o) => o.entryPoint)?.inputs ?? {});
+		expect(Object.keys(inputs).filter((input) => !input.startsWith("src/ui/") && !whole.includes(input))).toEqual([]);
 	});
 
 	it("gar --version loads no SDK, no zod, no UI", () => {

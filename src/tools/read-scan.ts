@@ -1,4 +1,4 @@
-/** Where lines are scanned from: an open file (a FileHandle is one), or bytes in memory. */
+/** Where lines are scanned from: an open file (read.ts reads its descriptor), or bytes in memory. */
 export type ByteSource = {
 	read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
 };

@@ -1,4 +1,5 @@
-import { type FileHandle, open, stat } from "node:fs/promises";
+import { close, open, read, stat } from "node:fs";
+import { promisify } from "node:util";
 import { z } from "zod";
 import type { ReadDetails } from "./details.js";
 import type { FileAccess } from "./file-access.js";
@@ -22,6 +23,12 @@ export type ReadToolOptions = {
 	/** An editor's text of the files (ACP): text files it holds are read from it, unsaved changes included. */
 	files?: FileAccess;
 };
+
+// Callback fs, promisified: node:fs/promises would be one more built-in to load (~1 ms of a `gar -p`).
+const statFile = promisify(stat);
+const openFd = promisify(open);
+const readFd = promisify(read);
+const closeFd = promisify(close);
 
 const SNIFF_BYTES = 8192;
 const MAGIC: [string, number[]][] = [
@@ -51,17 +58,16 @@ function directoryError(abs: string, shown: string): Error {
 }
 
 /** Opens a regular file; stat comes first so a FIFO or device never blocks the open. */
-async function openFile(abs: string, shown: string, cwd: string): Promise<{ fh: FileHandle; size: number }> {
+async function openFile(abs: string, shown: string, cwd: string): Promise<{ fd: number; size: number }> {
 	try {
-		const info = await stat(abs);
+		const info = await statFile(abs);
 		if (info.isDirectory()) throw directoryError(abs, shown);
 		if (!info.isFile()) {
 			throw new Error(
 				`${shown} is not a regular file (a device, socket or pipe); read cannot show it. Use bash instead.`,
 			);
 		}
-		const fh = await open(abs, "r");
-		return { fh, size: info.size };
+		return { fd: await openFd(abs, "r"), size: info.size };
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		if (code === "ENOENT") {
@@ -98,7 +104,7 @@ async function openSource(abs: string, shown: string, cwd: string, files: FileAc
 			return undefined;
 		}
 	};
-	let opened: { fh: FileHandle; size: number };
+	let opened: { fd: number; size: number };
 	try {
 		opened = await openFile(abs, shown, cwd);
 	} catch (error) {
@@ -107,25 +113,30 @@ async function openSource(abs: string, shown: string, cwd: string, files: FileAc
 		if (source) return source;
 		throw error;
 	}
-	const { fh, size } = opened;
+	const { fd, size } = opened;
 	const head = Buffer.alloc(Math.min(SNIFF_BYTES, size));
-	await fh.read(head, 0, head.length, 0);
+	try {
+		await readFd(fd, head, 0, head.length, 0);
+	} catch (error) {
+		await closeFd(fd);
+		throw error;
+	}
 	const kind = binaryKind(head);
 	if (kind) {
-		await fh.close();
+		await closeFd(fd);
 		throw new Error(
 			`${shown} is not a text file (${kind}, ${size} bytes); read shows text only. Inspect it with bash instead (e.g. \`file ${shown}\` or \`xxd ${shown} | head\`).`,
 		);
 	}
 	const source = size <= MAX_UNDO_BYTES ? await fromEditor() : undefined;
 	if (source) {
-		await fh.close();
+		await closeFd(fd);
 		return source;
 	}
 	return {
 		size,
-		read: (buffer, offset, length, position) => fh.read(buffer, offset, length, position),
-		close: () => fh.close(),
+		read: (buffer, offset, length, position) => readFd(fd, buffer, offset, length, position),
+		close: () => closeFd(fd),
 	};
 }
 

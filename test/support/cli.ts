@@ -15,7 +15,7 @@ const CODE_CACHE = join(tmpdir(), "gar-test-code-cache");
 
 /**
  * A script for NODE_OPTIONS (`--require FILE`, written to `file`) that runs `code` at one moment within start-up, every
- * time: as the start script reads the bundle (after the code cache and the first frame's paint, before gar's code).
+ * time: as the start script reads a bundle (after the code cache and the first frame's paint, before gar's code).
  */
 export function atBundleRead(file: string, code: string): string {
 	writeFileSync(
@@ -23,7 +23,7 @@ export function atBundleRead(file: string, code: string): string {
 		`const fs = require("node:fs");
 const readFileSync = fs.readFileSync;
 fs.readFileSync = function (file, ...rest) {
-	if (String(file).endsWith("/dist/gar.cjs")) {
+	if (/[\\/]dist[\\/](gar|headless)\\.cjs$/.test(String(file))) {
 		fs.readFileSync = readFileSync;
 		${code.trim().split("\n").join("\n\t\t")}
 	}
