@@ -45,22 +45,53 @@ function keepClassNames(text) {
 }
 
 /**
- * In Node 20 the first touch of the global `Headers` or `FormData` loads undici (~20 ms and several MB of a
- * `gar -p`), which gar's own fetch (src/llm/http-fetch.ts) exists to avoid, and of `ReadableStream` Node's web
- * streams (~1 ms). The SDKs build every request's headers with `Headers` and test every body with `instanceof
- * FormData` and `instanceof ReadableStream`; in the bundle their `Headers` is gar's (src/llm/headers.ts) and the body
- * tests read the body's own tag. Their client and error classes keep their names.
+ * openai's client without its resource layer: gar posts to /chat/completions with the client's own `post` (request
+ * building, auth, errors), so the ~150 modules of resource classes the client imports and makes at construction are
+ * left out (~2 ms of a `gar -p`), as the Anthropic adapter leaves them out with the SDK's BaseAnthropic. Throws when
+ * the SDK's text no longer has the expected shape, so an upgrade cannot leave a half-stripped client.
  */
+function withoutResources(text) {
+	const names = [];
+	let stripped = text.replace(/^import \* as API from "\.\/resources\/index\.mjs";\n/m, "");
+	stripped = stripped.replace(/^import \{([^}]*)\} from "\.\/resources\/[^"]+";\n/gm, (_line, list) => {
+		for (const part of list.split(",")) {
+			const name = part
+				.trim()
+				.split(/\s+as\s+/)
+				.pop();
+			if (name) names.push(name);
+		}
+		return "";
+	});
+	stripped = stripped.replace(/^\s*this\.\w+ = new API\.\w+\(this\);\n/gm, "");
+	stripped = stripped.replace(/^OpenAI\.\w+ = (\w+);\n/gm, (line, name) => (names.includes(name) ? "" : line));
+	const code = stripped.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "");
+	const left = [/\bAPI\./, ...names.map((name) => new RegExp(`\\b${name}\\b`))].find((re) => re.test(code));
+	if (stripped === text || names.length === 0 || left) {
+		throw new Error(
+			`build: openai/client.mjs has changed shape (${left ?? "no resources found"}): update withoutResources`,
+		);
+	}
+	return stripped;
+}
+
 /** The SDKs' `globalThis.ReadableStream && body instanceof globalThis.ReadableStream`, in both spellings. */
 const WEB_STREAM_TEST =
 	/(?:globalThis\.ReadableStream|typeof globalThis\.ReadableStream !== 'undefined')\s*&&\s*([\w.]+) instanceof globalThis\.ReadableStream/g;
 
+/**
+ * In Node 20 the first touch of the global `Headers` or `FormData` loads undici (~20 ms and several MB of a
+ * `gar -p`), which gar's own fetch (src/llm/http-fetch.ts) exists to avoid, and of `ReadableStream` Node's web
+ * streams (~1 ms). The SDKs build every request's headers with `Headers` and test every body with `instanceof
+ * FormData` and `instanceof ReadableStream`; in the bundle their `Headers` is gar's (src/llm/headers.ts) and the body
+ * tests read the body's own tag. Their client and error classes keep their names, and openai's client has no resources (withoutResources).
+ */
 const sdkGlobals = {
 	name: "sdk-globals",
 	setup(build) {
 		build.onLoad({ filter: /node_modules[\\/](openai|@anthropic-ai[\\/]sdk)[\\/].*\.mjs$/ }, (args) => {
 			const text = readFileSync(args.path, "utf8");
-			let patched = text
+			let patched = (/[\\/]openai[\\/]client\.mjs$/.test(args.path) ? withoutResources(text) : text)
 				.replaceAll("body instanceof FormData", 'Object.prototype.toString.call(body) === "[object FormData]"')
 				.replace(
 					WEB_STREAM_TEST,

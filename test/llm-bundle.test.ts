@@ -163,6 +163,14 @@ describe("bundle", () => {
 		expect(inputs.filter((i) => i.includes("node_modules/string-width/"))).toEqual([]);
 	});
 
+	it("openai's client comes without its resource classes, which gar never uses (it posts one request)", () => {
+		const inputs = Object.values((shipped as Metafile).outputs).flatMap((o) => Object.keys(o.inputs));
+		expect(inputs).toContain("node_modules/openai/client.mjs");
+		expect(inputs.filter((input) => input.startsWith("node_modules/openai/resources/"))).toEqual([]);
+		// The package's index (Azure, Bedrock) is not imported either.
+		expect(inputs).not.toContain("node_modules/openai/index.mjs");
+	});
+
 	it("each adapter loads only its own SDK", () => {
 		const anthropic = packages(staticInputs(chunkOf("src/llm/anthropic.ts")));
 		const openai = packages(staticInputs(chunkOf("src/llm/openai.ts")));

@@ -1,4 +1,6 @@
-import OpenAI from "openai";
+// The client alone, not the package's index (Azure and Bedrock clients); the bundle also leaves out its resource
+// classes (scripts/build.mjs, withoutResources): gar posts one request.
+import { OpenAI } from "openai/client";
 import { buildOpenAIParams } from "./openai-body.js";
 import { openaiDecoder } from "./openai-decode.js";
 import { apiLabel, type ProviderOptions, sdkProvider } from "./stream-driver.js";
@@ -28,9 +30,12 @@ export function createOpenAIProvider(options: ProviderOptions = {}): Provider {
 			const sdk = client;
 			const params = buildOpenAIParams(request);
 			return {
-				// The raw response: gar decodes the SSE itself (sse.ts), several times faster than the SDK's Stream.
+				// What chat.completions.create posts, through the client itself. The raw response: gar decodes the SSE
+				// itself (sse.ts), several times faster than the SDK's Stream.
 				open: (signal, fetchOptions) =>
-					sdk.chat.completions.create(params, { signal, timeout: 86_400_000, fetchOptions }).asResponse(),
+					sdk
+						.post("/chat/completions", { body: params, stream: true, signal, timeout: 86_400_000, fetchOptions })
+						.asResponse(),
 				decoder: (builder, fail) => openaiDecoder(builder, thinkTags, fail),
 			};
 		},
