@@ -151,6 +151,7 @@ export async function benchPicker(): Promise<string[]> {
 	mkdirSync(work, { recursive: true });
 	const env = launchEnv(dir);
 	const tmux = new TmuxControl(`gar-bench-picker-${process.pid}`);
+	const stopWatching = tmux.downOnInterrupt(dir);
 	try {
 		const made = performance.now();
 		const { bytes, longId } = makeSessions(dir, work);
@@ -195,6 +196,7 @@ export async function benchPicker(): Promise<string[]> {
 	} catch (error) {
 		return [`picker bench failed: ${error instanceof Error ? error.message : String(error)}`];
 	} finally {
+		stopWatching();
 		await tmux.stop().catch(() => {});
 		rmSync(dir, { recursive: true, force: true });
 	}

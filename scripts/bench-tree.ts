@@ -192,6 +192,7 @@ export async function benchTree(runs = 3): Promise<string[]> {
 	const work = join(dir, "work");
 	mkdirSync(work, { recursive: true });
 	const tmux = new TmuxControl(`gar-bench-tree-${process.pid}`);
+	const stopWatching = tmux.downOnInterrupt(dir);
 	try {
 		const file = sessionWithBranches(join(dir, "sessions"), work);
 		const model = inProcess(file);
@@ -236,6 +237,7 @@ export async function benchTree(runs = 3): Promise<string[]> {
 	} catch (error) {
 		return [`tree bench failed: ${error instanceof Error ? error.message : String(error)}`];
 	} finally {
+		stopWatching();
 		await tmux.stop();
 		rmSync(dir, { recursive: true, force: true });
 	}

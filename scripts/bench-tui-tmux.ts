@@ -2,6 +2,7 @@
 // one `tmux -C attach` child answers each command over a pipe in a fraction of one, so the screen can be polled
 // every 2 ms without the poller dominating what it measures.
 import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from "node:child_process";
+import { rmSync } from "node:fs";
 import { shellQuote } from "./bench-stats.js";
 
 type Pending = { command: string; resolve: (lines: string[]) => void; reject: (error: Error) => void };
@@ -125,5 +126,23 @@ export class TmuxControl {
 	/** Kills the private server at once (synchronously, for signal handlers); harmless when it is gone. */
 	killServer(): void {
 		spawnSync("tmux", ["-L", this.socket, "kill-server"], { stdio: "ignore" });
+	}
+
+	/**
+	 * Until the returned function is called, an interrupt (SIGINT, SIGTERM: Ctrl+C, a timeout) takes the private server
+	 * and the apps in it down and removes `dir`, then ends the bench by that signal as usual: no gar is left running.
+	 */
+	downOnInterrupt(dir: string): () => void {
+		const onSignal = (signal: NodeJS.Signals) => {
+			this.killServer();
+			rmSync(dir, { recursive: true, force: true });
+			process.kill(process.pid, signal);
+		};
+		process.once("SIGINT", onSignal);
+		process.once("SIGTERM", onSignal);
+		return () => {
+			process.off("SIGINT", onSignal);
+			process.off("SIGTERM", onSignal);
+		};
 	}
 }

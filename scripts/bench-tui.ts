@@ -442,20 +442,12 @@ async function withBench<T>(body: (bench: TuiBench) => Promise<T>): Promise<T> {
 	const dir = mkdtempSync(join(tmpdir(), "gar-bench-tui-"));
 	const server = await startServer();
 	const bench = new TuiBench(dir, server.url);
-	// Interrupted: take the private tmux server (and the app in it) down too, then die of the signal as usual.
-	const onSignal = (signal: NodeJS.Signals) => {
-		bench.tmux.killServer();
-		rmSync(dir, { recursive: true, force: true });
-		process.kill(process.pid, signal);
-	};
-	process.once("SIGINT", onSignal);
-	process.once("SIGTERM", onSignal);
+	const stopWatching = bench.tmux.downOnInterrupt(dir);
 	try {
 		await bench.start();
 		return await body(bench);
 	} finally {
-		process.off("SIGINT", onSignal);
-		process.off("SIGTERM", onSignal);
+		stopWatching();
 		await bench.tmux.stop();
 		await server.close();
 		rmSync(dir, { recursive: true, force: true });
