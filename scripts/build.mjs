@@ -4,6 +4,7 @@
 // unevaluated until used (test/llm-bundle.test.ts checks the import graph).
 import { createHash } from "node:crypto";
 import { readFileSync, renameSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -163,6 +164,36 @@ export const headlessOptions = {
 /** dist/cli.cjs: the start script (src/boot.ts), Node built-ins only. */
 export const bootOptions = { ...common, entryPoints: { cli: "src/boot.ts" } };
 
+/**
+ * The four tools' JSON Schemas, made from their zod schemas (src/tools/index.ts, builtInJsonSchemas) by a bundle of
+ * that module run here: the bundles get them as GAR_TOOL_SCHEMAS, so a run sends them without running zod's JSON
+ * Schema code.
+ */
+export async function toolSchemas() {
+	const { outputFiles } = await build({
+		stdin: {
+			contents: 'export { builtInJsonSchemas } from "./src/tools/index.ts";',
+			resolveDir: ROOT,
+			sourcefile: "tool-schemas.ts",
+			loader: "ts",
+		},
+		bundle: true,
+		platform: "node",
+		format: "cjs",
+		target: "node20",
+		write: false,
+		logLevel: "warning",
+		plugins: [zodEnglishOnly],
+	});
+	const module = { exports: {} };
+	new Function("module", "exports", "require", outputFiles[0].text)(
+		module,
+		module.exports,
+		createRequire(import.meta.url),
+	);
+	return module.exports.builtInJsonSchemas();
+}
+
 /** What keys the code caches (src/boot-cache.ts): the first 16 hex digits of the sha256 of a bundle. */
 function bundleHash(file) {
 	return createHash("sha256").update(readFileSync(file)).digest("hex").slice(0, 16);
@@ -177,9 +208,10 @@ export async function buildDist() {
 	const next = `${dist}.next-${process.pid}`;
 	rmSync(next, { recursive: true, force: true });
 	try {
+		const withSchemas = { ...buildOptions.define, GAR_TOOL_SCHEMAS: JSON.stringify(await toolSchemas()) };
 		const [result] = await Promise.all([
-			build({ ...buildOptions, outdir: next }),
-			build({ ...headlessOptions, outdir: next }),
+			build({ ...buildOptions, define: withSchemas, outdir: next }),
+			build({ ...headlessOptions, define: withSchemas, outdir: next }),
 		]);
 		const define = {
 			...bootOptions.define,

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { costUsd, defaultModel } from "../src/llm/models.js";
 import { hasHostileControls } from "../src/term/sanitize.js";
+import { createTools, toToolSpec } from "../src/tools/index.js";
 import { runGar, spawnGar, tempHome } from "./support/cli.js";
 import { startWireServer, type WireServer } from "./support/wire-server.js";
 
@@ -160,8 +161,11 @@ describe("gar -p", () => {
 			env: { ...env, OPENAI_API_KEY: "k" },
 			cwd: project,
 		});
-		const body = server.requests[0]?.body as { tools: { function: { name: string } }[] };
+		const body = server.requests[0]?.body as { tools: { function: { name: string; parameters: unknown } }[] };
 		expect(body.tools.map((t) => t.function.name)).toEqual(["read", "bash"]);
+		// The bundle sends the JSON Schemas the build made (GAR_TOOL_SCHEMAS): zod's own of the same tools.
+		const own = createTools({ cwd: project }).filter((tool) => tool.name === "read" || tool.name === "bash");
+		expect(body.tools.map((t) => t.function.parameters)).toEqual(own.map((tool) => toToolSpec(tool).parameters));
 	});
 
 	it("exits 130 on SIGINT, after printing the partial result", async () => {

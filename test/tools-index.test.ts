@@ -3,8 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+// @ts-expect-error: a plain .mjs build script without type declarations
+import { toolSchemas } from "../scripts/build.mjs";
 import { APPROVABLE_TOOLS } from "../src/config/schema.js";
-import { createTools, runTool, TOOL_NAMES, toToolSpec } from "../src/tools/index.js";
+import { builtInJsonSchemas, createTools, runTool, TOOL_NAMES, toToolSpec } from "../src/tools/index.js";
 import type { AnyTool, ToolContext } from "../src/tools/types.js";
 
 let dir: string;
@@ -36,6 +38,12 @@ function properties(schema: Record<string, unknown>, path = ""): [string, Record
 }
 
 describe("tool set", () => {
+	it("the build's JSON Schemas of the four tools (the bundle sends those) are zod's own of their schemas", async () => {
+		const built = await toolSchemas();
+		expect(built).toEqual(builtInJsonSchemas());
+		for (const tool of createTools({ cwd: dir })) expect(built[tool.name]).toEqual(toToolSpec(tool).parameters);
+	});
+
 	it("creates read, write, edit, bash in order; only read is not mutating", () => {
 		const tools = createTools({ cwd: dir, bashTimeoutMs: 5000 });
 		expect(tools.map((t) => t.name)).toEqual([...TOOL_NAMES]);

@@ -11,7 +11,7 @@ import { openInbox, SUBAGENT_ENV } from "./subagents.js";
 import type { Baseline, TreeScan } from "./tree-scan.js";
 import { MAX_BYTES, MAX_LINES, type Tool, type ToolContext } from "./types.js";
 
-const bashSchema = z.object({
+export const bashSchema = z.object({
 	command: z.string().min(1).describe("Shell command to run with bash -c in the working directory."),
 	timeout: z.coerce.number().positive().optional().describe("Timeout in seconds (default 120)."),
 });

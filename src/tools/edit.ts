@@ -7,7 +7,7 @@ import { changeDiff, recordChange } from "./file-change.js";
 import { describeFsError, resolveToolPath } from "./paths.js";
 import type { Tool } from "./types.js";
 
-const editSchema = z.object({
+export const editSchema = z.object({
 	path: z.string().min(1).describe("File to edit: relative to the working directory, or absolute."),
 	edits: z
 		.array(

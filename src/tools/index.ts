@@ -1,13 +1,13 @@
 import { z } from "zod";
 import type { ToolSpec } from "../llm/types.js";
-import { createBashTool } from "./bash.js";
+import { bashSchema, createBashTool } from "./bash.js";
 import type { ToolErrorDetails, ToolPreview } from "./details.js";
-import { createEditTool } from "./edit.js";
+import { createEditTool, editSchema } from "./edit.js";
 import type { FileAccess } from "./file-access.js";
-import { createReadTool } from "./read.js";
+import { createReadTool, readSchema } from "./read.js";
 import { TreeScan } from "./tree-scan.js";
 import type { AnyTool, ToolContext, ToolResult } from "./types.js";
-import { createWriteTool } from "./write.js";
+import { createWriteTool, writeSchema } from "./write.js";
 
 export type { AtomicFs } from "./atomic-write.js";
 export { resolveLinks, writeFileAtomic } from "./atomic-write.js";
@@ -97,11 +97,34 @@ function tidy(schema: unknown): unknown {
 /** Each parameters schema's JSON Schema, made once: the run, the loop and the context report all ask for it. */
 const jsonSchemas = new WeakMap<AnyTool["parameters"], JsonSchema>();
 
+const jsonSchemaOf = (schema: AnyTool["parameters"]) => tidy(z.toJSONSchema(schema, { io: "input" })) as JsonSchema;
+
+/** The four tools' parameters schemas. */
+const BUILT_IN: Record<ToolName, AnyTool["parameters"]> = {
+	read: readSchema,
+	write: writeSchema,
+	edit: editSchema,
+	bash: bashSchema,
+};
+
+/** The four tools' JSON Schemas, as toToolSpec makes them; the build makes them once (scripts/build.mjs). */
+export function builtInJsonSchemas(): Record<ToolName, JsonSchema> {
+	const entries = TOOL_NAMES.map((name) => [name, jsonSchemaOf(BUILT_IN[name])]);
+	return Object.fromEntries(entries) as Record<ToolName, JsonSchema>;
+}
+
+/** builtInJsonSchemas() as the build made it, in the bundle; undefined when run from source. */
+declare const GAR_TOOL_SCHEMAS: Record<ToolName, JsonSchema> | undefined;
+// In the bundle zod's JSON Schema code never runs for the four tools (~1 ms of a `gar -p`).
+if (typeof GAR_TOOL_SCHEMAS !== "undefined") {
+	for (const name of TOOL_NAMES) jsonSchemas.set(BUILT_IN[name], GAR_TOOL_SCHEMAS[name]);
+}
+
 /** The tool as the model sees it: name, description and the JSON Schema of its input (shared: do not change it). */
 export function toToolSpec(tool: AnyTool): ToolSpec {
 	let parameters = jsonSchemas.get(tool.parameters);
 	if (parameters === undefined) {
-		parameters = tidy(z.toJSONSchema(tool.parameters, { io: "input" })) as JsonSchema;
+		parameters = jsonSchemaOf(tool.parameters);
 		jsonSchemas.set(tool.parameters, parameters);
 	}
 	return { name: tool.name, description: tool.description, parameters };

@@ -9,7 +9,7 @@ import { type ByteSource, scanLines } from "./read-scan.js";
 import { numbered } from "./truncate.js";
 import { MAX_BYTES, MAX_LINES, type Tool } from "./types.js";
 
-const readSchema = z.object({
+export const readSchema = z.object({
 	path: z.string().min(1).describe("File to read: relative to the working directory, or absolute."),
 	offset: z.coerce.number().int().min(1).optional().describe("First line to show, 1-based (default 1)."),
 	limit: z.coerce.number().int().min(1).optional().describe("How many lines to show (default and maximum 2000)."),

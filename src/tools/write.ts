@@ -10,7 +10,7 @@ import { describeFsError, resolveToolPath } from "./paths.js";
 import { countLines } from "./truncate.js";
 import type { Tool } from "./types.js";
 
-const writeSchema = z.object({
+export const writeSchema = z.object({
 	path: z.string().min(1).describe("File to write: relative to the working directory, or absolute."),
 	content: z.string().describe("The complete new content of the file (replaces any existing content)."),
 });
