@@ -32,9 +32,9 @@ function setup() {
 		return existsSync(dir) ? readdirSync(dir).filter((name) => name.includes("-frame-")) : [];
 	};
 	const start = (args: string, columns = 100, rows = 30, extra: NodeJS.ProcessEnv = {}) => {
-		// The pause lets the recording start before gar writes its first byte. GAR_TEST_TMUX: the terminal's tmux.
+		// GAR_TEST_TMUX: the terminal's tmux. (TmuxSession records every byte from the first.)
 		const gar = garInTerminal({ ...home, ...extra }).replace("env -i ", 'env -i GAR_TEST_TMUX="$TMUX" ');
-		const command = `sleep 0.3; cd '${project}' && ${gar} ${args}; sleep 5`;
+		const command = `cd '${project}' && ${gar} ${args}; sleep 5`;
 		const session = TmuxSession.start(command, { columns, rows });
 		tmux = session;
 		return { session, bytes: () => session.bytes() };
@@ -156,7 +156,7 @@ process.stdout._refreshSize();`,
 		const launch = start(args.join(" "));
 		const screen = await launch.session.waitFor(/unknown option/);
 		expect(screen).not.toContain("A PAINTED FRAME");
-		const bytes = launch.bytes();
+		const bytes = await launch.session.waitForBytes((written) => written.includes("unknown option"));
 		expect(bytes).toContain(`${PAINT}A PAINTED FRAME\x1b[?25h\x1b[?1049lgar: unknown option '--no-such-option'`);
 	});
 });

@@ -13,7 +13,7 @@ export const HAS_TMUX = spawnSync("tmux", ["-V"]).status === 0;
  * failure fails the suite. A wait that times out says what the screen shows and the app's last bytes; a test that passed
 only on its retry is named at the end of the run (summary-reporter.ts): a first try that fails every time is a bug.
  */
-export const IN_TMUX = { retry: 1 };
+export const IN_TMUX = { retry: Number(process.env.GAR_TEST_TMUX_RETRY ?? 1) };
 
 /** The shell words that start the built gar with `env` as its whole environment, in an xterm: for a tmux command. */
 export function garInTerminal(env: Record<string, string | undefined>): string {
@@ -74,16 +74,21 @@ export class TmuxSession {
 
 	static start(command: string, options: { columns?: number; rows?: number; env?: NodeJS.ProcessEnv } = {}) {
 		const name = `gar-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+		const tmux = new TmuxSession(name);
 		const columns = String(options.columns ?? 120);
 		const rows = String(options.rows ?? 40);
+		// The command waits until every byte it writes is recorded: on a loaded machine pipe-pane can come after a
+		// first write (the start script paints ~5 ms after node starts).
+		const ready = `${tmux.log}.ready`;
+		const gated = `while [ ! -e '${ready}' ]; do sleep 0.01; done; rm -f '${ready}'; ${command}`;
 		// extended-keys: tmux passes Shift+Enter on as a CSI sequence to an app that asks for it (modifyOtherKeys).
-		const session = ["new-session", "-d", "-s", name, "-x", columns, "-y", rows, command];
+		const session = ["new-session", "-d", "-s", name, "-x", columns, "-y", rows, gated];
 		TmuxSession.run(name, [...session, ";", "set", "-g", "extended-keys", "on"], {
 			env: { ...process.env, ...options.env },
 		});
-		const tmux = new TmuxSession(name);
 		// Every byte the app writes (`bytes`, and the message of a wait that timed out).
 		TmuxSession.run(name, ["pipe-pane", "-t", name, `cat >> '${tmux.log}'`]);
+		writeFileSync(ready, "");
 		return tmux;
 	}
 
@@ -113,6 +118,20 @@ export class TmuxSession {
 
 	resize(columns: number, rows: number): void {
 		TmuxSession.run(this.name, ["resize-window", "-t", this.name, "-x", String(columns), "-y", String(rows)]);
+	}
+
+	/**
+	 * Polls the bytes the app wrote until `test` holds: they reach the record a moment after the screen shows them.
+	 * Throws with the last bytes after `timeoutMs`.
+	 */
+	async waitForBytes(test: (bytes: string) => boolean, timeoutMs = 5_000): Promise<string> {
+		const end = Date.now() + timeoutMs;
+		for (;;) {
+			const bytes = this.bytes();
+			if (test(bytes)) return bytes;
+			if (Date.now() > end) throw new Error(`timed out waiting for the app's bytes; the last: ${this.lastBytes()}`);
+			await new Promise((r) => setTimeout(r, 20));
+		}
 	}
 
 	/** Polls the screen until `test` holds; throws with the last screen after `timeoutMs`. */
