@@ -25,10 +25,13 @@ import { makeDirs } from "./tools/make-dirs.js";
 
 /** Every cache file's name starts so (the names of other builds' caches too, and their temporary files). */
 export const CACHE_PREFIX = "code-";
-/** "gar V8 code, format 1"; then the bundle's hash (16 hex digits), the data's length and checksum (u32 LE). */
-const MAGIC = "garv8c01";
-/** 32 bytes keep V8's data 8-byte aligned in the buffer read, so V8 uses it without a copy. */
-const HEADER = 32;
+/**
+ * "gar V8 code, format 2"; then the bundle's hash (16 hex digits), the lengths of the data and of its tags, and the
+ * checksum of both (u32 LE each), 4 zero bytes. The tags (UTF-8, one per line) follow the data.
+ */
+const MAGIC = "garv8c02";
+/** 40 bytes keep V8's data 8-byte aligned in the buffer read, so V8 uses it without a copy. */
+const HEADER = 40;
 /** A cache is ~1 MB; anything much larger is not one, and is not read into memory. */
 const MAX_BYTES = 64 * 1024 * 1024;
 const DAY_MS = 86_400_000;
@@ -62,12 +65,18 @@ export function cacheFolder(dir: string): "ok" | "missing" | "refused" {
 	}
 }
 
-/** V8's data in `bytes` if their header names the bundle and the data match their length and checksum. */
-function verified(bytes: Buffer, { hash, checksum }: CacheCheck): Buffer | undefined {
+/** A cache as read: V8's data, and the tags it was written with (what the launches that made it ran). */
+export type CacheRead = { data: Buffer; tags: string[] };
+
+/** The cache in `bytes` if their header names the bundle and the data and tags match their lengths and checksum. */
+function verified(bytes: Buffer, { hash, checksum }: CacheCheck): CacheRead | undefined {
 	if (bytes.length <= HEADER || bytes.toString("latin1", 0, 8) !== MAGIC || bytes.toString("latin1", 8, 24) !== hash)
 		return undefined;
-	const data = bytes.subarray(HEADER);
-	return bytes.readUInt32LE(24) === data.length && bytes.readUInt32LE(28) === checksum(data) ? data : undefined;
+	const [length, tagsLength] = [bytes.readUInt32LE(24), bytes.readUInt32LE(28)];
+	if (HEADER + length + tagsLength !== bytes.length || bytes.readUInt32LE(36) !== 0) return undefined;
+	if (bytes.readUInt32LE(32) !== checksum(bytes.subarray(HEADER))) return undefined;
+	const tags = bytes.toString("utf8", HEADER + length);
+	return { data: bytes.subarray(HEADER, HEADER + length), tags: tags === "" ? [] : tags.split("\n") };
 }
 
 /** Up to `size` bytes of `fd` from its start (fewer if the file is shorter now). */
@@ -88,10 +97,10 @@ function remove(file: string): void {
 }
 
 /**
- * The code cache in `file`, as V8's data; undefined when there is none or it fails a check, and then the file is
- * deleted. The caller checks the folder first (cacheFolder). Never throws, never blocks.
+ * The cache in `file`; undefined when there is none or it fails a check, and then the file is deleted. The caller
+ * checks the folder first (cacheFolder). Never throws, never blocks.
  */
-export function readCache(file: string, check: CacheCheck): Buffer | undefined {
+export function readCache(file: string, check: CacheCheck): CacheRead | undefined {
 	let fd: number;
 	try {
 		// O_NOFOLLOW: a link fails (ELOOP). O_NONBLOCK: a FIFO opens at once rather than waiting for a writer.
@@ -100,7 +109,7 @@ export function readCache(file: string, check: CacheCheck): Buffer | undefined {
 		if ((error as NodeJS.ErrnoException).code !== "ENOENT") remove(file);
 		return undefined;
 	}
-	let data: Buffer | undefined;
+	let data: CacheRead | undefined;
 	try {
 		const stats = fstatSync(fd);
 		if (stats.isFile() && ownPrivate(stats) && stats.size <= MAX_BYTES)
@@ -119,27 +128,30 @@ function writeAll(fd: number, bytes: Uint8Array): void {
 }
 
 /**
- * Writes V8's `data` to `file` as a cache that passes `check`: its folder made (0700) if missing and checked, through a
- * temporary file synced to disk before the rename, so a launch meanwhile or after a power loss finds a whole cache
- * or none. Caches of other builds are removed once a day old (two installs used in turn then remake theirs at most
- * daily). Never throws.
+ * Writes V8's `data`, with `tags`, to `file` as a cache that passes `check`: its folder made (0700) if missing and
+ * checked, through a temporary file synced to disk before the rename, so a launch meanwhile or after a power loss finds
+ * a whole cache or none. Caches of other builds are removed once a day old (two installs used in turn then remake
+ * theirs at most daily). Never throws.
  */
-export function writeCache(file: string, check: CacheCheck, data: Buffer): void {
+export function writeCache(file: string, check: CacheCheck, data: Buffer, tags: readonly string[] = []): void {
 	const dir = dirname(file);
 	const temporary = `${file}.${process.pid}.tmp`;
 	try {
 		makeDirs(dir, 0o700);
 		if (cacheFolder(dir) !== "ok") return;
+		const tagBytes = Buffer.from(tags.join("\n"), "utf8");
 		const header = Buffer.alloc(HEADER);
 		header.write(MAGIC, 0, "latin1");
 		header.write(check.hash, 8, "latin1");
 		header.writeUInt32LE(data.length, 24);
-		header.writeUInt32LE(check.checksum(data), 28);
+		header.writeUInt32LE(tagBytes.length, 28);
+		header.writeUInt32LE(check.checksum(Buffer.concat([data, tagBytes])), 32);
 		const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
 		const fd = openSync(temporary, flags, 0o600);
 		try {
 			writeAll(fd, header);
 			writeAll(fd, data);
+			writeAll(fd, tagBytes);
 			fsyncSync(fd);
 		} finally {
 			closeSync(fd);

@@ -29,6 +29,9 @@ declare const GAR_HEADLESS_HASH: string;
 
 type Kind = "print" | "terminal" | "resume" | "session" | "piped";
 
+/** How long a launch may have run and still write its cache again for a code path it ran (see `save`). */
+const REWRITE_WITHIN_S = 30;
+
 /** Whether the app continues a session (`--session`, `-c`): it draws the session's last screen before the rest. */
 const continues = (arg: string) =>
 	arg === "-c" || arg === "--continue" || arg === "--session" || arg.startsWith("--session=");
@@ -115,7 +118,8 @@ function boot(dist: string, argv: readonly string[], env: NodeJS.ProcessEnv): vo
 	} catch {
 		file = undefined;
 	}
-	const cachedData = file !== undefined && folder === "ok" ? readCache(file, check) : undefined;
+	const cached = file !== undefined && folder === "ok" ? readCache(file, check) : undefined;
+	const cachedData = cached?.data;
 	let source: string;
 	try {
 		source = readFileSync(bundle, "latin1"); // the bundle is ASCII (esbuild escapes the rest), and latin1 reads fastest
@@ -128,15 +132,26 @@ function boot(dist: string, argv: readonly string[], env: NodeJS.ProcessEnv): vo
 	const wrapped = `(function (exports, require, module, __filename, __dirname, garBoot) {${source}\n})`;
 	const script = new Script(wrapped, { filename: bundle, ...(cachedData ? { cachedData } : {}) });
 	const wanted = file !== undefined && (cachedData === undefined || script.cachedDataRejected === true);
+	// The code paths this launch ran (a provider, a tool: see codePath); a cache holds the code of those its launches
+	// ran, and is written again, with that code added, by a launch that ran one it does not cover. Only by a short
+	// one: in a long run V8 may have dropped the compiled code of the start, which the cache would then lose.
+	const ran = new Set<string>();
+	const covered = new Set(wanted ? [] : cached?.tags);
 	let saved = false;
 	const save = () => {
-		if (!wanted || saved || file === undefined) return;
+		const uncovered = process.uptime() < REWRITE_WITHIN_S && [...ran].some((tag) => !covered.has(tag));
+		if ((!wanted && !uncovered) || saved || file === undefined) return;
 		saved = true;
-		writeCache(file, check, script.createCachedData());
+		writeCache(file, check, script.createCachedData(), [...new Set([...covered, ...ran])].sort());
 	};
 	// The app writes its caches itself, once what they are for is on screen (src/ui/start.tsx).
 	if (kind === "print" || kind === "piped") process.on("exit", save);
-	const garBoot: GarBoot = { saveCodeCache: save, signalsTaken, ...(paint ? { firstPaint: paint } : {}) };
+	const garBoot: GarBoot = {
+		saveCodeCache: save,
+		codePath: (tag) => ran.add(tag),
+		signalsTaken,
+		...(paint ? { firstPaint: paint } : {}),
+	};
 	const module = { exports: {} };
 	script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle), garBoot);
 }

@@ -17,6 +17,8 @@ export type FirstPaint = {
 /** What gar.cjs sees as the free variable `garBoot`, made by the start script (src/boot.ts). */
 export type GarBoot = {
 	saveCodeCache(): void;
+	/** This launch ran the code path `tag` (src/code-cache.ts, codePath). */
+	codePath(tag: string): void;
 	/** The bundle's own handlers are installed: the start script's go (src/signals.ts). */
 	signalsTaken(): void;
 	/** A launch in a terminal that may run the full-screen app: its first frame, painted or to keep (first-paint.ts). */
@@ -28,6 +30,15 @@ declare const garBoot: GarBoot | undefined;
 /** Asks the start script to write this launch's code cache now, if it had none it could use. */
 export function saveCodeCache(): void {
 	if (typeof garBoot !== "undefined") garBoot.saveCodeCache();
+}
+
+/**
+ * Tells the start script that this launch ran the code of `tag` ("provider:openai", "tool:bash"): a `-p` or piped
+ * launch that ran a path its code cache does not hold writes the cache again with it, so the next launches find that
+ * code compiled too (V8 caches only the functions the launch that made the cache ran).
+ */
+export function codePath(tag: string): void {
+	if (typeof garBoot !== "undefined" && !tag.includes("\n")) garBoot.codePath(tag);
 }
 
 /** Tells the start script that gar's own signal handlers are installed, so it removes those it held them with. */

@@ -62,7 +62,7 @@ export function firstPaint(
 		if (!resized()) writeCache(file, check, Buffer.from(`${key}\n${frame}`, "utf8"));
 	};
 	const unpainted: FirstPaint = { onScreen: () => undefined, take() {}, save };
-	const kept = folder === "ok" ? readCache(file, check)?.toString("utf8") : undefined;
+	const kept = folder === "ok" ? readCache(file, check)?.data.toString("utf8") : undefined;
 	const frame = kept?.startsWith(`${key}\n`) ? kept.slice(key.length + 1) : undefined;
 	if (frame === undefined) return unpainted;
 	try {

@@ -21,26 +21,27 @@ import { type CacheCheck, cacheFolder, readCache, writeCache } from "../src/boot
 
 const check: CacheCheck = { hash: "0123456789abcdef", checksum: crc32 };
 const DATA = Buffer.from(Array.from({ length: 256 }, (_, i) => (i * 37) & 0xff));
+const TAGS = ["provider:openai", "tool:read"];
 
 /** A fresh cache folder with one cache of DATA in it. */
 function written(): { dir: string; file: string; bytes: Buffer } {
 	const dir = join(mkdtempSync(join(tmpdir(), "gar-boot-cache-")), "cache", "gar");
 	const file = join(dir, "code-test.v8");
-	writeCache(file, check, DATA);
+	writeCache(file, check, DATA, TAGS);
 	return { dir, file, bytes: readFileSync(file) };
 }
 
 describe("code cache files", () => {
 	it("reads back what was written, in a folder and a file only the user may change, with no file left over", () => {
 		const { dir, file } = written();
-		expect(readCache(file, check)).toEqual(DATA);
+		expect(readCache(file, check)).toEqual({ data: DATA, tags: TAGS });
 		expect(statSync(dir).mode & 0o777).toBe(0o700);
 		expect(statSync(file).mode & 0o777).toBe(0o600);
 		expect(readdirSync(dir)).toEqual(["code-test.v8"]);
 		expect(cacheFolder(dir)).toBe("ok");
 	});
 
-	it("refuses and deletes a cache with any single bit flipped, header or data", () => {
+	it("refuses and deletes a cache with any single bit flipped: header, data or tags", () => {
 		const { file, bytes } = written();
 		for (let bit = 0; bit < bytes.length * 8; bit++) {
 			const damaged = Buffer.from(bytes);

@@ -127,6 +127,34 @@ describe("the start script's code cache", () => {
 			expect(statSync(join(cache, "gar", name)).mode & 0o777).toBe(0o600);
 	});
 
+	it("a -p launch that ran a provider or a tool its cache does not hold writes it again with that code, once", async () => {
+		const { project, cache, env } = home();
+		server = await startWireServer((_request, call) =>
+			call === 2 ? { toolCalls: [{ name: "read", args: { path: "notes.txt" } }] } : { text: ["done"] },
+		);
+		writeFileSync(join(project, "notes.txt"), "hello\n");
+		const keys = { OPENAI_API_KEY: "k", ANTHROPIC_API_KEY: "k" };
+		const print = async (provider: string) => {
+			const args = ["-p", "hi", "--provider", provider, "--base-url", server?.url ?? ""];
+			const run = await runGar(args, { env: { ...env, ...keys }, cwd: project });
+			expect(run).toMatchObject({ code: 0, stderr: "" });
+			return caches(cache).print as { bytes: Buffer };
+		};
+		/** The tags after V8's data: the code paths the cache holds. */
+		const tags = (bytes: Buffer) => bytes.toString("utf8", 40 + bytes.readUInt32LE(24)).split("\n");
+		const openai = await print("openai");
+		expect(tags(openai.bytes)).toEqual(["provider:openai"]);
+		const both = await print("anthropic");
+		expect(tags(both.bytes)).toEqual(["provider:anthropic", "provider:openai"]);
+		// With the Anthropic adapter's code added to the OpenAI one's.
+		expect(both.bytes.length).toBeGreaterThan(openai.bytes.length);
+		// A tool call (the server's third answer) adds the read tool's code; then every path is held and kept.
+		const withRead = await print("anthropic");
+		expect(tags(withRead.bytes)).toEqual(["provider:anthropic", "provider:openai", "tool:read"]);
+		expect(await print("openai")).toEqual(withRead);
+		expect(await print("anthropic")).toEqual(withRead);
+	});
+
 	it("a damaged cache is refused and written again; the launch works all the same", async () => {
 		const { project, cache, env } = home();
 		const expected = (await runGar(["--help"], { env, cwd: project })).stdout;

@@ -1,3 +1,4 @@
+import { codePath } from "../code-cache.js";
 import type { ScriptedTurn } from "./scripted.js";
 import type { ProviderOptions } from "./stream-driver.js";
 import type { Provider } from "./types.js";
@@ -15,6 +16,7 @@ export type CreateProviderOptions = ProviderOptions & { script?: ScriptedTurn[] 
  * loaded chunk. Never rejects for a known name.
  */
 export async function createProvider(name: ProviderKind, options: CreateProviderOptions = {}): Promise<Provider> {
+	codePath(`provider:${name}`);
 	switch (name) {
 		case "anthropic":
 			return (await import("./anthropic.js")).createAnthropicProvider(options);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { codePath } from "../code-cache.js";
 import type { ToolSpec } from "../llm/types.js";
 import { bashSchema, createBashTool } from "./bash.js";
 import type { ToolErrorDetails, ToolPreview } from "./details.js";
@@ -197,6 +198,7 @@ function parseArgs(tool: AnyTool, rawArgs: unknown): { ok: true; data: unknown }
  * abort all become error results (message only, no stack) the model can read and recover from.
  */
 export async function runTool(tool: AnyTool, rawArgs: unknown, ctx: ToolContext): Promise<ToolResult> {
+	codePath(`tool:${tool.name}`);
 	if (ctx.signal.aborted) return abortedResult(tool.name);
 	const args = parseArgs(tool, rawArgs);
 	if (!args.ok) return errorResult("invalid_arguments", args.message);
