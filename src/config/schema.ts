@@ -141,17 +141,16 @@ export const EXPECTED: Record<LeafName, string> = {
 
 const opt = <K extends LeafName>(key: K) => leaf(key).optional();
 
-/** The tables of a config file, built the first time one is read (see LEAVES). */
-function buildTables() {
+/** The tables of [providers.NAME] and [profiles.NAME], with their [….prices]. */
+function providerTables() {
 	/** A model's prices, for one gar's table does not know; cache reads and writes cost as input unless given. */
-	const pricesTable = z.strictObject({
+	const prices = z.strictObject({
 		input: leaf("input"),
 		output: leaf("output"),
 		cache_read: opt("cache_read"),
 		cache_write: opt("cache_write"),
 	});
-
-	const providerTable = z.strictObject({
+	const provider = z.strictObject({
 		api_key_env: opt("api_key_env"),
 		api_key: opt("api_key"),
 		base_url: opt("base_url"),
@@ -159,10 +158,9 @@ function buildTables() {
 		context_window: opt("context_window"),
 		idle_timeout: opt("idle_timeout"),
 		think_tags: opt("think_tags"),
-		prices: pricesTable.optional(),
+		prices: prices.optional(),
 	});
-
-	const profileTable = z.strictObject({
+	const profile = z.strictObject({
 		provider: opt("provider"),
 		model: opt("model"),
 		base_url: opt("base_url"),
@@ -173,84 +171,83 @@ function buildTables() {
 		thinking: opt("thinking"),
 		idle_timeout: opt("idle_timeout"),
 		think_tags: opt("think_tags"),
-		prices: pricesTable.optional(),
+		prices: prices.optional(),
 	});
+	const providers = z.strictObject({ anthropic: provider.optional(), openai: provider.optional() });
+	return { prices, provider, profile, providers };
+}
 
-	const agentTable = z.strictObject({
-		max_turns: opt("max_turns"),
-		approve: opt("approve"),
-		auto_approve: opt("auto_approve"),
-		bash_timeout: opt("bash_timeout"),
-		thinking: opt("thinking"),
-		idle_timeout: opt("idle_timeout"),
-		loop_guard: opt("loop_guard"),
-	});
+/** The tables [agent], [session], [tui], [tools] and [context]. */
+function sectionTables() {
+	return {
+		agent: z.strictObject({
+			max_turns: opt("max_turns"),
+			approve: opt("approve"),
+			auto_approve: opt("auto_approve"),
+			bash_timeout: opt("bash_timeout"),
+			thinking: opt("thinking"),
+			idle_timeout: opt("idle_timeout"),
+			loop_guard: opt("loop_guard"),
+		}),
+		session: z.strictObject({ dir: opt("dir") }),
+		tui: z.strictObject({
+			theme: opt("theme"),
+			inspector: opt("inspector"),
+			mouse: opt("mouse"),
+			file_context: opt("file_context"),
+		}),
+		tools: z.strictObject({ pass_env: opt("pass_env") }),
+		context: z.strictObject({
+			auto_compact: opt("auto_compact"),
+			reserve_tokens: opt("reserve_tokens"),
+			keep_recent_tokens: opt("keep_recent_tokens"),
+			window: opt("window"),
+			max_tool_result_share: opt("max_tool_result_share"),
+		}),
+	};
+}
 
-	const providersTable = z.strictObject({ anthropic: providerTable.optional(), openai: providerTable.optional() });
-	const sessionTable = z.strictObject({ dir: opt("dir") });
-	const tuiTable = z.strictObject({
-		theme: opt("theme"),
-		inspector: opt("inspector"),
-		mouse: opt("mouse"),
-		file_context: opt("file_context"),
-	});
-	const toolsTable = z.strictObject({ pass_env: opt("pass_env") });
-	const contextTable = z.strictObject({
-		auto_compact: opt("auto_compact"),
-		reserve_tokens: opt("reserve_tokens"),
-		keep_recent_tokens: opt("keep_recent_tokens"),
-		window: opt("window"),
-		max_tool_result_share: opt("max_tool_result_share"),
-	});
-
-	const hookTable = z.strictObject({
+/** The [[hooks.EVENT]] and [[permissions.allow|deny]] arrays of tables. */
+function listTables() {
+	const hook = z.strictObject({
 		matcher: leaf("matcher").optional(),
 		command: leaf("command"),
 		timeout: leaf("timeout").optional(),
 		type: leaf("type").optional(),
 	});
-	const hooksTable = z.strictObject(
-		Object.fromEntries(HOOK_EVENTS.map((event) => [event, z.array(hookTable).optional()])) as Record<
+	const hooks = z.strictObject(
+		Object.fromEntries(HOOK_EVENTS.map((event) => [event, z.array(hook).optional()])) as Record<
 			HookEventName,
-			z.ZodOptional<z.ZodArray<typeof hookTable>>
+			z.ZodOptional<z.ZodArray<typeof hook>>
 		>,
 	);
-
 	/** One `[[permissions.allow]]` or `[[permissions.deny]]` table (the prefix is checked by config/permissions.ts). */
-	const ruleTable = z.strictObject({ tool: leaf("tool"), prefix: leaf("prefix").optional() });
-	const permissionsTable = z.strictObject({
-		allow: z.array(ruleTable).optional(),
-		deny: z.array(ruleTable).optional(),
-	});
+	const rule = z.strictObject({ tool: leaf("tool"), prefix: leaf("prefix").optional() });
+	const permissions = z.strictObject({ allow: z.array(rule).optional(), deny: z.array(rule).optional() });
+	return { hook, hooks, permissions };
+}
 
-	const fileSchema = z.strictObject({
+/** The tables of a config file, built the first time one is read (see LEAVES). */
+function buildTables() {
+	const { prices, provider, profile, providers } = providerTables();
+	const sections = sectionTables();
+	const { hook, hooks, permissions } = listTables();
+	const file = z.strictObject({
 		provider: opt("provider"),
 		model: opt("model"),
 		base_url: opt("base_url"),
 		profile: opt("profile"),
-		providers: providersTable.optional(),
-		profiles: z.record(z.string(), profileTable).optional(),
-		agent: agentTable.optional(),
-		session: sessionTable.optional(),
-		tui: tuiTable.optional(),
-		tools: toolsTable.optional(),
-		context: contextTable.optional(),
-		hooks: hooksTable.optional(),
-		permissions: permissionsTable.optional(),
+		providers: providers.optional(),
+		profiles: z.record(z.string(), profile).optional(),
+		agent: sections.agent.optional(),
+		session: sections.session.optional(),
+		tui: sections.tui.optional(),
+		tools: sections.tools.optional(),
+		context: sections.context.optional(),
+		hooks: hooks.optional(),
+		permissions: permissions.optional(),
 	});
-	return {
-		file: fileSchema,
-		prices: pricesTable,
-		provider: providerTable,
-		profile: profileTable,
-		providers: providersTable,
-		agent: agentTable,
-		session: sessionTable,
-		tui: tuiTable,
-		tools: toolsTable,
-		context: contextTable,
-		hook: hookTable,
-	};
+	return { file, prices, provider, profile, providers, ...sections, hook };
 }
 
 let tables: ReturnType<typeof buildTables> | undefined;
