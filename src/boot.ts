@@ -132,20 +132,21 @@ function boot(dist: string, argv: readonly string[], env: NodeJS.ProcessEnv): vo
 	const wrapped = `(function (exports, require, module, __filename, __dirname, garBoot) {${source}\n})`;
 	const script = new Script(wrapped, { filename: bundle, ...(cachedData ? { cachedData } : {}) });
 	const wanted = file !== undefined && (cachedData === undefined || script.cachedDataRejected === true);
-	// The code paths this launch ran (a provider, a tool: see codePath); a cache holds the code of those its launches
-	// ran, and is written again, with that code added, by a launch that ran one it does not cover. Only by a short
-	// one: in a long run V8 may have dropped the compiled code of the start, which the cache would then lose.
+	// The code paths this launch ran (a provider, a tool: see codePath). A cache written at exit (`-p`, piped) holds the
+	// code of those its launches ran, and is written again, with that code added, by a launch that ran one it does not
+	// cover. Only by a short one: in a long run V8 may have dropped the compiled code of the start, which the cache
+	// would then lose. The app's caches hold what their first screen needs, written once (src/ui/start.tsx).
+	const atExit = kind === "print" || kind === "piped";
 	const ran = new Set<string>();
 	const covered = new Set(wanted ? [] : cached?.tags);
 	let saved = false;
 	const save = () => {
-		const uncovered = process.uptime() < REWRITE_WITHIN_S && [...ran].some((tag) => !covered.has(tag));
+		const uncovered = atExit && process.uptime() < REWRITE_WITHIN_S && [...ran].some((tag) => !covered.has(tag));
 		if ((!wanted && !uncovered) || saved || file === undefined) return;
 		saved = true;
 		writeCache(file, check, script.createCachedData(), [...new Set([...covered, ...ran])].sort());
 	};
-	// The app writes its caches itself, once what they are for is on screen (src/ui/start.tsx).
-	if (kind === "print" || kind === "piped") process.on("exit", save);
+	if (atExit) process.on("exit", save);
 	const garBoot: GarBoot = {
 		saveCodeCache: save,
 		codePath: (tag) => ran.add(tag),
