@@ -1,7 +1,8 @@
 // Bundles gar into dist/ with esbuild, dist/ emptied first. All of gar is one minified, self-contained CommonJS file,
 // dist/gar.cjs (every dependency bundled, so a user's install needs none), and all but the full-screen app is another,
-// dist/headless.cjs; dist/cli.cjs, built from src/boot.ts, runs one of them through a V8 code cache. Modules reached only by dynamic import (each provider SDK, the UI, the commands) stay
-// unevaluated until used (test/llm-bundle.test.ts checks the import graph).
+// dist/headless.cjs; dist/cli.cjs, built from src/boot.ts, runs one of them through a V8 code cache. Modules reached
+// only by dynamic import (each provider SDK, the UI, the commands) stay unevaluated until used (test/llm-bundle.test.ts
+// checks the import graph).
 import { createHash } from "node:crypto";
 import { readFileSync, renameSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -85,7 +86,8 @@ const WEB_STREAM_TEST =
  * `gar -p`), which gar's own fetch (src/llm/http-fetch.ts) exists to avoid, and of `ReadableStream` Node's web
  * streams (~1 ms). The SDKs build every request's headers with `Headers` and test every body with `instanceof
  * FormData` and `instanceof ReadableStream`; in the bundle their `Headers` is gar's (src/llm/headers.ts) and the body
- * tests read the body's own tag. Their client and error classes keep their names, and openai's client has no resources (withoutResources).
+ * tests read the body's own tag. Their client and error classes keep their names, and openai's client has no
+ * resources (withoutResources).
  */
 const sdkGlobals = {
 	name: "sdk-globals",
@@ -140,7 +142,7 @@ const APP = join(ROOT, "src", "ui") + sep;
 
 /**
  * Each module of the full-screen app (src/ui/) as one line that throws, and so none of what it imports (Ink, React,
- * yoga): dist/headless.cjs runs only where the app cannot be shown (src/boot.ts), and is a third smaller to read and to
+ * yoga): dist/headless.cjs runs only where the app cannot be shown (src/boot.ts), and is 40 % smaller to read and to
  * start than dist/gar.cjs.
  */
 const appLeftOut = {

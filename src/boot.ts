@@ -1,14 +1,14 @@
 // gar's start (dist/cli.cjs). All of gar is one CommonJS file, dist/gar.cjs, and all of it but the full-screen app
-// another, dist/headless.cjs, run where the app cannot be shown (see `headless`). This runs one through vm.Script with a
-// V8 code cache: a launch after the first neither parses nor compiles the code it runs (Node 20 has no
+// another, dist/headless.cjs, run where the app cannot be shown (see `headless`). This runs one through vm.Script with
+// a V8 code cache: a launch after the first neither parses nor compiles the code it runs (Node 20 has no
 // module.enableCompileCache, and its ES module loader takes no cached data). Compiling the code was a third of a
 // `gar -p` and of the full-screen app's first frame.
 //
-// One cache per kind of launch, as each runs different code: `-p` (written when it exits), in a terminal (written by
-// the full-screen app once its first frame is drawn, through `garBoot` below; other commands run in a terminal leave
-// it alone), `gar -r` in a terminal (written once the picker's rows are drawn), `gar --session`/`-c` in a terminal
-// (written once the session's last screen is drawn), and piped (written at exit). src/boot-cache.ts checks a cache
-// before V8 sees it; V8 itself refuses one
+// One cache per bundle and kind of launch, as each runs different code: `-p` (written when it exits, and again by a
+// launch that ran a code path it lacks: see `save`), in a terminal (written by the full-screen app once its first
+// frame is drawn, through `garBoot` below; other commands run in a terminal leave it alone), `gar -r` in a terminal
+// (written once the picker's rows are drawn), `gar --session`/`-c` in a terminal (written once the session's last
+// screen is drawn), and piped (as `-p`). src/boot-cache.ts checks a cache before V8 sees it; V8 itself refuses one
 // made by another V8 or other flags, and it is then made again. A cache that cannot be read or written only costs
 // speed.
 import { readFileSync, statSync } from "node:fs";
