@@ -2,8 +2,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { sha256Hex as sha256 } from "../src/text/digest.js";
 import { createEditTool } from "../src/tools/edit.js";
-import { previousBytes, sha256 } from "../src/tools/file-change.js";
+import { previousBytes } from "../src/tools/file-change.js";
 import { view } from "../src/tools/text-view.js";
 
 let dir: string;

@@ -13,8 +13,9 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { sha256Hex as sha256 } from "../src/text/digest.js";
 import { createEditTool } from "../src/tools/edit.js";
-import { MAX_DIFF_CHARS, MAX_PREVIOUS_CONTENT, previousBytes, sha256 } from "../src/tools/file-change.js";
+import { MAX_DIFF_CHARS, MAX_PREVIOUS_CONTENT, previousBytes } from "../src/tools/file-change.js";
 import { makeDirs } from "../src/tools/make-dirs.js";
 import { MAX_UNDO_BYTES } from "../src/tools/old-file.js";
 import { createWriteTool } from "../src/tools/write.js";

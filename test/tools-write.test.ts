@@ -2,13 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-	MAX_PREVIOUS_CONTENT,
-	previousBytes,
-	replacementPatch,
-	reverseApply,
-	sha256,
-} from "../src/tools/file-change.js";
+import { sha256Hex as sha256 } from "../src/text/digest.js";
+import { MAX_PREVIOUS_CONTENT, previousBytes, replacementPatch, reverseApply } from "../src/tools/file-change.js";
 import { createWriteTool } from "../src/tools/write.js";
 
 let dir: string;

@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import type { Message, ToolSpec } from "../llm/types.js";
 import type { PromptPart, SystemPrompt } from "../prompt/system-prompt.js";
+import { sha256Hex } from "../text/digest.js";
 import type { RequestInfo, SystemPart } from "./events.js";
 
 /** Tokens from characters, the usual estimate when the provider has not counted: chars / 4, rounded up. */
@@ -10,7 +10,7 @@ export function estimateTokens(chars: number): number {
 
 /** A short content hash (16 hex digits of sha256): the key of a stored system prompt or tool-spec set. */
 export function shortHash(text: string): string {
-	return createHash("sha256").update(text).digest("hex").slice(0, 16);
+	return sha256Hex(text).slice(0, 16);
 }
 
 /** Characters of a message as a model reads it (text, thinking, tool arguments, tool results). */

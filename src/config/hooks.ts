@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve } from "node:path";
+import { newSha256 } from "../text/digest.js";
 import { tildePath } from "../text/paths.js";
 import { hookLine } from "./locate.js";
 import { type FileConfig, HOOK_EVENTS } from "./schema.js";
@@ -38,7 +38,7 @@ export function readHooks(table: FileConfig["hooks"], text: string, file: string
  * `$GAR_PROJECT_DIR/check.py`), so a changed script needs `gar trust` again like a changed table.
  */
 export function hooksHash(hooks: readonly HookEntry[], root: string): string {
-	const hash = createHash("sha256");
+	const hash = newSha256();
 	for (const { event, matcher, command, timeout } of hooks) {
 		hash.update(JSON.stringify([event, matcher ?? null, command, timeout]));
 		for (const file of projectFiles(command, root)) {

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import {
 	closeSync,
 	fchmodSync,
@@ -14,6 +13,7 @@ import {
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { parse, TomlError } from "smol-toml";
+import { randomHex } from "../text/digest.js";
 import { tildePath } from "../text/paths.js";
 import { ConfigError } from "./errors.js";
 import { withFileLock } from "./file-lock.js";
@@ -104,7 +104,7 @@ function writeAtomic(file: string, text: string): void {
 	} catch {
 		// A new file: readable by its owner only (it may hold keys later).
 	}
-	const temp = join(dir, `.${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+	const temp = join(dir, `.${basename(file)}.${process.pid}.${randomHex(4)}.tmp`);
 	const fd = openSync(temp, "wx", mode);
 	try {
 		fchmodSync(fd, mode);

@@ -1,7 +1,7 @@
-import { spawn } from "node:child_process";
 import type { Dirent } from "node:fs";
 import { opendir } from "node:fs/promises";
 import { join } from "node:path";
+import { nodeChildProcess } from "../text/lazy-node.js";
 
 /** The project's files, relative to where they were listed from: how they were found, and whether the list was cut. */
 export type FileList = { files: string[]; source: "git" | "walk"; truncated: boolean };
@@ -36,7 +36,11 @@ export async function listFiles(cwd: string, options: ListOptions = {}): Promise
 function gitFiles(cwd: string, limit: number, signal?: AbortSignal): Promise<FileList | null> {
 	return new Promise((resolve) => {
 		const args = ["ls-files", "--cached", "--others", "--exclude-standard", "-z"];
-		const child = spawn("git", args, { cwd, stdio: ["ignore", "pipe", "ignore"], ...(signal ? { signal } : {}) });
+		const child = nodeChildProcess().spawn("git", args, {
+			cwd,
+			stdio: ["ignore", "pipe", "ignore"],
+			...(signal ? { signal } : {}),
+		});
 		const files: string[] = [];
 		let rest = "";
 		let truncated = false;

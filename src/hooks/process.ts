@@ -1,5 +1,6 @@
-import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
+import { nodeChildProcess } from "../text/lazy-node.js";
 import { defaultShell, groupDeadline, trackGroup } from "../tools/live-groups.js";
 
 /** What a hook process did. The texts are at most the caps given (`truncated` says one was cut). */
@@ -79,9 +80,11 @@ export function runHookProcess(command: string, input: string, o: HookProcessOpt
 		const shell = o.shell ?? defaultShell();
 		// stdin is a socket (node's pipes are): bash would take itself for a remote shell and run ~/.bashrc first.
 		const args = shell.endsWith("bash") ? ["--norc", "-c", command] : ["-c", command];
-		let child: ReturnType<typeof spawn>;
+		let child: ChildProcess;
 		try {
-			child = trackGroup(spawn(shell, args, { cwd: o.cwd, env: o.env, detached: true, stdio: "pipe" }));
+			child = trackGroup(
+				nodeChildProcess().spawn(shell, args, { cwd: o.cwd, env: o.env, detached: true, stdio: "pipe" }),
+			);
 		} catch (error) {
 			resolve({ ...base, durationMs: now() - started, aborted: false, startError: (error as Error).message });
 			return;

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../text/digest.js";
 import { maskKeys, maskValues, SECRET_MARKER } from "../text/secrets.js";
 import { safeUrl } from "./errors.js";
 import type { SentRequest } from "./types.js";
@@ -73,7 +73,7 @@ export function capturingFetch(inner: typeof fetch, secrets: readonly (string | 
 				method: init?.method ?? "GET",
 				url: safeUrl(url),
 				headers: maskHeaders(init?.headers, secrets),
-				bodySha256: bytes ? createHash("sha256").update(bytes).digest("hex") : null,
+				bodySha256: bytes ? sha256Hex(bytes) : null,
 				bodyBytes: bytes?.length ?? 0,
 			});
 		}

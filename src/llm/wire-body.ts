@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../text/digest.js";
 import { buildAnthropicParams } from "./anthropic-body.js";
 import { buildOpenAIParams } from "./openai-body.js";
 import type { ModelRequest } from "./types.js";
@@ -24,5 +24,5 @@ export function bodyText(body: unknown): string {
 
 /** The sha256 (hex) of a body's bytes as sent: what a request record keeps to tell an exact rebuild from a guess. */
 export function bodySha256(text: string): string {
-	return createHash("sha256").update(text, "utf8").digest("hex");
+	return sha256Hex(text);
 }

@@ -1,7 +1,6 @@
-import { createHash } from "node:crypto";
 import { closeSync, lstatSync, readSync, type Stats } from "node:fs";
+import { newSha256, sha256Hex } from "../text/digest.js";
 import { openRegularFile, readUpTo } from "../text/regular-file.js";
-import { sha256 } from "../tools/file-change.js";
 
 /** Files up to this size are held in memory to be restored; a larger one is only hashed (and never restored). */
 export const MAX_HELD_BYTES = 64 * 1024 * 1024;
@@ -23,7 +22,7 @@ const CHUNK = 1024 * 1024;
 
 /** The sha256 of an open file from its start, in bounded memory. */
 function hashFd(fd: number): string {
-	const hash = createHash("sha256");
+	const hash = newSha256();
 	const chunk = Buffer.alloc(CHUNK);
 	for (let at = 0, n = readSync(fd, chunk, 0, CHUNK, 0); n > 0; n = readSync(fd, chunk, 0, CHUNK, at)) {
 		hash.update(chunk.subarray(0, n));
@@ -37,7 +36,7 @@ function readFile(path: string): { hash: string; bytes: Buffer | null; mode: num
 	const { fd, stats } = openRegularFile(path);
 	try {
 		const bytes = stats.size <= MAX_HELD_BYTES ? readUpTo(fd, stats.size, MAX_HELD_BYTES) : null;
-		return { hash: bytes ? sha256(bytes) : hashFd(fd), bytes, mode: stats.mode & 0o7777 };
+		return { hash: bytes ? sha256Hex(bytes) : hashFd(fd), bytes, mode: stats.mode & 0o7777 };
 	} finally {
 		closeSync(fd);
 	}
@@ -68,4 +67,4 @@ export function readDisk(path: string): Disk {
 }
 
 /** The hash of bytes that may be absent (null: no file). */
-export const hashOfBytes = (bytes: Buffer | null): string | null => (bytes === null ? null : sha256(bytes));
+export const hashOfBytes = (bytes: Buffer | null): string | null => (bytes === null ? null : sha256Hex(bytes));

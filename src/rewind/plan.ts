@@ -1,5 +1,6 @@
+import { sha256Hex } from "../text/digest.js";
 import { planEditCall } from "../tools/edit-plan.js";
-import { changeDiff, diffStat, forwardApply, previousBytes, sha256 } from "../tools/file-change.js";
+import { changeDiff, diffStat, forwardApply, previousBytes } from "../tools/file-change.js";
 import { type Disk, hashOf, readDisk } from "./disk.js";
 import type { BashTouch, Route, Step } from "./route.js";
 
@@ -47,11 +48,11 @@ function redo(step: Step, before: Buffer | null): Buffer {
 			// Made from the recorded diff below.
 		}
 	}
-	if (made && sha256(made) === change.newHash) return made;
+	if (made && sha256Hex(made) === change.newHash) return made;
 	if (!change.diffTruncated && (before === null || change.undo === "patch")) {
 		const text = forwardApply(before?.toString("utf8") ?? "", change.diff);
 		const bytes = text === false ? null : Buffer.from(text, "utf8");
-		if (bytes && sha256(bytes) === change.newHash) return bytes;
+		if (bytes && sha256Hex(bytes) === change.newHash) return bytes;
 	}
 	throw new Error("its change cannot be made again: neither the call's arguments nor its recorded diff give its bytes");
 }
@@ -136,7 +137,7 @@ function planFile(path: string, steps: readonly Step[], touches: readonly BashTo
 		...stop,
 		action,
 		bytes,
-		hash: bytes === null ? null : sha256(bytes),
+		hash: bytes === null ? null : sha256Hex(bytes),
 		...(lines ?? counts(disk, bytes)),
 	};
 }

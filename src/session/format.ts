@@ -1,5 +1,4 @@
-import { randomFillSync } from "node:crypto";
-import { customRandom } from "nanoid";
+import { customAlphabet } from "nanoid/non-secure";
 import { z } from "zod";
 import type {
 	CompactionReason,
@@ -30,13 +29,13 @@ export class SessionError extends Error {
 }
 
 const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
-/** Random bytes from node:crypto's own generator: nanoid's default reaches for Web Crypto, whose first use loads its
- * modules (~2 ms of every start-up that writes a session). */
-const randomBytesOf = (size: number) => randomFillSync(new Uint8Array(size));
+// Ids come from nanoid's Math.random generator: they name entries and files and guard nothing, and V8 seeds
+// Math.random from the system's entropy in each process. node:crypto's generator would add its ~2 ms load to every
+// launch that writes a session.
 /** A random entry id: 10 characters of [0-9a-z]. Callers check uniqueness within the file. */
-export const newEntryId = customRandom(ALPHABET, 10, randomBytesOf);
+export const newEntryId = customAlphabet(ALPHABET, 10);
 /** A random session id: 12 characters of [0-9a-z]. */
-export const newSessionId = customRandom(ALPHABET, 12, randomBytesOf);
+export const newSessionId = customAlphabet(ALPHABET, 12);
 
 // The schemas below are the one definition of every line: the entry types are derived from them. A schema checks
 // the fields gar reads; other fields (a newer gar's) pass, and stay in the entry, since parseEntry keeps the line's

@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
 import { basename, join, resolve } from "node:path";
+import { sha256Hex } from "../text/digest.js";
 
 const MAX_SLUG = 60;
 
@@ -9,7 +9,7 @@ const MAX_SLUG = 60;
  */
 export function projectSlug(cwd: string): string {
 	const full = resolve(cwd);
-	const hash = createHash("sha256").update(full).digest("hex").slice(0, 8);
+	const hash = sha256Hex(full).slice(0, 8);
 	let words = full
 		.toLowerCase()
 		.replace(/[^a-z0-9._]+/g, "-")

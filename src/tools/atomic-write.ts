@@ -1,6 +1,6 @@
-import { randomBytes } from "node:crypto";
 import * as nodeFs from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
+import { randomHex } from "../text/digest.js";
 
 /** The fs calls an atomic write makes; tests inject failures through this instead of mocking modules. */
 export type AtomicFs = Pick<
@@ -60,7 +60,7 @@ export function writeFileAtomic(path: string, bytes: Uint8Array, fs: AtomicFs = 
 			code: old.isDirectory() ? "EISDIR" : "EINVAL",
 		});
 	}
-	const temp = join(dirname(target), `.${basename(target)}.gar-${randomBytes(6).toString("hex")}.tmp`);
+	const temp = join(dirname(target), `.${basename(target)}.gar-${randomHex(6)}.tmp`);
 	let fd: number | null = fs.openSync(temp, "wx", newMode);
 	try {
 		for (let at = 0; at < bytes.length; ) at += fs.writeSync(fd, bytes, at, bytes.length - at);

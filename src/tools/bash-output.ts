@@ -1,8 +1,8 @@
-import { randomBytes } from "node:crypto";
 import { closeSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { stripVTControlCharacters } from "node:util";
+import { randomHex } from "../text/digest.js";
 import { makeDirs } from "./make-dirs.js";
 import { type Limits, takeHead, takeTail } from "./truncate.js";
 
@@ -90,7 +90,7 @@ export class OutputCollector {
 				this.pending.push(chunk);
 				if (!this.overLimit) return;
 				makeDirs(this.outputDir, 0o700);
-				const path = join(this.outputDir, `gar-bash-${randomBytes(6).toString("hex")}.log`);
+				const path = join(this.outputDir, `gar-bash-${randomHex(6)}.log`);
 				this.fd = openSync(path, "w", 0o600);
 				this.fullOutputPath = path;
 				const parts = this.pending;

@@ -1,9 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import envPaths from "env-paths";
 import { z } from "zod";
+import { nodeChildProcess } from "../text/lazy-node.js";
 import { OutputCollector } from "./bash-output.js";
 import type { BashDetails } from "./details.js";
 import { defaultShell, groupDeadline, trackGroup } from "./live-groups.js";
@@ -73,7 +74,7 @@ function start(shell: string, command: string, options: BashToolOptions, env: No
 	}
 	// Tracked: whatever way gar exits, the group is killed (see live-groups.ts).
 	return trackGroup(
-		spawn(shell, ["-c", command], {
+		nodeChildProcess().spawn(shell, ["-c", command], {
 			cwd: options.cwd,
 			env,
 			detached: true,

@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
 import { applyPatch, createTwoFilesPatch, FILE_HEADERS_ONLY, formatPatch, parsePatch, reversePatch } from "diff";
+import { sha256Hex } from "../text/digest.js";
 import { countLines } from "./truncate.js";
 
 /**
@@ -33,10 +33,6 @@ export const MAX_DIFF_CHARS = 256 * 1024;
 const MAX_JSDIFF_INPUT = 24 * 1024 * 1024;
 /** jsdiff gives up after this long on a pathological diff; a whole-file replacement patch is used instead. */
 const DIFF_TIMEOUT_MS = 1000;
-
-export function sha256(bytes: Buffer): string {
-	return createHash("sha256").update(bytes).digest("hex");
-}
 
 /** True when `bytes` decode to UTF-8 text and encode back to the same bytes, with no NUL byte. */
 export function isExactText(bytes: Buffer): boolean {
@@ -180,7 +176,7 @@ export type RecordedChange = FileChange & { added: number; removed: number };
  * cut), the old bytes are kept as base64 (≤ 1 MB) or the record says undo "none".
  */
 export function recordChange(abs: string, name: string, oldBytes: Buffer | null, newBytes: Buffer): RecordedChange {
-	const newHash = sha256(newBytes);
+	const newHash = sha256Hex(newBytes);
 	const newText = newBytes.toString("utf8");
 	const oldText = oldBytes?.toString("utf8") ?? "";
 	const text = (oldBytes === null || isExactText(oldBytes)) && isExactText(newBytes);
@@ -188,7 +184,7 @@ export function recordChange(abs: string, name: string, oldBytes: Buffer | null,
 	const { diff, added, removed } = bounded;
 	const cutNote = bounded.truncated ? { diffTruncated: true } : {};
 	if (oldBytes === null) return { path: abs, diff, oldHash: null, newHash, undo: "delete", ...cutNote, added, removed };
-	const oldHash = sha256(oldBytes);
+	const oldHash = sha256Hex(oldBytes);
 	const base = { path: abs, diff, oldHash, newHash, ...cutNote, added, removed };
 	if (text && !bounded.truncated && reverseApply(newText, diff) === oldText) return { ...base, undo: "patch" };
 	if (oldBytes.length <= MAX_PREVIOUS_CONTENT) {
@@ -205,7 +201,7 @@ export function recordLargeChange(
 	newBytes: Buffer,
 ): RecordedChange {
 	const { diff, added, removed } = largeChangeDiff(name, old.lines, newBytes);
-	return { path: abs, diff, oldHash: old.hash, newHash: sha256(newBytes), undo: "none", added, removed };
+	return { path: abs, diff, oldHash: old.hash, newHash: sha256Hex(newBytes), undo: "none", added, removed };
 }
 
 /**
@@ -213,7 +209,7 @@ export function recordLargeChange(
  * deleting the file. Throws when the current bytes are not the ones the change produced, or undo is impossible.
  */
 export function previousBytes(change: FileChange, current: Buffer): Buffer | null {
-	if (sha256(current) !== change.newHash) {
+	if (sha256Hex(current) !== change.newHash) {
 		throw new Error(`${change.path} changed after this edit (hash mismatch); refusing to undo.`);
 	}
 	switch (change.undo) {
@@ -224,7 +220,8 @@ export function previousBytes(change: FileChange, current: Buffer): Buffer | nul
 		case "patch": {
 			const old = reverseApply(current.toString("utf8"), change.diff);
 			const bytes = old === false ? null : Buffer.from(old, "utf8");
-			if (!bytes || sha256(bytes) !== change.oldHash) throw new Error(`The diff for ${change.path} no longer applies.`);
+			if (!bytes || sha256Hex(bytes) !== change.oldHash)
+				throw new Error(`The diff for ${change.path} no longer applies.`);
 			return bytes;
 		}
 		case "none":

@@ -1,4 +1,5 @@
-import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { nodeChildProcess } from "../text/lazy-node.js";
 
 /** What git ignores under a folder: ignored files, and ignored folders (with a trailing "/"), relative to it. */
 export type Ignored = ReadonlySet<string>;
@@ -24,9 +25,13 @@ export function gitIgnored(cwd: string): Promise<Ignored | null> {
 			"--exclude-standard",
 			"--directory",
 		];
-		let child: ReturnType<typeof spawn>;
+		let child: ChildProcess;
 		try {
-			child = spawn("git", args, { cwd, stdio: ["ignore", "pipe", "ignore"], timeout: GIT_TIMEOUT_MS });
+			child = nodeChildProcess().spawn("git", args, {
+				cwd,
+				stdio: ["ignore", "pipe", "ignore"],
+				timeout: GIT_TIMEOUT_MS,
+			});
 		} catch {
 			resolve(null);
 			return;

@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
 import { closeSync, readSync } from "node:fs";
+import { newSha256 } from "../text/digest.js";
 import { NotRegularFileError, openRegularFile, readUpTo } from "../text/regular-file.js";
 import { describeFsError } from "./paths.js";
 
@@ -39,7 +39,7 @@ function notRegular(shown: string, verb: "write" | "edit", isDirectory: boolean)
 
 /** sha256 and line count of the whole file, in bounded memory. */
 function hashStream(fd: number): { size: number; hash: string; lines: number } {
-	const hash = createHash("sha256");
+	const hash = newSha256();
 	const chunk = Buffer.alloc(CHUNK);
 	let size = 0;
 	let lines = 0;

@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import { chmodSync, closeSync, constants, fchmodSync, readSync, statSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { sha256Hex } from "../../text/digest.js";
 import { tildePath } from "../../text/paths.js";
 import { NotRegularFileError, openRegularFile } from "../../text/regular-file.js";
 import { writeFileAtomic } from "../../tools/atomic-write.js";
@@ -16,10 +16,10 @@ const DIR_MODE = 0o700;
 
 /**
  * The history file of a project: one per working directory, under the data dir (`…/gar/history/`). This module is
- * loaded after the app's first frame (node:crypto, the fs helpers).
+ * loaded after the app's first frame (the fs helpers).
  */
 export function historyFile(dataDir: string, cwd: string): string {
-	const key = createHash("sha256").update(resolve(cwd)).digest("hex").slice(0, 16);
+	const key = sha256Hex(resolve(cwd)).slice(0, 16);
 	return join(dataDir, "history", `${key}.jsonl`);
 }
 
