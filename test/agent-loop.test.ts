@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
 import { EventChannel } from "../src/agent/channel.js";
 import type { AgentEvent } from "../src/agent/events.js";
 import { Agent, type AgentOptions } from "../src/agent/loop.js";
 import { checkAnswer } from "../src/agent/structured.js";
 import { compileValidator } from "../src/agent/validate.js";
 import { createScriptedProvider, type ScriptedTurn } from "../src/llm/scripted.js";
+import * as z from "../src/text/zod.js";
 import type { ReadDetails } from "../src/tools/details.js";
 import type { Tool } from "../src/tools/types.js";
 

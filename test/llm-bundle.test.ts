@@ -114,6 +114,15 @@ describe("bundle", () => {
 		}
 	});
 
+	it("the headless path builds schemas with zod's functional API (zod/mini), never its classic one", () => {
+		// Classic makes all of its schema classes as it loads (~5 ms of a `gar -p`); src/text/zod.ts is mini.
+		for (const mode of ["src/modes/print.ts", "src/modes/print-stream.ts"]) {
+			const loaded = staticInputs(chunkOf(mode));
+			expect(loaded).toContain("src/text/zod.ts");
+			expect(loaded.filter((input) => /node_modules\/zod\/v4\/classic\//.test(input))).toEqual([]);
+		}
+	});
+
 	it("gar acp loads the ACP SDK only: no Ink, no MCP SDK, no provider SDK until a session picks one", () => {
 		const loaded = packages(staticInputs(chunkOf("src/modes/acp/run.ts")));
 		expect(loaded).toContain("@agentclientprotocol/sdk");

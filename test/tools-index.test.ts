@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { z } from "zod";
 // @ts-expect-error: a plain .mjs build script without type declarations
 import { toolSchemas } from "../scripts/build.mjs";
 import { APPROVABLE_TOOLS } from "../src/config/schema.js";
+import * as z from "../src/text/zod.js";
 import { builtInJsonSchemas, createTools, runTool, TOOL_NAMES, toToolSpec } from "../src/tools/index.js";
 import type { AnyTool, ToolContext } from "../src/tools/types.js";
 

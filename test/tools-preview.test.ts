@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "../src/text/zod.js";
 import { createBashTool } from "../src/tools/bash.js";
 import { createEditTool } from "../src/tools/edit.js";
 import { MAX_DIFF_CHARS } from "../src/tools/file-change.js";

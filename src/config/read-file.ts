@@ -1,9 +1,9 @@
 import { statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { parse, TomlError } from "smol-toml";
-import type { z } from "zod";
 import { expandHome, tildePath } from "../text/paths.js";
 import { NotRegularFileError, readRegularFile } from "../text/regular-file.js";
+import type * as z from "../text/zod.js";
 import { readHooks } from "./hooks.js";
 import { arrayTableLine, findLine, hookLine, keyLines } from "./locate.js";
 import { maskExcerpt } from "./mask.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "../text/zod.js";
 
 /** Tools whose calls may skip approval under `--approve`. */
 export const APPROVABLE_TOOLS = ["read", "write", "edit", "bash"] as const;
@@ -47,46 +47,46 @@ function isHttpUrl(value: string): boolean {
  */
 const LEAVES = {
 	provider: () => z.enum(PROVIDERS),
-	model: () => z.string().min(1),
-	base_url: () => z.string().refine(isHttpUrl),
-	profile: () => z.string().min(1),
-	api_key_env: () => z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/),
-	api_key: () => z.string().min(1),
-	context_window: () => z.int().min(1),
-	max_turns: () => z.int().min(1),
+	model: () => z.string().check(z.minLength(1)),
+	base_url: () => z.string().check(z.refine(isHttpUrl)),
+	profile: () => z.string().check(z.minLength(1)),
+	api_key_env: () => z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/)),
+	api_key: () => z.string().check(z.minLength(1)),
+	context_window: () => z.int().check(z.gte(1)),
+	max_turns: () => z.int().check(z.gte(1)),
 	approve: () => z.boolean(),
 	auto_approve: () => z.array(z.enum(APPROVABLE_TOOLS)),
-	bash_timeout: () => z.number().gt(0),
+	bash_timeout: () => z.number().check(z.gt(0)),
 	thinking: () => z.enum(THINKING_LEVELS),
-	dir: () => z.string().min(1),
-	theme: () => z.string().regex(THEME_NAME),
+	dir: () => z.string().check(z.minLength(1)),
+	theme: () => z.string().check(z.regex(THEME_NAME)),
 	inspector: () => z.boolean(),
 	mouse: () => z.boolean(),
 	file_context: () => z.boolean(),
-	idle_timeout: () => z.number().gt(0),
+	idle_timeout: () => z.number().check(z.gt(0)),
 	loop_guard: () => z.boolean(),
 	think_tags: () => z.boolean(),
-	pass_env: () => z.array(z.string().regex(/^[A-Za-z0-9_*]+$/)),
+	pass_env: () => z.array(z.string().check(z.regex(/^[A-Za-z0-9_*]+$/))),
 	auto_compact: () => z.boolean(),
-	reserve_tokens: () => z.int().min(0),
-	keep_recent_tokens: () => z.int().min(1),
-	window: () => z.int().min(1),
-	max_tool_result_share: () => z.number().gt(0).max(1),
+	reserve_tokens: () => z.int().check(z.gte(0)),
+	keep_recent_tokens: () => z.int().check(z.gte(1)),
+	window: () => z.int().check(z.gte(1)),
+	max_tool_result_share: () => z.number().check(z.gt(0), z.lte(1)),
 	// [providers.NAME.prices] and [profiles.NAME.prices]: USD per million tokens.
-	input: () => z.number().min(0).max(1e6),
-	output: () => z.number().min(0).max(1e6),
-	cache_read: () => z.number().min(0).max(1e6),
-	cache_write: () => z.number().min(0).max(1e6),
-	matcher: () => z.string().refine(isMatcher),
-	command: () => z.string().refine((value) => value.trim() !== ""),
-	timeout: () => z.number().gt(0),
+	input: () => z.number().check(z.gte(0), z.lte(1e6)),
+	output: () => z.number().check(z.gte(0), z.lte(1e6)),
+	cache_read: () => z.number().check(z.gte(0), z.lte(1e6)),
+	cache_write: () => z.number().check(z.gte(0), z.lte(1e6)),
+	matcher: () => z.string().check(z.refine(isMatcher)),
+	command: () => z.string().check(z.refine((value) => value.trim() !== "")),
+	timeout: () => z.number().check(z.gt(0)),
 	type: () => z.literal("command"),
 	tool: () => z.enum(APPROVABLE_TOOLS),
 	prefix: () => z.string(),
 };
 export type LeafName = keyof typeof LEAVES;
 type Leaf<K extends LeafName> = ReturnType<(typeof LEAVES)[K]>;
-const builtLeaves = new Map<LeafName, z.ZodType>();
+const builtLeaves = new Map<LeafName, z.ZodMiniType>();
 
 /** The schema of the leaf key `name`, built the first time it is asked for. */
 export function leaf<K extends LeafName>(name: K): Leaf<K> {
@@ -139,7 +139,7 @@ export const EXPECTED: Record<LeafName, string> = {
 	prefix: 'the first words of a command, such as "npm test"',
 };
 
-const opt = <K extends LeafName>(key: K) => leaf(key).optional();
+const opt = <K extends LeafName>(key: K) => z.optional(leaf(key));
 
 /** The tables of [providers.NAME] and [profiles.NAME], with their [….prices]. */
 function providerTables() {
@@ -158,7 +158,7 @@ function providerTables() {
 		context_window: opt("context_window"),
 		idle_timeout: opt("idle_timeout"),
 		think_tags: opt("think_tags"),
-		prices: prices.optional(),
+		prices: z.optional(prices),
 	});
 	const profile = z.strictObject({
 		provider: opt("provider"),
@@ -171,9 +171,9 @@ function providerTables() {
 		thinking: opt("thinking"),
 		idle_timeout: opt("idle_timeout"),
 		think_tags: opt("think_tags"),
-		prices: prices.optional(),
+		prices: z.optional(prices),
 	});
-	const providers = z.strictObject({ anthropic: provider.optional(), openai: provider.optional() });
+	const providers = z.strictObject({ anthropic: z.optional(provider), openai: z.optional(provider) });
 	return { prices, provider, profile, providers };
 }
 
@@ -210,20 +210,20 @@ function sectionTables() {
 /** The [[hooks.EVENT]] and [[permissions.allow|deny]] arrays of tables. */
 function listTables() {
 	const hook = z.strictObject({
-		matcher: leaf("matcher").optional(),
+		matcher: z.optional(leaf("matcher")),
 		command: leaf("command"),
-		timeout: leaf("timeout").optional(),
-		type: leaf("type").optional(),
+		timeout: z.optional(leaf("timeout")),
+		type: z.optional(leaf("type")),
 	});
 	const hooks = z.strictObject(
-		Object.fromEntries(HOOK_EVENTS.map((event) => [event, z.array(hook).optional()])) as Record<
+		Object.fromEntries(HOOK_EVENTS.map((event) => [event, z.optional(z.array(hook))])) as Record<
 			HookEventName,
-			z.ZodOptional<z.ZodArray<typeof hook>>
+			z.ZodMiniOptional<z.ZodMiniArray<typeof hook>>
 		>,
 	);
 	/** One `[[permissions.allow]]` or `[[permissions.deny]]` table (the prefix is checked by config/permissions.ts). */
-	const rule = z.strictObject({ tool: leaf("tool"), prefix: leaf("prefix").optional() });
-	const permissions = z.strictObject({ allow: z.array(rule).optional(), deny: z.array(rule).optional() });
+	const rule = z.strictObject({ tool: leaf("tool"), prefix: z.optional(leaf("prefix")) });
+	const permissions = z.strictObject({ allow: z.optional(z.array(rule)), deny: z.optional(z.array(rule)) });
 	return { hook, hooks, permissions };
 }
 
@@ -237,15 +237,15 @@ function buildTables() {
 		model: opt("model"),
 		base_url: opt("base_url"),
 		profile: opt("profile"),
-		providers: providers.optional(),
-		profiles: z.record(z.string(), profile).optional(),
-		agent: sections.agent.optional(),
-		session: sections.session.optional(),
-		tui: sections.tui.optional(),
-		tools: sections.tools.optional(),
-		context: sections.context.optional(),
-		hooks: hooks.optional(),
-		permissions: permissions.optional(),
+		providers: z.optional(providers),
+		profiles: z.optional(z.record(z.string(), profile)),
+		agent: z.optional(sections.agent),
+		session: z.optional(sections.session),
+		tui: z.optional(sections.tui),
+		tools: z.optional(sections.tools),
+		context: z.optional(sections.context),
+		hooks: z.optional(hooks),
+		permissions: z.optional(permissions),
 	});
 	return { file, prices, provider, profile, providers, ...sections, hook };
 }

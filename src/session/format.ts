@@ -1,5 +1,4 @@
 import { customAlphabet } from "nanoid/non-secure";
-import { z } from "zod";
 import type {
 	CompactionReason,
 	HookDecision,
@@ -11,6 +10,7 @@ import type {
 	UserSource,
 } from "../agent/events.js";
 import type { AssistantBlock, ErrorKind, StopReason, ThinkingLevel } from "../llm/types.js";
+import * as z from "../text/zod.js";
 
 export type { CompactionReason };
 
@@ -57,37 +57,41 @@ export const KNOWN_BLOCK_TYPES: ReadonlySet<string> = new Set<AssistantBlock["ty
 
 /** The fields every entry has, the usage figures, and the blocks of a reply. */
 function sharedSchemas() {
-	const base = { id: z.string().min(1), parentId: z.string().min(1).nullable(), ts: z.string() };
+	const base = {
+		id: z.string().check(z.minLength(1)),
+		parentId: z.nullable(z.string().check(z.minLength(1))),
+		ts: z.string(),
+	};
 	// Entries written during a run carry its id, so replay and views need not guess run boundaries.
-	const inRun = { ...base, runId: z.string().optional() };
+	const inRun = { ...base, runId: z.optional(z.string()) };
 	const meta = { ...base, meta: z.literal(true) };
-	const usage = z.object({
+	const usage = z.compiledObject({
 		input: z.number(),
 		output: z.number(),
 		cacheRead: z.number(),
 		cacheWrite: z.number(),
-		estimated: z.boolean().optional(),
+		estimated: z.optional(z.boolean()),
 	});
 	const block = z.union([
 		z.discriminatedUnion("type", [
-			z.object({ type: z.literal("text"), text: z.string() }),
-			z.object({
+			z.compiledObject({ type: z.literal("text"), text: z.string() }),
+			z.compiledObject({
 				type: z.literal("thinking"),
 				thinking: z.string(),
-				signature: z.string().optional(),
-				redacted: z.boolean().optional(),
-				field: z.string().optional(),
+				signature: z.optional(z.string()),
+				redacted: z.optional(z.boolean()),
+				field: z.optional(z.string()),
 			}),
-			z.object({
+			z.compiledObject({
 				type: z.literal("tool_call"),
 				id: z.string(),
 				name: z.string(),
 				arguments: z.record(z.string(), z.unknown()),
-				rawArguments: z.string().optional(),
+				rawArguments: z.optional(z.string()),
 			}),
 		]),
 		// A block type from a newer gar: kept in the file; context, replay and views skip it (knownBlocks).
-		z.object({ type: z.string().refine((type) => !KNOWN_BLOCK_TYPES.has(type)) }),
+		z.compiledObject({ type: z.string().check(z.refine((type) => !KNOWN_BLOCK_TYPES.has(type))) }),
 	]);
 	return { base, inRun, meta, usage, block };
 }
@@ -98,21 +102,21 @@ type Shared = ReturnType<typeof sharedSchemas>;
 function conversationSchemas(shared: Shared) {
 	const { base, inRun, usage, block } = shared;
 	return {
-		user: z.object({
+		user: z.compiledObject({
 			...inRun,
 			type: z.literal("user"),
 			content: z.string(),
 			// Absent in files written before it existed: read that as "prompt".
-			source: known<UserSource>().optional(),
+			source: z.optional(known<UserSource>()),
 			// Where the person pasted blocks into `content` (views fold them). Only how the message is shown: a malformed
 			// value is dropped (see parseEntry), never the message.
-			pastes: z
-				.array(z.object({ start: z.number().int().nonnegative(), end: z.number().int().nonnegative() }))
-				.optional()
-				.catch(undefined),
+			pastes: z.catch(
+				z.optional(z.array(z.compiledObject({ start: z.int().check(z.gte(0)), end: z.int().check(z.gte(0)) }))),
+				undefined,
+			),
 		}),
 		// A reply as the model sent it (the message without its role), with what it cost.
-		assistant: z.object({
+		assistant: z.compiledObject({
 			...inRun,
 			type: z.literal("assistant"),
 			content: z.array(block),
@@ -121,11 +125,11 @@ function conversationSchemas(shared: Shared) {
 			usage,
 			// A closed set: a reply that ended in a way this gar cannot read is kept as an unknown entry, never sent.
 			stopReason: z.enum(["stop", "length", "tool_use", "error", "aborted", "refusal"] satisfies StopReason[]),
-			error: z.string().optional(),
-			errorKind: known<ErrorKind>().optional(),
-			costUsd: z.number().nullable().optional(),
+			error: z.optional(z.string()),
+			errorKind: z.optional(known<ErrorKind>()),
+			costUsd: z.optional(z.nullable(z.number())),
 		}),
-		tool_result: z.object({
+		tool_result: z.compiledObject({
 			...inRun,
 			type: z.literal("tool_result"),
 			callId: z.string(),
@@ -133,13 +137,18 @@ function conversationSchemas(shared: Shared) {
 			// What the model read.
 			content: z.string(),
 			// What the UI shows (diff, exit code, truncation facts): never sent to a model. Absent in some older files.
-			details: z.unknown().optional(),
+			details: z.optional(z.unknown()),
 			isError: z.boolean(),
 			// How the call ended (absent in older files: read it from isError).
-			outcome: known<ToolOutcome>().optional(),
-			durationMs: z.number().optional(),
+			outcome: z.optional(known<ToolOutcome>()),
+			durationMs: z.optional(z.number()),
 		}),
-		model_change: z.object({ ...base, type: z.literal("model_change"), provider: z.string(), model: z.string() }),
+		model_change: z.compiledObject({
+			...base,
+			type: z.literal("model_change"),
+			provider: z.string(),
+			model: z.string(),
+		}),
 		compaction: compactionSchema(shared),
 	};
 }
@@ -150,27 +159,27 @@ function conversationSchemas(shared: Shared) {
  * the file and the tree. `provider` to `costUsd` are those of the summary request.
  */
 function compactionSchema({ inRun, usage }: Shared) {
-	return z.object({
+	return z.compiledObject({
 		...inRun,
 		type: z.literal("compaction"),
 		reason: known<CompactionReason>(),
 		summary: z.string(),
-		firstKeptEntryId: z.string().nullable(),
+		firstKeptEntryId: z.nullable(z.string()),
 		tokensBefore: z.number(),
 		tokensAfter: z.number(),
-		focus: z.string().optional(),
-		readFiles: z.array(z.string()).optional(),
-		modifiedFiles: z.array(z.string()).optional(),
-		provider: z.string().optional(),
-		model: z.string().optional(),
-		usage: usage.optional(),
-		costUsd: z.number().nullable().optional(),
+		focus: z.optional(z.string()),
+		readFiles: z.optional(z.array(z.string())),
+		modifiedFiles: z.optional(z.array(z.string())),
+		provider: z.optional(z.string()),
+		model: z.optional(z.string()),
+		usage: z.optional(usage),
+		costUsd: z.optional(z.nullable(z.number())),
 	});
 }
 
 /** A request record: one model call, what was asked (by reference, never the body) and what it cost. */
 function requestSchema({ meta, usage }: Shared) {
-	return z.object({
+	return z.compiledObject({
 		...meta,
 		type: z.literal("request"),
 		requestId: z.string(),
@@ -179,32 +188,32 @@ function requestSchema({ meta, usage }: Shared) {
 		provider: z.string(),
 		// The model of the reply, which may be a dated name; `requestedModel` is the one asked for when it differs.
 		model: z.string(),
-		requestedModel: z.string().optional(),
+		requestedModel: z.optional(z.string()),
 		promptHash: z.string(),
 		toolsHash: z.string(),
-		params: z.object({
-			maxTokens: z.number().nullable(),
-			thinking: known<ThinkingLevel>().nullable(),
-			temperature: z.number().optional(),
+		params: z.compiledObject({
+			maxTokens: z.nullable(z.number()),
+			thinking: z.nullable(known<ThinkingLevel>()),
+			temperature: z.optional(z.number()),
 			// The structured-output retry's schema (sent in the body; a rebuild needs it).
-			responseSchema: z.object({ name: z.string(), schema: z.record(z.string(), z.unknown()) }).optional(),
+			responseSchema: z.optional(z.compiledObject({ name: z.string(), schema: z.record(z.string(), z.unknown()) })),
 		}),
 		messageCount: z.number(),
 		// Estimated tokens of the history sent.
 		messageTokens: z.number(),
 		// When the call started (epoch ms).
 		startedAt: z.number(),
-		ttftMs: z.number().nullable(),
+		ttftMs: z.nullable(z.number()),
 		durationMs: z.number(),
 		retries: z.number(),
 		stopReason: known<StopReason>(),
-		errorKind: known<ErrorKind>().optional(),
+		errorKind: z.optional(known<ErrorKind>()),
 		usage,
-		costUsd: z.number().nullable(),
+		costUsd: z.nullable(z.number()),
 		// The sha256 (hex) and size of the body's bytes as sent (absent: nothing was sent, or an older gar): a body
 		// rebuilt from the session is exact only when its hash is this one.
-		bodySha256: z.string().optional(),
-		bodyBytes: z.number().optional(),
+		bodySha256: z.optional(z.string()),
+		bodyBytes: z.optional(z.number()),
 	});
 }
 
@@ -218,52 +227,55 @@ function recordSchemas(shared: Shared) {
 	return {
 		// The system prompt, stored once per distinct content: `hash` is what request records refer to; the tool
 		// definitions sent with it, and their hash.
-		system_prompt: z.object({
+		system_prompt: z.compiledObject({
 			...meta,
 			type: z.literal("system_prompt"),
 			hash: z.string(),
 			text: z.string(),
 			parts: z.array(
-				z.object({
+				z.compiledObject({
 					source: known<SystemPart["source"]>(),
-					path: z.string().optional(),
+					path: z.optional(z.string()),
 					chars: z.number(),
 					tokens: z.number(),
-					text: z.string().optional(),
+					text: z.optional(z.string()),
 				}),
 			),
 			toolsHash: z.string(),
 			tools: z.array(
-				z.object({ name: z.string(), description: z.string(), parameters: z.record(z.string(), z.unknown()) }),
+				z.compiledObject({ name: z.string(), description: z.string(), parameters: z.record(z.string(), z.unknown()) }),
 			),
 		}),
 		request: requestSchema(shared),
 		// One run, written when it ends.
-		run: z.object({
+		run: z.compiledObject({
 			...meta,
 			type: z.literal("run"),
 			runId: z.string(),
 			stopReason: known<RunStopReason>(),
 			turns: z.number(),
 			maxTurns: z.number(),
-			contextWindow: z.number().nullable(),
+			contextWindow: z.nullable(z.number()),
 			durationMs: z.number(),
 			usage,
-			costUsd: z.number().nullable(),
-			error: z.string().optional(),
-			errorKind: known<ErrorKind>().optional(),
+			costUsd: z.nullable(z.number()),
+			error: z.optional(z.string()),
+			errorKind: z.optional(known<ErrorKind>()),
 			// What the run's sub-agents reported (their children's figures; apart from `usage` and `costUsd`).
-			subagents: z.object({ runs: z.number(), usage, costUsd: z.number().nullable() }).optional().catch(undefined),
+			subagents: z.catch(
+				z.optional(z.compiledObject({ runs: z.number(), usage, costUsd: z.nullable(z.number()) })),
+				undefined,
+			),
 		}),
 		// A tool call really started (written before it runs): a start without a result means gar died during it.
-		tool_start: z.object({
+		tool_start: z.compiledObject({
 			...meta,
 			type: z.literal("tool_start"),
 			callId: z.string(),
 			name: z.string(),
-			runId: z.string().optional(),
+			runId: z.optional(z.string()),
 			/** The permission rule that let the call run without asking, in words. */
-			rule: z.string().optional(),
+			rule: z.optional(z.string()),
 		}),
 		hook: hookSchema(shared),
 		rewind: rewindSchema(shared),
@@ -279,56 +291,56 @@ function recordSchemas(shared: Shared) {
  * or bring it back).
  */
 function rewindSchema({ meta }: Shared) {
-	const file = z.object({ path: z.string(), reason: z.string() });
-	return z.object({
+	const file = z.compiledObject({ path: z.string(), reason: z.string() });
+	return z.compiledObject({
 		...meta,
 		type: z.literal("rewind"),
 		status: known<"started" | "done">(),
 		mode: known<"both" | "files" | "conversation">(),
-		from: z.string().nullable(),
-		to: z.string().nullable(),
-		filesFrom: z.string().nullable().optional(),
-		filesTo: z.string().nullable().optional(),
-		undoes: z.string().optional(),
-		removing: z.array(z.object({ path: z.string(), hash: z.string(), fileMode: z.number() })).optional(),
-		restored: z
-			.array(
-				z.object({
+		from: z.nullable(z.string()),
+		to: z.nullable(z.string()),
+		filesFrom: z.optional(z.nullable(z.string())),
+		filesTo: z.optional(z.nullable(z.string())),
+		undoes: z.optional(z.string()),
+		removing: z.optional(z.array(z.compiledObject({ path: z.string(), hash: z.string(), fileMode: z.number() }))),
+		restored: z.optional(
+			z.array(
+				z.compiledObject({
 					path: z.string(),
 					action: known<"restored" | "removed" | "created" | "already">(),
 					insertions: z.number(),
 					deletions: z.number(),
-					hash: z.string().nullable().optional(),
-					fileMode: z.number().optional(),
+					hash: z.optional(z.nullable(z.string())),
+					fileMode: z.optional(z.number()),
 				}),
-			)
-			.optional(),
-		skipped: z.array(file).optional(),
-		notRestorable: z.array(file).optional(),
-		bashChanged: z.array(z.object({ path: z.string(), entry: z.string() })).optional(),
+			),
+		),
+		skipped: z.optional(z.array(file)),
+		notRestorable: z.optional(z.array(file)),
+		bashChanged: z.optional(z.array(z.compiledObject({ path: z.string(), entry: z.string() }))),
 	});
 }
 
 /** One hook run, as its `hook` event carried it (README "Hooks"); texts were cut to a few thousand characters. */
 function hookSchema({ meta }: Shared) {
-	return z.object({
+	return z.compiledObject({
 		...meta,
 		type: z.literal("hook"),
-		runId: z.string().optional(),
+		runId: z.optional(z.string()),
 		event: known<HookEventName>(),
 		name: z.string(),
 		command: z.string(),
 		source: z.string(),
-		callId: z.string().optional(),
-		tool: z.string().optional(),
+		callId: z.optional(z.string()),
+		tool: z.optional(z.string()),
 		status: known<HookStatus>(),
-		exitCode: z.number().nullable(),
+		exitCode: z.nullable(z.number()),
 		durationMs: z.number(),
-		decision: known<HookDecision>().optional(),
-		reason: z.string().optional(),
-		message: z.string().optional(),
-		context: z.string().optional(),
-		updatedInput: z.literal(true).optional(),
+		decision: z.optional(known<HookDecision>()),
+		reason: z.optional(z.string()),
+		message: z.optional(z.string()),
+		context: z.optional(z.string()),
+		updatedInput: z.optional(z.literal(true)),
 	});
 }
 
@@ -339,22 +351,22 @@ function buildSchemas() {
 		...conversationSchemas(shared),
 		...recordSchemas(shared),
 		// Metadata: sets (or with `label: null` clears) the label of `target`.
-		label: z.object({ ...base, type: z.literal("label"), target: z.string(), label: z.string().nullable() }),
+		label: z.compiledObject({ ...base, type: z.literal("label"), target: z.string(), label: z.nullable(z.string()) }),
 		// Metadata: names the session; the latest wins.
-		name: z.object({ ...base, type: z.literal("name"), name: z.string() }),
+		name: z.compiledObject({ ...base, type: z.literal("name"), name: z.string() }),
 		// Metadata: moves the current leaf to `target` (null = the next message starts a new root).
-		leaf: z.object({ ...base, type: z.literal("leaf"), target: z.string().nullable() }),
+		leaf: z.compiledObject({ ...base, type: z.literal("leaf"), target: z.nullable(z.string()) }),
 	};
 	// Line 1 of a session file; `parent` only in a fork: where it came from.
-	const header = z.object({
+	const header = z.compiledObject({
 		type: z.literal("session"),
 		version: z.literal(FORMAT_VERSION),
-		id: z.string().min(1),
-		cwd: z.string().min(1),
+		id: z.string().check(z.minLength(1)),
+		cwd: z.string().check(z.minLength(1)),
 		createdAt: z.string(),
-		parent: z.object({ session: z.string(), entry: z.string(), path: z.string().optional() }).optional(),
+		parent: z.optional(z.compiledObject({ session: z.string(), entry: z.string(), path: z.optional(z.string()) })),
 	});
-	return { entries, unknown: z.object({ ...base, type: z.string().min(1) }), header };
+	return { entries, unknown: z.compiledObject({ ...base, type: z.string().check(z.minLength(1)) }), header };
 }
 
 type Schemas = ReturnType<typeof buildSchemas>;

@@ -3,8 +3,8 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import envPaths from "env-paths";
-import { z } from "zod";
 import { nodeChildProcess } from "../text/lazy-node.js";
+import * as z from "../text/zod.js";
 import { OutputCollector } from "./bash-output.js";
 import type { BashDetails } from "./details.js";
 import { defaultShell, groupDeadline, trackGroup } from "./live-groups.js";
@@ -13,8 +13,8 @@ import type { Baseline, TreeScan } from "./tree-scan.js";
 import { MAX_BYTES, MAX_LINES, type Tool, type ToolContext } from "./types.js";
 
 export const bashSchema = z.object({
-	command: z.string().min(1).describe("Shell command to run with bash -c in the working directory."),
-	timeout: z.coerce.number().positive().optional().describe("Timeout in seconds (default 120)."),
+	command: z.string().check(z.minLength(1), z.describe("Shell command to run with bash -c in the working directory.")),
+	timeout: z.optional(z.coerce.number().check(z.positive())).check(z.describe("Timeout in seconds (default 120).")),
 });
 export type BashParams = z.infer<typeof bashSchema>;
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "../text/zod.js";
 import { type AtomicFs, writeFileAtomic } from "./atomic-write.js";
 import type { EditDetails } from "./details.js";
 import { planEditCall, readForEdit } from "./edit-plan.js";
@@ -8,18 +8,20 @@ import { describeFsError, resolveToolPath } from "./paths.js";
 import type { Tool } from "./types.js";
 
 export const editSchema = z.object({
-	path: z.string().min(1).describe("File to edit: relative to the working directory, or absolute."),
+	path: z.string().check(z.minLength(1), z.describe("File to edit: relative to the working directory, or absolute.")),
 	edits: z
 		.array(
 			z.object({
 				oldText: z
 					.string()
-					.describe("Exact text to replace, copied from the file (no line-number prefixes); must occur once."),
-				newText: z.string().describe("Text to put in its place."),
+					.check(z.describe("Exact text to replace, copied from the file (no line-number prefixes); must occur once.")),
+				newText: z.string().check(z.describe("Text to put in its place.")),
 			}),
 		)
-		.min(1)
-		.describe("Replacements, each matched against the original file; they must not overlap. All apply or none."),
+		.check(
+			z.minLength(1),
+			z.describe("Replacements, each matched against the original file; they must not overlap. All apply or none."),
+		),
 });
 export type EditParams = z.infer<typeof editSchema>;
 

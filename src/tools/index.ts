@@ -1,6 +1,6 @@
-import { z } from "zod";
 import { codePath } from "../code-cache.js";
 import type { ToolSpec } from "../llm/types.js";
+import * as z from "../text/zod.js";
 import { bashSchema, createBashTool } from "./bash.js";
 import type { ToolErrorDetails, ToolPreview } from "./details.js";
 import { createEditTool, editSchema } from "./edit.js";

@@ -1,6 +1,6 @@
 import { close, open, read, stat } from "node:fs";
 import { promisify } from "node:util";
-import { z } from "zod";
+import * as z from "../text/zod.js";
 import type { ReadDetails } from "./details.js";
 import type { FileAccess } from "./file-access.js";
 import { MAX_UNDO_BYTES } from "./old-file.js";
@@ -10,9 +10,13 @@ import { numbered } from "./truncate.js";
 import { MAX_BYTES, MAX_LINES, type Tool } from "./types.js";
 
 export const readSchema = z.object({
-	path: z.string().min(1).describe("File to read: relative to the working directory, or absolute."),
-	offset: z.coerce.number().int().min(1).optional().describe("First line to show, 1-based (default 1)."),
-	limit: z.coerce.number().int().min(1).optional().describe("How many lines to show (default and maximum 2000)."),
+	path: z.string().check(z.minLength(1), z.describe("File to read: relative to the working directory, or absolute.")),
+	offset: z
+		.optional(z.coerce.number().check(z.int(), z.gte(1)))
+		.check(z.describe("First line to show, 1-based (default 1).")),
+	limit: z
+		.optional(z.coerce.number().check(z.int(), z.gte(1)))
+		.check(z.describe("How many lines to show (default and maximum 2000).")),
 });
 export type ReadParams = z.infer<typeof readSchema>;
 

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import type { ToolDetails, ToolPreview, ToolProgress } from "./details.js";
 
 export type { ToolDetails, ToolPreview, ToolProgress } from "./details.js";
@@ -23,7 +23,7 @@ export type ToolContext = {
 export interface Tool<P = unknown, D extends ToolDetails = ToolDetails> {
 	readonly name: string;
 	readonly description: string;
-	readonly parameters: z.ZodType<P>;
+	readonly parameters: z.ZodMiniType<P>;
 	/** Mutating tools (write, edit, bash) wait for the person's decision under --approve. */
 	readonly mutating: boolean;
 	execute(params: P, ctx: ToolContext): Promise<ToolResult<D>>;

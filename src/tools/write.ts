@@ -1,5 +1,5 @@
 import { dirname } from "node:path";
-import { z } from "zod";
+import * as z from "../text/zod.js";
 import { type AtomicFs, resolveLinks, writeFileAtomic } from "./atomic-write.js";
 import type { ToolPreview, WriteDetails } from "./details.js";
 import { currentBytes, type FileAccess } from "./file-access.js";
@@ -11,8 +11,8 @@ import { countLines } from "./truncate.js";
 import type { Tool } from "./types.js";
 
 export const writeSchema = z.object({
-	path: z.string().min(1).describe("File to write: relative to the working directory, or absolute."),
-	content: z.string().describe("The complete new content of the file (replaces any existing content)."),
+	path: z.string().check(z.minLength(1), z.describe("File to write: relative to the working directory, or absolute.")),
+	content: z.string().check(z.describe("The complete new content of the file (replaces any existing content).")),
 });
 export type WriteParams = z.infer<typeof writeSchema>;
 

@@ -1,47 +1,45 @@
 // `gar mcp`: the agent itself as two MCP tools, `gar` (a new session) and `gar_reply` (continue one).
 import { resolve } from "node:path";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
 import type { AgentEvent } from "../../agent/events.js";
 import { loadConfig } from "../../config/index.js";
 import { type PrintResult, roundCost, toPrintResult } from "../../output/print-output.js";
 import { readSessionInfo } from "../../session/index.js";
+import * as z from "../../text/zod.js";
 import { toolTarget } from "../../view/format.js";
 import { outputSchema } from "../output-schema.js";
 import { sessionFileOf, workdirProblem } from "../serve.js";
 import { type RunFlags, setupRun } from "../setup.js";
 import type { CallContext, McpTools, ServerBase } from "./tools.js";
 
-const garArgs = z
-	.object({
-		prompt: z.string().min(1).describe("The task, as you would give it to gar -p."),
-		cwd: z
-			.string()
-			.min(1)
-			.optional()
-			.describe("The project folder (absolute, or relative to the server's); default: the server's folder."),
-		model: z.string().min(1).optional().describe("Model id, e.g. claude-sonnet-4-5 or gpt-5; default: gar's config."),
-		provider: z.enum(["anthropic", "openai"]).optional().describe("Model provider; default: gar's config."),
-		approval: z
-			.enum(["ask", "auto"])
-			.optional()
-			.describe(
+const garArgs = z.strictObject({
+	prompt: z.string().check(z.minLength(1), z.describe("The task, as you would give it to gar -p.")),
+	cwd: z
+		.optional(z.string().check(z.minLength(1)))
+		.check(z.describe("The project folder (absolute, or relative to the server's); default: the server's folder.")),
+	model: z
+		.optional(z.string().check(z.minLength(1)))
+		.check(z.describe("Model id, e.g. claude-sonnet-4-5 or gpt-5; default: gar's config.")),
+	provider: z.optional(z.enum(["anthropic", "openai"])).check(z.describe("Model provider; default: gar's config.")),
+	approval: z
+		.optional(z.enum(["ask", "auto"]))
+		.check(
+			z.describe(
 				'"ask": write, edit and bash calls not in agent.auto_approve are refused (nobody can be asked here); "auto": they run. Default: gar\'s approve setting.',
 			),
-		schema: z
-			.record(z.string(), z.unknown())
-			.optional()
-			.describe("A JSON Schema the final answer must match; the parsed answer is in structuredContent.structured."),
-		max_turns: z.number().int().min(1).optional().describe("Model calls before gar stops (default 50)."),
-	})
-	.strict();
+		),
+	schema: z
+		.optional(z.record(z.string(), z.unknown()))
+		.check(
+			z.describe("A JSON Schema the final answer must match; the parsed answer is in structuredContent.structured."),
+		),
+	max_turns: z.optional(z.int().check(z.gte(1))).check(z.describe("Model calls before gar stops (default 50).")),
+});
 
-const replyArgs = z
-	.object({
-		session_id: z.string().min(1).describe("The sessionId a gar call returned."),
-		prompt: z.string().min(1).describe("The next message of that conversation."),
-	})
-	.strict();
+const replyArgs = z.strictObject({
+	session_id: z.string().check(z.minLength(1), z.describe("The sessionId a gar call returned.")),
+	prompt: z.string().check(z.minLength(1), z.describe("The next message of that conversation.")),
+});
 
 const usage = {
 	type: "object",
@@ -69,7 +67,7 @@ const RESULT_SCHEMA = {
 };
 
 /** A tool's input schema for clients: what zod makes of it, without the $schema line. */
-function inputSchema(schema: z.ZodType): Tool["inputSchema"] {
+function inputSchema(schema: z.ZodMiniType): Tool["inputSchema"] {
 	const { $schema: _, ...json } = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
 	return json as Tool["inputSchema"];
 }

@@ -1,12 +1,12 @@
 import { readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { z } from "zod";
 import { configPaths } from "../../config/paths.js";
 import { THEME_NAME } from "../../config/schema.js";
 import { editDistance } from "../../text/distance.js";
 import { tildePath } from "../../text/paths.js";
 import { NotRegularFileError, readRegularFile } from "../../text/regular-file.js";
+import * as z from "../../text/zod.js";
 import { BUILTIN_THEMES, builtinTheme, darkTheme, mapColors, type Theme } from "./theme.js";
 
 /**
@@ -54,7 +54,7 @@ export function isThemeColor(value: string): boolean {
 	return HEX.test(value) || COLOR_NAMES.has(value) || value === "default";
 }
 
-const color = z.string().refine(isThemeColor);
+const color = z.string().check(z.refine(isThemeColor));
 const group = <const K extends string>(keys: readonly K[]) =>
 	z.strictObject(Object.fromEntries(keys.map((key) => [key, color])) as Record<K, typeof color>);
 
@@ -94,14 +94,14 @@ const GROUPS = new Set(["diff", "code", "inspector", "status"]);
 const BASES = ["dark", "light", "mono"] as const;
 
 /** A complete theme file: every token (the built-ins are checked against it in the tests). */
-export const themeFileSchema = z.strictObject({ description: z.string().optional(), ...tokens });
+export const themeFileSchema = z.strictObject({ description: z.optional(z.string()), ...tokens });
 
 /** A theme that extends a built-in: any tokens, each group partial. */
 const extendingSchema = z.strictObject({
 	extends: z.enum(BASES),
-	description: z.string().optional(),
+	description: z.optional(z.string()),
 	...Object.fromEntries(
-		Object.entries(tokens).map(([key, schema]) => [key, ("partial" in schema ? schema.partial() : schema).optional()]),
+		Object.entries(tokens).map(([key, schema]) => [key, z.optional("shape" in schema ? z.partial(schema) : schema)]),
 	),
 });
 
