@@ -109,6 +109,29 @@ const sdkGlobals = {
 	},
 };
 
+const CHILD_PROCESS = "const childProcess = require('node:child_process');";
+
+/**
+ * commander loads node:child_process as it loads (~0.5 ms of every launch), for the executable subcommands gar does
+ * not have: here it is loaded by a spawn, if one ever comes. Throws when commander no longer has that line.
+ */
+const commanderLazySpawn = {
+	name: "commander-lazy-spawn",
+	setup(build) {
+		build.onLoad({ filter: /node_modules[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+			const text = readFileSync(args.path, "utf8");
+			const uses = text.match(/\bchildProcess\.\w+/g) ?? [];
+			if (!text.includes(CHILD_PROCESS) || uses.some((use) => use !== "childProcess.spawn")) {
+				throw new Error(
+					"build: commander's lib/command.js has changed how it uses child_process: update commanderLazySpawn",
+				);
+			}
+			const lazy = "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };";
+			return { contents: text.replace(CHILD_PROCESS, lazy), loader: "js" };
+		});
+	},
+};
+
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 
 /** What both outputs share: minified CommonJS for Node 20, into dist/ as .cjs. */
@@ -126,6 +149,9 @@ const common = {
 	define: { "process.env.NODE_ENV": '"production"', GAR_VERSION: JSON.stringify(pkg.version) },
 };
 
+/** What the start script passes a bundle (src/boot.ts): Node's module wrapper's parameters, and gar's own. */
+export const BUNDLE_PARAMS = ["exports", "require", "module", "__filename", "__dirname", "garBoot"];
+
 /** dist/gar.cjs: all of gar (the bundle test reads its import graph from a split build with these same options). */
 export const buildOptions = {
 	...common,
@@ -134,7 +160,11 @@ export const buildOptions = {
 	// thousands: ~20 ms of opening a session). The SDK classes whose names are read keep theirs (sdkGlobals).
 	keepNames: false,
 	sourcemap: "linked",
-	plugins: [inkPatches, zodEnglishOnly, sdkGlobals],
+	plugins: [inkPatches, zodEnglishOnly, sdkGlobals, commanderLazySpawn],
+	// The start script runs the file as is: a function of these, the rest of what Node's module wrapper gives (V8 would
+	// copy a bundle wrapped at start-up, a megabyte, before reading its code cache).
+	banner: { js: `(function (${BUNDLE_PARAMS.join(", ")}) {` },
+	footer: { js: "})" },
 };
 
 /** The full-screen app's folder. */

@@ -1,5 +1,6 @@
-// gar's start (dist/cli.cjs). All of gar is one CommonJS file, dist/gar.cjs, and all of it but the full-screen app
-// another, dist/headless.cjs, run where the app cannot be shown (see `headless`). This runs one through vm.Script with
+// gar's start (dist/cli.cjs). All of gar is one CommonJS bundle, dist/gar.cjs, and all of it but the full-screen app
+// another, dist/headless.cjs, run where the app cannot be shown (see `headless`); each is written as one function of
+// what Node's module wrapper passes, and garBoot. This runs one through vm.Script with
 // a V8 code cache: a launch after the first neither parses nor compiles the code it runs (Node 20 has no
 // module.enableCompileCache, and its ES module loader takes no cached data). Compiling the code was a third of a
 // `gar -p` and of the full-screen app's first frame.
@@ -129,8 +130,8 @@ function boot(dist: string, argv: readonly string[], env: NodeJS.ProcessEnv): vo
 		process.exitCode = 1;
 		return;
 	}
-	const wrapped = `(function (exports, require, module, __filename, __dirname, garBoot) {${source}\n})`;
-	const script = new Script(wrapped, { filename: bundle, ...(cachedData ? { cachedData } : {}) });
+	// The bundle is a function of what Node's module wrapper passes, and garBoot (scripts/build.mjs BUNDLE_PARAMS).
+	const script = new Script(source, { filename: bundle, ...(cachedData ? { cachedData } : {}) });
 	const wanted = file !== undefined && (cachedData === undefined || script.cachedDataRejected === true);
 	// The code paths this launch ran (a provider, a tool: see codePath). A cache written at exit (`-p`, piped) holds the
 	// code of those its launches ran, and is written again, with that code added, by a launch that ran one it does not

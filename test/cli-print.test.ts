@@ -168,6 +168,29 @@ describe("gar -p", () => {
 		expect(body.tools.map((t) => t.function.parameters)).toEqual(own.map((tool) => toToolSpec(tool).parameters));
 	});
 
+	it("a run whose tools start no process never loads node:child_process (~0.5 ms of every gar -p)", async () => {
+		server = await startWireServer([
+			{ toolCalls: [{ name: "read", args: { path: "notes.txt" } }] },
+			{ text: "It says hi." },
+		]);
+		const { project, env } = tempHome();
+		writeFileSync(join(project, "notes.txt"), "hi\n");
+		const preload = join(project, "..", "modules.cjs");
+		const list = join(project, "..", "modules.txt");
+		writeFileSync(
+			preload,
+			`process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join("\\n")));`,
+		);
+		const run = await runGar(["-p", "read notes.txt", "--base-url", server.url], {
+			env: { ...env, OPENAI_API_KEY: "k", NODE_OPTIONS: `--require ${preload}` },
+			cwd: project,
+		});
+		expect(run.stdout).toBe("It says hi.\n");
+		const loaded = readFileSync(list, "utf8").split("\n");
+		expect(loaded).toContain("NativeModule http");
+		expect(loaded.filter((name) => /child_process/.test(name))).toEqual([]);
+	});
+
 	it("exits 130 on SIGINT, after printing the partial result", async () => {
 		server = await startWireServer([{ text: Array.from({ length: 200 }, () => "tick "), delayMs: 20 }]);
 		const { project, env } = tempHome();
