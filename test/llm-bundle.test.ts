@@ -115,7 +115,7 @@ describe("bundle", () => {
 	});
 
 	it("the headless path builds schemas with zod's functional API (zod/mini), never its classic one", () => {
-		// Classic makes all of its schema classes as it loads (~5 ms of a `gar -p`); src/text/zod.ts is mini.
+		// Classic makes all of its schema classes as it loads (~6 ms of a `gar -p`); src/text/zod.ts is mini.
 		for (const mode of ["src/modes/print.ts", "src/modes/print-stream.ts"]) {
 			const loaded = staticInputs(chunkOf(mode));
 			expect(loaded).toContain("src/text/zod.ts");

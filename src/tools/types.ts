@@ -1,4 +1,4 @@
-import type * as z from "zod/mini";
+import type * as z from "../text/zod.js";
 import type { ToolDetails, ToolPreview, ToolProgress } from "./details.js";
 
 export type { ToolDetails, ToolPreview, ToolProgress } from "./details.js";
